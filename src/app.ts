@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import qs from 'qs';
+import type { Deps } from './context.ts';
+import { authenticate } from './http/authenticate.ts';
+import { errorHandling } from './http/errors.ts';
+import { openApi } from './http/openapi.ts';
+import { programVariants } from './http/program-variants.ts';
+import { rateLimiting } from './http/rate-limit.ts';
+import { BODY_LIMIT, requestParsing, responseConventions } from './http/request-parsing.ts';
+import { routePolicy } from './http/route-policy.ts';
+import { customFormats, validatorCompiler } from './http/validation.ts';
+import { routePlugins } from './modules/index.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The HTTP application: plugins in the order they must run, then every module's routes. */
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    // One line per request at most: failures are logged by the error handler, successes only at debug.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    exposeHeadRoutes: false,
+    serializerOpts: { ajv: { formats: customFormats } },
+    return503OnClosing: true,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Bracket nesting (`partner[id]=x`); a repeated key keeps its last value, so a client that
+    // appends `limit` to a `next` link that already has one still gets what it asked for.
+    routerOptions: {
+      querystringParser: (query) => qs.parse(query, { duplicates: 'last', depth: 5, arrayLimit: 100 }),
+    },
+  });
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+
+  await app.register(errorHandling);
+  await app.register(responseConventions);
+  await app.register(requestParsing);
+  await app.register(routePolicy);
+  await app.register(programVariants);
+  await app.register(openApi);
+  // Authentication before rate limiting: the budget is per API key.
+  await app.register(authenticate);
+  await app.register(rateLimiting);
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log.debug(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request',
+      );
+    }
+  });
+
+  for (const plugin of routePlugins) await app.register(plugin);
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,8 @@
+import type { Command } from './command.ts';
+import { keysCreate } from './keys-create.ts';
+import { keysRevoke } from './keys-revoke.ts';
+import { migrate } from './migrate.ts';
+import { programsCreate } from './programs-create.ts';
+import { programsList } from './programs-list.ts';
+
+export const commands: Command[] = [programsCreate, programsList, keysCreate, keysRevoke, migrate];

@@ -1,0 +1,36 @@
+import type { ProgramType } from './program-types.ts';
+
+/** Every event the modules record, by the program types that can produce it. */
+export const eventsByProgramType = {
+  affiliate: [
+    'partner.created',
+    'partner.updated',
+    'partner.deleted',
+    'partner.approved',
+    'partner.rejected',
+    'partner.archived',
+    'customer.created',
+    'customer.updated',
+    'customer.deleted',
+    'transaction.created',
+    'transaction.deleted',
+    'lead.created',
+    'lead.converted',
+    'lead.rejected',
+    'lead.deleted',
+  ],
+  referral: [
+    'customer.created',
+    'customer.updated',
+    'customer.deleted',
+    'transaction.created',
+    'transaction.deleted',
+  ],
+  newsletter: ['subscriber.created', 'subscriber.updated', 'subscriber.deleted'],
+} as const satisfies Record<ProgramType, readonly string[]>;
+
+export type EventName = (typeof eventsByProgramType)[ProgramType][number];
+
+export function programTypeProduces(type: ProgramType, event: string): event is EventName {
+  return (eventsByProgramType[type] as readonly string[]).includes(event);
+}

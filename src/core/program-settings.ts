@@ -1,0 +1,60 @@
+import type { ProgramType } from './program-types.ts';
+
+/**
+ * Defaults of each type's `program_settings` and `portal_settings`. Stored settings hold only
+ * what a client set; reads merge them over these, so a key added later has a value for every
+ * existing program.
+ */
+export const programSettingsDefaults = {
+  affiliate: {
+    currency: 'USD',
+    cookie_lifetime: 60,
+    welcome_email_enabled: true,
+    onboarding_enabled: false,
+    partner_email_notifications_enabled: true,
+    referral_parameter: 'aff',
+  },
+  referral: {
+    referral_portal_enabled: true,
+    rewards_notification_enabled: true,
+    referral_parameter: 'ref',
+  },
+  newsletter: {},
+} as const satisfies Record<ProgramType, Record<string, unknown>>;
+
+export const portalSettingsDefaults = {
+  affiliate: {
+    program_page_enabled: true,
+    leads_page_enabled: false,
+    registration_disabled: false,
+    provider_login_enabled: false,
+    passwordless_login_enabled: false,
+    sub_accounts_enabled: false,
+    widget_enabled: false,
+    signup_popup_enabled: false,
+    embeddable_form_enabled: false,
+  },
+  referral: {
+    registration_disabled: false,
+    program_page_enabled: true,
+    widget_enabled: false,
+    embeddable_form_enabled: false,
+    popup_form_enabled: false,
+  },
+  newsletter: {},
+} as const satisfies Record<ProgramType, Record<string, unknown>>;
+
+export function programSettingsOf(type: ProgramType, stored: string): Record<string, unknown> {
+  return { ...programSettingsDefaults[type], ...parseObject(stored) };
+}
+
+export function portalSettingsOf(type: ProgramType, stored: string): Record<string, unknown> {
+  return { ...portalSettingsDefaults[type], ...parseObject(stored) };
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text || '{}');
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}

@@ -1,0 +1,48 @@
+import { Kysely, sql } from 'kysely';
+import { openPostgres } from './postgres.ts';
+import { openSqlite } from './sqlite.ts';
+import type { DB } from './tables.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** PostgreSQL schema of this database when the URL names one (`?schema=`). */
+  schema?: string;
+  /** Answers whether the database responds (for `/health`). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see config.ts). */
+export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
+  if (url.startsWith('sqlite:')) {
+    const { dialect } = openSqlite(url);
+    const db = new Kysely<DB>({ dialect });
+    return {
+      db,
+      dialect: 'sqlite',
+      ping: () => ping(db),
+      close: () => db.destroy(),
+    };
+  }
+  const { dialect, schema } = await openPostgres(url, options.poolSize);
+  const db = new Kysely<DB>({ dialect });
+  return {
+    db,
+    dialect: 'postgres',
+    ...(schema ? { schema } : {}),
+    ping: () => ping(db),
+    close: () => db.destroy(),
+  };
+}
+
+async function ping(db: Kysely<DB>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Driver errors of both databases, translated in one place. Services ask "was this a unique
+ * violation, and on which columns?" and answer with the field that was taken.
+ */
+export type DriverError = { kind: 'unique'; columns: string[] } | { kind: 'foreign_key' } | { kind: 'busy' };
+
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  detail?: unknown;
+  constraint?: unknown;
+}
+
+export function translateDriverError(error: unknown): DriverError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, detail } = error as ErrorLike;
+  if (typeof code !== 'string') return undefined;
+  // SQLite: "UNIQUE constraint failed: partners.program_id, partners.email"
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    const list = String(message).split(':')[1] ?? '';
+    return { kind: 'unique', columns: list.split(',').map((c) => c.trim().split('.').pop() ?? '') };
+  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return { kind: 'foreign_key' };
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { kind: 'busy' };
+  // PostgreSQL: detail "Key (program_id, email)=(1, a@b.c) already exists."
+  if (code === '23505') {
+    const list = /^Key \(([^)]*)\)/.exec(String(detail ?? ''))?.[1] ?? '';
+    return { kind: 'unique', columns: list.split(',').map((c) => c.trim().replaceAll('"', '')) };
+  }
+  if (code === '23503') return { kind: 'foreign_key' };
+  if (code === '40001' || code === '40P01') return { kind: 'busy' };
+  return undefined;
+}
+
+/** The business column a unique violation was about (the one after `program_id`), if any. */
+export function uniqueViolationColumn(error: unknown): string | undefined {
+  const translated = translateDriverError(error);
+  if (translated?.kind !== 'unique') return undefined;
+  return translated.columns.filter((column) => column !== 'program_id').pop();
+}

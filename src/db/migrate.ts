@@ -1,0 +1,49 @@
+import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from 'kysely';
+import type { Database } from './database.ts';
+import { migrations } from './migrations/index.ts';
+
+// Any constant: every Vouch instance agrees on it, nothing else takes it.
+const MIGRATION_LOCK_KEY = 7_215_006_001;
+
+function provider(database: Database) {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return Object.fromEntries(
+        Object.entries(migrations).map(([name, migration]) => [
+          name,
+          { up: (db: Kysely<unknown>) => migration.up(db, database.dialect) },
+        ]),
+      );
+    },
+  };
+}
+
+/**
+ * Brings the schema to the latest migration. Safe when several instances start at once against
+ * one PostgreSQL: they queue on a session advisory lock, and the later ones find nothing to do.
+ */
+export async function migrateToLatest(database: Database): Promise<MigrationResultSet> {
+  if (database.dialect === 'sqlite') {
+    return new Migrator({ db: database.db, provider: provider(database) }).migrateToLatest();
+  }
+  return database.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    try {
+      const migrator = new Migrator({
+        db: connection,
+        provider: provider(database),
+        // Kysely looks for its tables in every schema unless told which one is ours.
+        ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+      });
+      return await migrator.migrateToLatest();
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+export async function migrateOrThrow(database: Database): Promise<string[]> {
+  const { error, results } = await migrateToLatest(database);
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

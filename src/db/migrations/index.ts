@@ -1,0 +1,10 @@
+import { foundation } from './0001-foundation.ts';
+import type { VouchMigration } from './helpers.ts';
+
+/**
+ * Every migration, in order. Names sort lexically; add new ones at the end with the next number.
+ * In code rather than files so that ESM and the compiled build need no directory scanning.
+ */
+export const migrations: Record<string, VouchMigration> = {
+  '0001_foundation': foundation,
+};

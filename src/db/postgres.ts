@@ -1,0 +1,56 @@
+import { PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+// int8 (ids, counters, sums of micro-units) fits a double for every value Vouch stores.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const DML = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Kysely sends unnamed statements, which PostgreSQL plans on every call. Naming each distinct
+ * DML text lets every pooled connection prepare it once.
+ */
+function namingStatements(pool: pg.Pool): pg.Pool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `v${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const [text, values] = args;
+      if (typeof text === 'string' && Array.isArray(values) && args.length === 2 && DML.test(text)) {
+        return query({ name: nameOf(text), text, values });
+      }
+      return query(...args);
+    };
+  });
+  return pool;
+}
+
+/**
+ * `postgres://user@host:port/db`, optionally `?schema=name`: the schema is created on demand and
+ * put first on the search path (the tests give every file its own schema).
+ */
+export async function openPostgres(
+  url: string,
+  poolSize = 10,
+): Promise<{ dialect: PostgresDialect; pool: pg.Pool; schema: string | null }> {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('DATABASE_URL: invalid schema name');
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: poolSize,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const dialect = new PostgresDialect({ pool: namingStatements(pool) });
+  if (schema) await pool.query(`create schema if not exists ${schema}`);
+  return { dialect, pool, schema };
+}

@@ -1,0 +1,45 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const security = {
+  apiKey: [{ apiKey: [] }],
+  admin: [{ adminToken: [] }],
+  public: [],
+} as const;
+
+/** The OpenAPI 3.1 document, generated from the route schemas, and its rendered reference. */
+export const openApi = fp(async (app: FastifyInstance) => {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Vouch API',
+        version: '1.0.0',
+        description:
+          'Affiliate, refer-a-friend and newsletter referral programs. `/v1` takes an API key of a program; `/admin/v1` takes the operator token (ADMIN_TOKEN).',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'A program API key, `vk_…`' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the server' },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const auth = (route.config as { auth?: keyof typeof security } | undefined)?.auth ?? 'public';
+      const hidden = url === '/docs' || url.startsWith('/docs/');
+      return {
+        schema: {
+          ...schema,
+          security: [...security[auth]],
+          hide: hidden || (schema as { hide?: boolean })?.hide,
+        },
+        // Colon paths (`/v1/partners:search`) are literal segments written `::` for the router.
+        url: url.replaceAll('::', ':'),
+      } as never;
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+});

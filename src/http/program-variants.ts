@@ -1,0 +1,69 @@
+import fastJsonStringify from 'fast-json-stringify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { type TSchema, Type } from 'typebox';
+import { validationError } from '../core/errors.ts';
+import type { ProgramType } from '../core/program-types.ts';
+import { stripAbsent } from './absent.ts';
+import { compileBodyValidator, customFormats, fieldErrorsFromAjv, VARIANTS_MARKER } from './validation.ts';
+
+type Serializer = (payload: unknown) => string;
+
+/**
+ * Bodies and responses whose shape depends on the caller's program type. The OpenAPI document
+ * shows the union of the variants; each request is validated and serialized with exactly the
+ * variant of its program (a union would validate loosely and serialize with its first fitting
+ * branch).
+ */
+export const programVariants = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route) => {
+    const variants = route.config?.variants;
+    if (!variants) return;
+    const schema = (route.schema ??= {});
+
+    if (variants.body) {
+      const entries = Object.entries(variants.body) as [ProgramType, TSchema][];
+      schema.body = Type.Union(
+        entries.map(([, s]) => s),
+        { [VARIANTS_MARKER]: true },
+      );
+      const validators = new Map(
+        entries.map(([type, s]) => [type, { schema: s, validate: compileBodyValidator(s) }]),
+      );
+      const validateVariant = async (request: FastifyRequest) => {
+        const variant = request.program ? validators.get(request.program.type) : undefined;
+        if (!variant) return;
+        const body = stripAbsent(request.body ?? {}, variant.schema as Record<string, unknown>);
+        if (!variant.validate(body)) throw validationError(fieldErrorsFromAjv(variant.validate.errors ?? []));
+        request.body = body;
+      };
+      route.preValidation = [...toArray(route.preValidation), validateVariant];
+    }
+
+    if (variants.response) {
+      const entries = Object.entries(variants.response) as [ProgramType, TSchema][];
+      const responses = (schema.response ??= {}) as Record<string, unknown>;
+      responses[200] = Type.Union(
+        entries.map(([, s]) => s),
+        { [VARIANTS_MARKER]: true },
+      );
+      const serializers = new Map<ProgramType, Serializer>(
+        entries.map(([type, s]) => [
+          type,
+          fastJsonStringify(s as never, { ajv: { formats: customFormats } }) as Serializer,
+        ]),
+      );
+      const chooseSerializer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        const serializer = request.program ? serializers.get(request.program.type) : undefined;
+        if (serializer && reply.statusCode < 300) reply.serializer(serializer);
+        return payload;
+      };
+      route.preSerialization = [...toArray(route.preSerialization), chooseSerializer] as never;
+    }
+  });
+});
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,138 @@
+import { type TObject, type TSchema, Type } from 'typebox';
+import type { ProgramType } from '../../core/program-types.ts';
+import { DateOnly, Success } from '../../http/schemas.ts';
+
+/**
+ * Each type's settings, as one schema: responses use it whole, `PUT /v1/program` takes any subset
+ * of its keys and nothing else. Modules that add settings (commissions, rewards) add keys here.
+ */
+export const Currency = Type.String({ format: 'iso4217', description: 'ISO 4217 currency code' });
+const ReferralParameter = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,32}$',
+  description: 'Query parameter of referral link URLs (Vouch extension)',
+});
+
+export const programSettingsByType = {
+  affiliate: Type.Object({
+    currency: Currency,
+    cookie_lifetime: Type.Integer({ minimum: 1, maximum: 9_999_999, description: 'Days' }),
+    welcome_email_enabled: Type.Boolean(),
+    onboarding_enabled: Type.Boolean(),
+    partner_email_notifications_enabled: Type.Boolean(),
+    referral_parameter: ReferralParameter,
+  }),
+  referral: Type.Object({
+    referral_portal_enabled: Type.Boolean(),
+    rewards_notification_enabled: Type.Boolean(),
+    referral_parameter: ReferralParameter,
+  }),
+  newsletter: Type.Object({}),
+} satisfies Record<ProgramType, TObject>;
+
+const flags = (...keys: string[]) =>
+  Type.Object(Object.fromEntries(keys.map((key) => [key, Type.Boolean()])));
+
+export const portalSettingsByType = {
+  affiliate: flags(
+    'program_page_enabled',
+    'leads_page_enabled',
+    'registration_disabled',
+    'provider_login_enabled',
+    'passwordless_login_enabled',
+    'sub_accounts_enabled',
+    'widget_enabled',
+    'signup_popup_enabled',
+    'embeddable_form_enabled',
+  ),
+  referral: flags(
+    'registration_disabled',
+    'program_page_enabled',
+    'widget_enabled',
+    'embeddable_form_enabled',
+    'popup_form_enabled',
+  ),
+  newsletter: Type.Object({}),
+} satisfies Record<ProgramType, TObject>;
+
+const updateBody = (type: ProgramType) =>
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 255 }),
+      website: Type.String({ format: 'http-url', maxLength: 250 }),
+      program_settings: Type.Partial(programSettingsByType[type], { additionalProperties: false }),
+      portal_settings: Type.Partial(portalSettingsByType[type], { additionalProperties: false }),
+    },
+    { required: [], title: `Update${type[0]!.toUpperCase()}${type.slice(1)}ProgramBody` },
+  );
+
+export const UpdateProgramBodyByType = {
+  affiliate: updateBody('affiliate'),
+  referral: updateBody('referral'),
+  newsletter: updateBody('newsletter'),
+} satisfies Record<ProgramType, TSchema>;
+
+export type UpdateProgramBody = {
+  name?: string;
+  website?: string;
+  program_settings?: Record<string, unknown>;
+  portal_settings?: Record<string, unknown>;
+};
+
+export const UpdateProgramResponse = Type.Object({ status: Type.Literal(1), message: Type.String() });
+
+const counter = (name: string) => ({
+  [name]: Type.Number(),
+  [`${name}_before`]: Type.Number(),
+  [`${name}_growth`]: Type.Number({ description: 'Percent change against the 30 days before' }),
+});
+
+const overview = (type: ProgramType) =>
+  Success(
+    Type.Object(
+      {
+        program: Type.Object({
+          id: Type.Integer(),
+          public_id: Type.String(),
+          website: Type.Union([Type.String(), Type.Null()]),
+          initial: Type.String(),
+          type: Type.String({ examples: ['Referral'] }),
+          name: Type.String(),
+          created_at: DateOnly,
+          last_edited: DateOnly,
+          program_settings: programSettingsByType[type],
+          portal_settings: portalSettingsByType[type],
+        }),
+        ...counter('total_customers'),
+        ...counter('total_referring_customers'),
+        ...counter('total_referred_customers'),
+        ...counter('total_sales'),
+        ...counter('participation'),
+        active_rewards: Type.Integer(),
+        total_revenue_from_sales: Type.Record(Type.String(), Type.String(), {
+          description: 'Formatted revenue of the last 30 days, keyed by lower-case currency',
+        }),
+        overview_program_current_settings: Type.Object({
+          partner_portal_url: Type.Union([Type.String(), Type.Null()]),
+          website_url: Type.Union([Type.String(), Type.Null()]),
+        }),
+      },
+      { title: `${type[0]!.toUpperCase()}${type.slice(1)}ProgramOverview` },
+    ),
+  );
+
+export const ProgramOverviewByType = {
+  affiliate: overview('affiliate'),
+  referral: overview('referral'),
+  newsletter: overview('newsletter'),
+} satisfies Record<ProgramType, TSchema>;
+
+export const KeyCheckResponse = Success(
+  Type.Object({
+    program: Type.Object({
+      id: Type.Integer(),
+      pub_id: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+    }),
+  }),
+);

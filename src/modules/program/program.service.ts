@@ -1,0 +1,134 @@
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { formatAmount } from '../../core/money.ts';
+import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
+import {
+  growth,
+  OVERVIEW_WINDOW_DAYS,
+  participation,
+  programMetrics,
+  revenueMetric,
+} from '../../core/program-stats.ts';
+import { programTypeLabel } from '../../core/program-types.ts';
+import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
+import * as repository from './program.repository.ts';
+import type { UpdateProgramBody } from './program.schemas.ts';
+
+async function getProgramRowOrThrow(ctx: ProgramContext) {
+  const row = await repository.findProgram(ctx.database.db, ctx.program.id);
+  if (!row) throw new AppError('not_found', 'Program not found.');
+  return row;
+}
+
+/** Sums the daily rows of `[fromDay, toDay]` per metric. */
+function windowSums(rows: { metric: string; day: string; value: number }[], fromDay: string, toDay: string) {
+  const sums = new Map<string, number>();
+  for (const row of rows) {
+    if (row.day === 'total' || row.day < fromDay || row.day > toDay) continue;
+    sums.set(row.metric, (sums.get(row.metric) ?? 0) + Number(row.value));
+  }
+  return sums;
+}
+
+export async function getProgramOverview(ctx: ProgramContext) {
+  const row = await getProgramRowOrThrow(ctx);
+  const today = dayOf(nowTimestamp(ctx.clock));
+  const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
+  const beforeFrom = addDays(currentFrom, -OVERVIEW_WINDOW_DAYS);
+  const rows = await repository.readCounters(ctx.database.db, ctx.program.id, beforeFrom);
+  const current = windowSums(rows, currentFrom, today);
+  const before = windowSums(rows, beforeFrom, addDays(currentFrom, -1));
+  const totals = new Map(rows.filter((r) => r.day === 'total').map((r) => [r.metric, Number(r.value)]));
+
+  const figure = (name: string, now: number, then: number) => ({
+    [name]: now,
+    [`${name}_before`]: then,
+    [`${name}_growth`]: growth(now, then),
+  });
+  const count = (metric: string, name: string) =>
+    figure(name, current.get(metric) ?? 0, before.get(metric) ?? 0);
+  const customersNow = current.get(programMetrics.customers) ?? 0;
+  const customersBefore = before.get(programMetrics.customers) ?? 0;
+
+  const revenue: Record<string, string> = {};
+  for (const [metric, micros] of current) {
+    if (metric.startsWith('revenue:'))
+      revenue[metric.slice('revenue:'.length)] = formatAmount(micros, metric.slice(8));
+  }
+
+  return {
+    program: {
+      id: row.id,
+      public_id: row.public_id,
+      website: row.website,
+      initial: row.name.trim().charAt(0).toUpperCase(),
+      type: programTypeLabel[row.type],
+      name: row.name,
+      created_at: dayOf(row.created_at),
+      last_edited: dayOf(row.updated_at),
+      program_settings: programSettingsOf(row.type, row.settings),
+      portal_settings: portalSettingsOf(row.type, row.portal_settings),
+    },
+    ...count(programMetrics.customers, 'total_customers'),
+    ...count(programMetrics.referringCustomers, 'total_referring_customers'),
+    ...count(programMetrics.referredCustomers, 'total_referred_customers'),
+    ...count(programMetrics.sales, 'total_sales'),
+    ...figure(
+      'participation',
+      participation(current.get(programMetrics.referringCustomers) ?? 0, customersNow),
+      participation(before.get(programMetrics.referringCustomers) ?? 0, customersBefore),
+    ),
+    active_rewards: totals.get(programMetrics.activeRewards) ?? 0,
+    total_revenue_from_sales: revenue,
+    overview_program_current_settings: {
+      // Vouch serves no partner portal of its own; a program links its own, when it has one.
+      partner_portal_url: null,
+      website_url: row.website,
+    },
+  };
+}
+
+export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody): Promise<void> {
+  const currency = body.program_settings?.currency;
+  const row = await getProgramRowOrThrow(ctx);
+  const stored = (text: string) => JSON.parse(text || '{}') as Record<string, unknown>;
+  const settings = body.program_settings
+    ? {
+        ...stored(row.settings),
+        ...body.program_settings,
+        ...(typeof currency === 'string' ? { currency: currency.toUpperCase() } : {}),
+      }
+    : undefined;
+  await repository.updateProgram(ctx.database.db, ctx.program.id, {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.website !== undefined ? { website: body.website } : {}),
+    ...(settings ? { settings: JSON.stringify(settings) } : {}),
+    ...(body.portal_settings
+      ? { portal_settings: JSON.stringify({ ...stored(row.portal_settings), ...body.portal_settings }) }
+      : {}),
+    updated_at: nowTimestamp(ctx.clock),
+  });
+}
+
+export async function getKeyCheck(ctx: ProgramContext) {
+  const row = await getProgramRowOrThrow(ctx);
+  return { program: { id: row.id, pub_id: row.public_id, name: row.name, type: programTypeLabel[row.type] } };
+}
+
+/**
+ * Feeds the program overview. Modules call it inside the transaction of the change that moves a
+ * figure (a customer signs up, a sale is recorded, one is deleted) with the day the figure
+ * belongs to, so statistics are never computed by scanning history.
+ */
+export async function recordProgramActivity(
+  trx: Kysely<DB>,
+  programId: number,
+  at: string,
+  deltas: Record<string, number>,
+): Promise<void> {
+  await repository.addToCounters(trx, programId, dayOf(at), deltas);
+}
+
+export { programMetrics, revenueMetric };

@@ -1,0 +1,204 @@
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { pino } from 'pino';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import type { Deps } from '../src/context.ts';
+import { randomAlphanumeric } from '../src/core/ids.ts';
+import type { ProgramType } from '../src/core/program-types.ts';
+import { type Clock, systemClock } from '../src/core/time.ts';
+import { type Database, type Dialect, openDatabase } from '../src/db/database.ts';
+import { migrateOrThrow } from '../src/db/migrate.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The databases this run covers: scripts/test.mjs sets VOUCH_TEST_DIALECTS (default: SQLite only). */
+export function testDialects(): Dialect[] {
+  const names = (process.env.VOUCH_TEST_DIALECTS ?? 'sqlite').split(',').map((d) => d.trim());
+  return names.filter((d): d is Dialect => d === 'sqlite' || d === 'postgres');
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  /** A value to send as JSON, or a string sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestProgram {
+  id: number;
+  publicId: string;
+  type: ProgramType;
+  /** A full-scope key. */
+  token: string;
+  /** A read-only key. */
+  readToken: string;
+}
+
+export interface TestServer {
+  dialect: Dialect;
+  url: string;
+  app: FastifyInstance;
+  deps: Deps;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>;
+  admin<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
+  newProgram(type: ProgramType, options?: { name?: string; website?: string }): Promise<TestProgram>;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  dialect: Dialect;
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Share another server's database (several instances against one PostgreSQL). */
+  database?: { url: string };
+}
+
+async function openTestDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
+  const schema = `t_${process.pid}_${randomAlphanumeric(8).toLowerCase()}`;
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('schema', schema);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/** Starts Vouch on a loopback port with a fresh database (or a shared one), migrated. */
+export async function startServer(options: ServerOptions): Promise<TestServer & { databaseUrl: string }> {
+  const fresh = options.database ? undefined : await openTestDatabase(options.dialect);
+  const databaseUrl = options.database?.url ?? fresh!.url;
+  const config: Config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    ADMIN_TOKEN,
+    RATE_LIMIT_PER_MINUTE: '100000',
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...options.env,
+  });
+  const database: Database = await openDatabase(config.databaseUrl, { poolSize: 4 });
+  await migrateOrThrow(database);
+  const deps: Deps = {
+    database,
+    clock: options.clock ?? systemClock,
+    log: pino({ level: config.logLevel }),
+    config,
+  };
+  const app = await buildApp(deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<T>> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  const admin = <T>(method: string, path: string, body?: unknown) =>
+    request<T>(method, path, { token: ADMIN_TOKEN, body });
+
+  const newProgram = async (type: ProgramType, opts: { name?: string; website?: string } = {}) => {
+    const created = await admin<any>('POST', '/admin/v1/programs', {
+      name: opts.name ?? `${type} program`,
+      type,
+      website: opts.website ?? 'https://shop.example.com',
+    });
+    if (created.status !== 201) throw new Error(`program create failed: ${created.text}`);
+    const id = created.body.data.id as number;
+    const full = await admin<any>('POST', `/admin/v1/programs/${id}/api-keys`, { name: 'full' });
+    const read = await admin<any>('POST', `/admin/v1/programs/${id}/api-keys`, {
+      name: 'read',
+      scope: 'read',
+    });
+    return {
+      id,
+      publicId: created.body.data.public_id,
+      type,
+      token: full.body.data.token,
+      readToken: read.body.data.token,
+    };
+  };
+
+  return {
+    dialect: options.dialect,
+    url,
+    app,
+    deps,
+    databaseUrl,
+    request,
+    admin,
+    newProgram,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await fresh?.drop();
+    },
+  };
+}
+
+/**
+ * Runs a suite once per database of this run, each on a fresh database and server of its own:
+ * `describeEachDatabase('program', (server) => { test(…, async () => server().request(…)) })`.
+ */
+export function describeEachDatabase(
+  name: string,
+  suite: (server: () => TestServer, dialect: Dialect) => void,
+  options: Omit<ServerOptions, 'dialect'> = {},
+): void {
+  for (const dialect of testDialects()) {
+    describe(`${name} [${dialect}]`, () => {
+      let server: TestServer | undefined;
+      before(async () => {
+        server = await startServer({ ...options, dialect });
+      });
+      after(async () => {
+        await server?.close();
+      });
+      suite(() => {
+        if (!server) throw new Error('server not started');
+        return server;
+      }, dialect);
+    });
+  }
+}
+
+/** A clock tests move by hand (webhook schedules, counters by day). */
+export class ManualClock implements Clock {
+  constructor(private micros = Date.parse('2026-01-15T12:00:00.000Z') * 1000) {}
+  nowMicros(): number {
+    return this.micros;
+  }
+  advance(ms: number): void {
+    this.micros += ms * 1000;
+  }
+  set(iso: string): void {
+    this.micros = Date.parse(iso) * 1000;
+  }
+}
