@@ -18,6 +18,8 @@ export interface AuthenticatedProgram {
   publicId: string;
   type: ProgramType;
   keyId: number;
+  /** The key's public id: names its rate-limit budget, unique across deployments. */
+  keyPublicId: string;
   scope: 'full' | 'read';
 }
 

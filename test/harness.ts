@@ -61,6 +61,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** Share another server's database (several instances against one PostgreSQL). */
   database?: { url: string };
+  /** Adds routes before the server starts (a route that fails on purpose, say). */
+  routes?: (app: FastifyInstance) => void;
 }
 
 async function openTestDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
@@ -100,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     config,
   };
   const app = await buildApp(deps);
+  options.routes?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -30,7 +30,7 @@ export const rateLimiting = fp(async (app: FastifyInstance) => {
     ...(redis ? { redis, nameSpace: 'vouch-rate-limit:' } : {}),
     // Only API-key routes are limited; authentication (an earlier hook) has set the program.
     allowList: (request) => request.program === null,
-    keyGenerator: (request) => String(request.program?.keyId),
+    keyGenerator: (request) => request.program?.keyPublicId ?? '',
     errorResponseBuilder: () => new AppError('rate_limited', 'Too Many Attempts.'),
   });
 

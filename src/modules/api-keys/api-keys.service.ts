@@ -95,6 +95,7 @@ export class ApiKeyResolver {
       publicId: row.program_public_id,
       type: row.program_type,
       keyId: row.id,
+      keyPublicId: match[1]!,
       scope: row.scope,
     };
   }
