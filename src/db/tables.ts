@@ -81,3 +81,5 @@ export interface DB {
   email_outbox: EmailOutboxTable;
   program_counters: ProgramCountersTable;
 }
+
+import './domain-tables.ts';

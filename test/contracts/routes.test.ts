@@ -29,7 +29,11 @@ const UNKNOWN = 'zzUnknown0001';
 const fill = (url: string, params: Record<string, string> = {}) =>
   url.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? UNKNOWN));
 
-function assertErrorBody(reply: { status: number; headers: Headers; body: any }, status: number, what: string) {
+function assertErrorBody(
+  reply: { status: number; headers: Headers; body: any },
+  status: number,
+  what: string,
+) {
   assert.equal(reply.status, status, `${what}: status ${reply.status} ${JSON.stringify(reply.body)}`);
   assert.equal(reply.headers.get('content-type'), 'application/json', what);
   assert.equal(reply.body.status, 0, what);
@@ -52,7 +56,9 @@ for (const dialect of testDialects()) {
         programs[type] = await server.newProgram(type);
         others[type] = await server.newProgram(type);
       }
-      const key = await server.admin('POST', `/admin/v1/programs/${programs.affiliate.id}/api-keys`, { name: 'to revoke' });
+      const key = await server.admin('POST', `/admin/v1/programs/${programs.affiliate.id}/api-keys`, {
+        name: 'to revoke',
+      });
       revokedToken = key.body.data.token;
       assert.equal((await server.admin('DELETE', `/admin/v1/api-keys/${key.body.data.id}`)).status, 200);
     });
@@ -77,7 +83,10 @@ for (const dialect of testDialects()) {
     test('a read-only key may not write: 403', async () => {
       for (const route of routeTable().filter((r) => r.url.startsWith('/v1') && r.method !== 'GET')) {
         const type = route.programTypes[0] as ProgramType;
-        const reply = await server.request(route.method, fill(route.url), { token: programs[type].readToken, body: {} });
+        const reply = await server.request(route.method, fill(route.url), {
+          token: programs[type].readToken,
+          body: {},
+        });
         assertErrorBody(reply, 403, `${route.method} ${route.url}`);
       }
     });
@@ -85,9 +94,15 @@ for (const dialect of testDialects()) {
     test('a route the program type does not have answers 403 naming the type', async () => {
       for (const route of routeTable().filter((r) => r.url.startsWith('/v1'))) {
         for (const type of programTypes.filter((t) => !route.programTypes.includes(t))) {
-          const reply = await server.request(route.method, fill(route.url), { token: programs[type].token, body: {} });
+          const reply = await server.request(route.method, fill(route.url), {
+            token: programs[type].token,
+            body: {},
+          });
           assertErrorBody(reply, 403, `${route.method} ${route.url} as ${type}`);
-          assert.equal(reply.body.message, `This endpoint is not available for ${programTypeLabel[type]} programs.`);
+          assert.equal(
+            reply.body.message,
+            `This endpoint is not available for ${programTypeLabel[type]} programs.`,
+          );
         }
       }
     });
@@ -96,7 +111,10 @@ for (const dialect of testDialects()) {
       for (const route of routeTable().filter((r) => r.url.startsWith('/v1') && r.hasParams)) {
         const sample = samples[`${route.method} ${route.url}`];
         for (const type of route.programTypes as ProgramType[]) {
-          const reply = await server.request(route.method, fill(route.url), { token: programs[type].token, body: sample?.body ?? {} });
+          const reply = await server.request(route.method, fill(route.url), {
+            token: programs[type].token,
+            body: sample?.body ?? {},
+          });
           assertErrorBody(reply, 404, `${route.method} ${route.url} as ${type}`);
         }
       }
@@ -112,7 +130,10 @@ for (const dialect of testDialects()) {
         }
         for (const type of route.programTypes as ProgramType[]) {
           const params = await sample.create(server, programs[type]);
-          const reply = await server.request(route.method, fill(route.url, params), { token: others[type].token, body: sample.body ?? {} });
+          const reply = await server.request(route.method, fill(route.url, params), {
+            token: others[type].token,
+            body: sample.body ?? {},
+          });
           assertErrorBody(reply, 404, `${route.method} ${route.url} as another ${type} program`);
         }
       }

@@ -1,4 +1,5 @@
 import { foundation } from './0001-foundation.ts';
+import { referralDomain } from './0002-referral-domain.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -7,4 +8,5 @@ import type { VouchMigration } from './helpers.ts';
  */
 export const migrations: Record<string, VouchMigration> = {
   '0001_foundation': foundation,
+  '0002_referral_domain': referralDomain,
 };
