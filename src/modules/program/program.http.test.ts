@@ -49,6 +49,8 @@ describeEachDatabase('program endpoints', (server) => {
     assert.deepEqual(Object.keys(res.body.data.program.program_settings).sort(), [
       'referral_parameter',
       'referral_portal_enabled',
+      'referred_reward',
+      'referrer_reward',
       'rewards_notification_enabled',
     ]);
     assert.equal(res.body.data.program.portal_settings.popup_form_enabled, false);

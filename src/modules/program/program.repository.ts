@@ -1,8 +1,13 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 
+const selectProgram = preparedQuery<Selectable<ProgramsTable>, [programId: number]>((db) =>
+  db.selectFrom('programs').selectAll().where('id', '=', 0),
+);
+
 export async function findProgram(db: Kysely<DB>, programId: number) {
-  return db.selectFrom('programs').selectAll().where('id', '=', programId).executeTakeFirst();
+  return (await selectProgram(db, programId))[0];
 }
 
 export async function updateProgram(db: Kysely<DB>, programId: number, values: Updateable<ProgramsTable>) {
@@ -10,13 +15,19 @@ export async function updateProgram(db: Kysely<DB>, programId: number, values: U
 }
 
 /** Running totals and the daily figures since `sinceDay`. */
-export async function readCounters(db: Kysely<DB>, programId: number, sinceDay: string) {
-  return db
+const selectCounters = preparedQuery<
+  { metric: string; day: string; value: number },
+  [programId: number, total: 'total', sinceDay: string]
+>((db) =>
+  db
     .selectFrom('program_counters')
     .select(['metric', 'day', 'value'])
-    .where('program_id', '=', programId)
-    .where((eb) => eb.or([eb('day', '=', 'total'), eb('day', '>=', sinceDay)]))
-    .execute();
+    .where('program_id', '=', 0)
+    .where((eb) => eb.or([eb('day', '=', 'total'), eb('day', '>=', '')])),
+);
+
+export async function readCounters(db: Kysely<DB>, programId: number, sinceDay: string) {
+  return selectCounters(db, programId, 'total', sinceDay);
 }
 
 /** Adds each delta to the day's row and to the running total, creating rows as needed. */

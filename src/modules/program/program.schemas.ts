@@ -1,4 +1,4 @@
-import { type TObject, type TSchema, Type } from 'typebox';
+import { type Static, type TObject, type TSchema, Type } from 'typebox';
 import type { ProgramType } from '../../core/program-types.ts';
 import { DateOnly, Success } from '../../http/schemas.ts';
 
@@ -10,6 +10,37 @@ export const Currency = Type.String({ format: 'iso4217', description: 'ISO 4217 
 const ReferralParameter = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,32}$',
   description: 'Query parameter of referral link URLs (Vouch extension)',
+});
+
+/**
+ * A refer-a-friend reward (core/rewards.ts), or null to turn that side off. Written as one
+ * nullable object rather than a union with null, so that a wrong field gets its own message.
+ */
+const rewardSettingObject = Type.Object(
+  {
+    type: Type.Union([Type.Literal('percent'), Type.Literal('fixed')]),
+    value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000 }),
+    is_currency: Type.Boolean(),
+    amount_units: Type.String({
+      pattern: '^[A-Za-z][A-Za-z0-9_ -]{0,31}$',
+      description: 'A currency code when is_currency is true, otherwise a unit name (points, discount)',
+    }),
+    trigger: Type.Union([Type.Literal('first_purchase'), Type.Literal('every_purchase')]),
+    limit: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Most rewards of this side per referred customer; null: no limit',
+    }),
+  },
+  {
+    // A currency reward must name a real currency; other units are free names.
+    if: { type: 'object', properties: { is_currency: { const: true } }, required: ['is_currency'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+    then: { type: 'object', properties: { amount_units: { type: 'string', format: 'iso4217' } } },
+  },
+);
+const RewardSetting = Type.Unsafe<Static<typeof rewardSettingObject> | null>({
+  ...rewardSettingObject,
+  type: ['object', 'null'],
+  description: 'A refer-a-friend reward; null turns this side off',
 });
 
 export const programSettingsByType = {
@@ -25,6 +56,8 @@ export const programSettingsByType = {
     referral_portal_enabled: Type.Boolean(),
     rewards_notification_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,
+    referrer_reward: RewardSetting,
+    referred_reward: RewardSetting,
   }),
   newsletter: Type.Object({}),
 } satisfies Record<ProgramType, TObject>;

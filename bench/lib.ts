@@ -1,0 +1,220 @@
+// Shared pieces of `npm run bench`: start the bare yardstick and Vouch as child processes, drive
+// them with autocannon from a third process, and print figures as ratios to the bare server.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface Server {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+}
+
+async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export async function startBare(): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bench/bare-server.mjs'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url);
+  return { url, process: child, stop: stopper(child) };
+}
+
+/** Vouch as `npm start` runs it, with a rate limit high enough not to throttle the load. */
+export async function startVouch(options: {
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/health`);
+  return { url, process: child, stop: stopper(child) };
+}
+
+/** `vouch <args>` against a database; answers the parsed JSON it prints. */
+export async function vouchCli(databaseUrl: string, args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, ['bin/vouch.js', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
+}
+
+/** A program with a full-scope key, created through the CLI. */
+export async function createProgram(databaseUrl: string, type: 'affiliate' | 'referral' | 'newsletter') {
+  const created = await vouchCli(databaseUrl, [
+    'programs',
+    'create',
+    '--name',
+    `bench ${type}`,
+    '--type',
+    type,
+    '--website',
+    'https://bench.example.com',
+  ]);
+  return { id: created.program.id as number, token: created.api_key.token as string };
+}
+
+/** A fresh PostgreSQL schema for one bench run, or undefined when PostgreSQL is unreachable. */
+export async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  await client.end();
+  const schema = `bench_${Date.now()}`;
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('schema', schema);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** JSON text; `{{n}}` becomes a unique counter per request. */
+  body?: string;
+  connections?: number;
+  duration?: number;
+  warmup?: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+async function autocannon(
+  options: Required<Omit<LoadOptions, 'body' | 'path' | 'warmup'>> & { body?: string },
+  path: string,
+  duration: number,
+) {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/load-worker.ts',
+      JSON.stringify({
+        url: `${options.url}${path}`,
+        method: options.method,
+        headers: options.headers,
+        body: options.body,
+        connections: options.connections,
+        duration,
+      }),
+    ],
+    { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
+}
+
+/** Warm up, then drive `connections` connections for `duration` seconds from a separate process. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const full = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: {
+      accept: 'application/json',
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    connections: options.connections ?? 50,
+    duration: options.duration ?? 10,
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  };
+  if ((options.warmup ?? 2) > 0) await autocannon(full, options.path, options.warmup ?? 2);
+  return autocannon(full, options.path, full.duration);
+}
+
+export interface ReportRow {
+  name: string;
+  result: LoadResult;
+  /** The bare server's result measured in the same run. */
+  bare?: LoadResult;
+  target?: string;
+}
+
+export function report(title: string, rows: ReportRow[]): void {
+  console.log(`\n${title}`);
+  console.log(
+    `${'case'.padEnd(44)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'ratio'.padStart(8)}${'non-2xx'.padStart(9)}  target`,
+  );
+  for (const row of rows) {
+    const ratio = row.bare ? (row.result.rps / row.bare.rps).toFixed(2) : '—';
+    console.log(
+      `${row.name.padEnd(44)}${row.result.rps.toFixed(0).padStart(10)}${String(row.result.p50).padStart(9)}${String(row.result.p99).padStart(9)}${ratio.padStart(8)}${String(row.result.non2xx + row.result.errors).padStart(9)}  ${row.target ?? ''}`,
+    );
+  }
+}

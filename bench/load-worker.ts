@@ -1,0 +1,43 @@
+// Runs autocannon in its own process (so the load generator does not share the server's event
+// loop) and prints the result as one JSON line. `{{n}}` in the body becomes a request counter,
+// so each request can carry a unique key.
+import autocannon from 'autocannon';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+};
+
+let n = 0;
+const instance: any = autocannon({
+  url: options.url,
+  connections: options.connections,
+  duration: options.duration,
+  requests: [
+    {
+      method: options.method as 'GET',
+      headers: options.headers,
+      setupRequest: (request: any) => {
+        if (options.body === undefined) return request;
+        n += 1;
+        return { ...request, body: options.body.replaceAll('{{n}}', `${process.pid}-${n}`) };
+      },
+    },
+  ],
+});
+instance.on('done', (result: autocannon.Result) => {
+  console.log(
+    JSON.stringify({
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      total: result.requests.total,
+    }),
+  );
+});
