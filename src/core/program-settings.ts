@@ -1,4 +1,5 @@
 import type { ProgramType } from './program-types.ts';
+import { defaultRewardSettings } from './rewards.ts';
 
 /**
  * Defaults of each type's `program_settings` and `portal_settings`. Stored settings hold only
@@ -18,6 +19,7 @@ export const programSettingsDefaults = {
     referral_portal_enabled: true,
     rewards_notification_enabled: true,
     referral_parameter: 'ref',
+    ...defaultRewardSettings,
   },
   newsletter: {},
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
