@@ -1,0 +1,84 @@
+import { Type } from 'typebox';
+import { Email, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+
+/** Wire shapes of customers in affiliate programs (spec "Customer (affiliate program)"). */
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+export const TagsInput = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
+export const Tags = Type.Array(Type.Object({ value: Type.String() }));
+
+/** A partner named by one of its identifiers. */
+export const PartnerRef = Type.Object({
+  id: Type.String({ maxLength: 255 }),
+  key: Type.String({ maxLength: 255 }),
+  email: Type.String({ maxLength: 255 }),
+});
+export const PartnerRefInput = Type.Partial(PartnerRef);
+
+const customerFields = {
+  name: Type.String({ maxLength: 255 }),
+  surname: Type.String({ maxLength: 255 }),
+  email: Email(),
+  tags: TagsInput,
+};
+
+export const CreateAffiliateCustomerBody = Type.Object(
+  {
+    key: Type.String({ minLength: 1, maxLength: 255 }),
+    ...Type.Partial(Type.Object(customerFields)).properties,
+    partner: PartnerRefInput,
+    options: Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) })),
+  },
+  { required: ['key', 'partner'], title: 'CreateAffiliateCustomerBody' },
+);
+
+const customerChanges = Type.Partial(
+  Type.Object({ ...customerFields, key: Type.String({ minLength: 1, maxLength: 255 }) }),
+);
+
+/** Wrapped (`{update: {...}}`) or flat; `key`/`email` at the top identify it when the path does not. */
+export const UpdateAffiliateCustomerBody = Type.Object(
+  {
+    ...customerChanges.properties,
+    update: customerChanges,
+  },
+  { required: [], title: 'UpdateAffiliateCustomerBody' },
+);
+
+/** The older nested create form, `POST /v1/customer`. */
+export const CreateAffiliateCustomerNestedBody = Type.Object(
+  {
+    customer: Type.Object(
+      {
+        key: Type.String({ minLength: 1, maxLength: 255 }),
+        ...Type.Partial(Type.Object(customerFields)).properties,
+      },
+      { required: ['key'] },
+    ),
+    partner: PartnerRefInput,
+    options: Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) })),
+  },
+  { required: ['customer', 'partner'], title: 'CreateAffiliateCustomerNestedBody' },
+);
+
+const entryFields = {
+  key: Type.String(),
+  partner: NullableString,
+  deleted: Type.Boolean(),
+  name: NullableString,
+  surname: NullableString,
+  email: NullableString,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  deleted_at: NullableTimestamp,
+};
+
+export const AffiliateCustomerEntry = Type.Object(entryFields, { title: 'AffiliateCustomerEntry' });
+export const AffiliateCustomer = Type.Object({ ...entryFields, tags: Tags }, { title: 'AffiliateCustomer' });
+
+/** List filters of affiliate programs (contract §4: partner_key, partner_email, partner[key]). */
+export const affiliateCustomerFilters = {
+  partner_key: Type.String(),
+  partner_email: Type.String(),
+  partner: Type.Partial(PartnerRef),
+};

@@ -1,0 +1,99 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { CustomersTable } from '../../db/domain-tables.ts';
+import type { DB } from '../../db/tables.ts';
+
+/** Customer queries both program types share; every one is scoped by the program. */
+
+export interface CustomerRef {
+  id?: string | undefined;
+  key?: string | undefined;
+  email?: string | undefined;
+}
+
+export async function findCustomerBy(
+  db: Kysely<DB>,
+  programId: number,
+  column: 'public_id' | 'key' | 'email',
+  value: string,
+) {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where(column, '=', value)
+    .executeTakeFirst();
+}
+
+export async function findCustomerById(db: Kysely<DB>, programId: number, id: number) {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findCustomersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export async function insertCustomer(db: Kysely<DB>, values: Insertable<CustomersTable>) {
+  return db.insertInto('customers').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateCustomer(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<CustomersTable>,
+) {
+  return db
+    .updateTable('customers')
+    .set(values)
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteCustomer(db: Kysely<DB>, programId: number, id: number) {
+  await db.deleteFrom('customers').where('program_id', '=', programId).where('id', '=', id).execute();
+}
+
+export interface CustomerListFilter {
+  statuses?: readonly string[];
+  partnerId?: number;
+  referringCustomerId?: number;
+  /** `true`: referred customers only; `false`: non-referred only (refer-a-friend). */
+  referred?: boolean;
+  publicId?: string;
+  key?: string;
+  email?: string;
+}
+
+/** One page plus one row, newest first unless `sort` says otherwise. */
+export async function listCustomers(
+  db: Kysely<DB>,
+  programId: number,
+  filter: CustomerListFilter,
+  window: { offset: number; fetch: number },
+  sort: 'asc' | 'desc',
+) {
+  let query = db.selectFrom('customers').selectAll().where('program_id', '=', programId);
+  if (filter.statuses) query = query.where('status', 'in', [...filter.statuses]);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.referringCustomerId !== undefined)
+    query = query.where('referring_customer_id', '=', filter.referringCustomerId);
+  if (filter.referred === true) query = query.where('referring_customer_id', 'is not', null);
+  if (filter.referred === false) query = query.where('referring_customer_id', 'is', null);
+  if (filter.publicId !== undefined) query = query.where('public_id', '=', filter.publicId);
+  if (filter.key !== undefined) query = query.where('key', '=', filter.key);
+  if (filter.email !== undefined) query = query.where('email', '=', filter.email);
+  return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
+}

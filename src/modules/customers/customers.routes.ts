@@ -1,0 +1,196 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { programContext } from '../../http/context.ts';
+import { paginated } from '../../http/pagination.ts';
+import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import {
+  CreateCustomerBodyByProgramType,
+  CreateCustomerNestedBodyByProgramType,
+  CustomerIdParams,
+  CustomerListResponseByProgramType,
+  CustomerResponseByProgramType,
+  CustomerTransactionsQuery,
+  CustomerTransactionsResponseByProgramType,
+  DeleteCustomersQuery,
+  ListCustomersQuery,
+  PaginatedPlaceholder,
+  SearchCustomersQuery,
+  SuccessPlaceholder,
+  UpdateCustomerBodyByProgramType,
+} from './customers.schemas.ts';
+import {
+  createCustomer,
+  createCustomerNested,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  listCustomerTransactions,
+  searchCustomers,
+  updateCustomer,
+} from './customers.service.ts';
+import { customerProgramTypes } from './customers.shared.ts';
+
+const policy = { auth: 'apiKey', programTypes: customerProgramTypes } as const;
+const tags = ['Customers'];
+type Body = Record<string, unknown>;
+
+/** `/v1/customers…`, one route per path for every program type that has customers. */
+export async function customersRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post('/v1/customers', {
+    config: {
+      ...policy,
+      variants: { body: CreateCustomerBodyByProgramType, response: CustomerResponseByProgramType },
+    },
+    schema: {
+      operationId: 'createCustomer',
+      summary: 'Create a customer',
+      tags,
+      response: { 201: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const data = await createCustomer(programContext(request), request.body as Body);
+      return reply.code(201).send({ data, status: 1 as const });
+    },
+  });
+
+  app.post('/v1/customer', {
+    config: {
+      ...policy,
+      variants: { body: CreateCustomerNestedBodyByProgramType, response: CustomerResponseByProgramType },
+    },
+    schema: {
+      operationId: 'createCustomerNested',
+      summary: 'Create a customer (older nested body `{customer, partner}`)',
+      tags,
+      response: { 201: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const data = await createCustomerNested(programContext(request), request.body as Body);
+      return reply.code(201).send({ data, status: 1 as const });
+    },
+  });
+
+  app.get('/v1/customers', {
+    config: { ...policy, variants: { response: CustomerListResponseByProgramType } },
+    schema: {
+      operationId: 'listCustomers',
+      summary: 'List customers, newest first',
+      tags,
+      querystring: ListCustomersQuery,
+      response: { 200: PaginatedPlaceholder, ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(request, request.query, await listCustomers(programContext(request), request.query)),
+  });
+
+  app.get('/v1/customers::search', {
+    config: { ...policy, variants: { response: CustomerListResponseByProgramType } },
+    schema: {
+      operationId: 'searchCustomers',
+      summary: 'Search customers by id, key or email',
+      tags,
+      querystring: SearchCustomersQuery,
+      response: { 200: PaginatedPlaceholder, ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(request, request.query, await searchCustomers(programContext(request), request.query)),
+  });
+
+  app.get('/v1/customers/:id', {
+    config: { ...policy, variants: { response: CustomerResponseByProgramType } },
+    schema: {
+      operationId: 'getCustomer',
+      summary: 'Get a customer (affiliate: by key; refer-a-friend: by id or key)',
+      tags,
+      params: CustomerIdParams,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getCustomer(programContext(request), request.params.id),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/customers/:id', {
+    config: {
+      ...policy,
+      variants: { body: UpdateCustomerBodyByProgramType, response: CustomerResponseByProgramType },
+    },
+    schema: {
+      operationId: 'updateCustomer',
+      summary: 'Update a customer; the body is wrapped in `update` or flat',
+      tags,
+      params: CustomerIdParams,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updateCustomer(programContext(request), request.params.id, request.body as Body),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/customers', {
+    config: {
+      ...policy,
+      variants: { body: UpdateCustomerBodyByProgramType, response: CustomerResponseByProgramType },
+    },
+    schema: {
+      operationId: 'updateCustomerByBody',
+      summary: 'Update a customer named in the body (older form)',
+      tags,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updateCustomer(programContext(request), undefined, request.body as Body),
+      status: 1 as const,
+    }),
+  });
+
+  app.delete('/v1/customers/:id', {
+    config: policy,
+    schema: {
+      operationId: 'deleteCustomer',
+      summary: 'Delete a customer with its transactions and rewards',
+      tags,
+      params: CustomerIdParams,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await deleteCustomer(programContext(request), { path: request.params.id });
+      return { status: 1 as const };
+    },
+  });
+
+  app.delete('/v1/customers', {
+    config: policy,
+    schema: {
+      operationId: 'deleteCustomerByBody',
+      summary: 'Delete a customer named by `key`, `email` or `id` in the body',
+      tags,
+      querystring: DeleteCustomersQuery,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await deleteCustomer(programContext(request), request.query);
+      return { status: 1 as const };
+    },
+  });
+
+  app.get('/v1/customers/:id/transactions', {
+    config: { ...policy, variants: { response: CustomerTransactionsResponseByProgramType } },
+    schema: {
+      operationId: 'listCustomerTransactions',
+      summary: "The customer's transactions, newest first",
+      tags,
+      params: CustomerIdParams,
+      querystring: CustomerTransactionsQuery,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await listCustomerTransactions(programContext(request), request.params.id, request.query),
+      status: 1 as const,
+    }),
+  });
+}

@@ -1,0 +1,85 @@
+import { type TSchema, Type } from 'typebox';
+import { ListQuery } from '../../http/pagination.ts';
+import { Paginated, Success } from '../../http/schemas.ts';
+import { AffiliateTransaction } from '../transactions/transactions.affiliate.schemas.ts';
+import {
+  AffiliateCustomer,
+  AffiliateCustomerEntry,
+  affiliateCustomerFilters,
+  CreateAffiliateCustomerBody,
+  CreateAffiliateCustomerNestedBody,
+  UpdateAffiliateCustomerBody,
+} from './customers.affiliate.schemas.ts';
+import type { CustomerProgramType } from './customers.shared.ts';
+
+/**
+ * The shapes of `/v1/customers…` per program type. Each route validates and serializes with the
+ * variant of the caller's program (http/program-variants.ts). A type adds one entry per table.
+ */
+type ByCustomerType = Record<CustomerProgramType, TSchema>;
+
+export const CreateCustomerBodyByProgramType = {
+  affiliate: CreateAffiliateCustomerBody,
+} satisfies ByCustomerType;
+
+export const CreateCustomerNestedBodyByProgramType = {
+  affiliate: CreateAffiliateCustomerNestedBody,
+} satisfies ByCustomerType;
+
+export const UpdateCustomerBodyByProgramType = {
+  affiliate: UpdateAffiliateCustomerBody,
+} satisfies ByCustomerType;
+
+export const CustomerResponseByProgramType = {
+  affiliate: Success(AffiliateCustomer),
+} satisfies ByCustomerType;
+
+export const CustomerListResponseByProgramType = {
+  affiliate: Paginated(AffiliateCustomerEntry),
+} satisfies ByCustomerType;
+
+export const CustomerTransactionsResponseByProgramType = {
+  affiliate: Success(Type.Array(AffiliateTransaction)),
+} satisfies ByCustomerType;
+
+/** List filters of every type (a query string has one schema; each type reads its own). */
+export const customerListFilters = {
+  ...affiliateCustomerFilters,
+};
+
+export const CustomerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+
+export const ListCustomersQuery = ListQuery(
+  'standard',
+  Type.Partial(Type.Object(customerListFilters)).properties,
+);
+
+export const SearchCustomersQuery = ListQuery(
+  'standard',
+  Type.Partial(
+    Type.Object({
+      id: Type.String(),
+      key: Type.String(),
+      email: Type.String(),
+    }),
+  ).properties,
+);
+
+/** `DELETE /v1/customers` names the customer in its body (merged into the query). */
+export const DeleteCustomersQuery = Type.Object(
+  { id: Type.String(), key: Type.String(), email: Type.String() },
+  { required: [] },
+);
+
+/** Each type applies its own range (refer-a-friend: 10–100); the widest is validated here. */
+export const CustomerTransactionsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 250 }),
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  },
+  { required: [] },
+);
+
+/** Placeholders for the route declarations (and the route table); the variants replace them. */
+export const PaginatedPlaceholder = Paginated(Type.Unknown());
+export const SuccessPlaceholder = Success(Type.Unknown());

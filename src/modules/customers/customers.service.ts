@@ -1,0 +1,41 @@
+import type { ProgramContext } from '../../context.ts';
+import { affiliateCustomers } from './customers.affiliate.ts';
+import type { CustomerRef } from './customers.repository.ts';
+import type { CustomerBehaviour, CustomerProgramType, CustomerQuery } from './customers.shared.ts';
+
+/**
+ * `/v1/customers…` for every program type that has customers: each function hands over to the
+ * caller's type. Adding a type means one entry here and in customers.schemas.ts.
+ */
+const customerBehaviour = {
+  affiliate: affiliateCustomers,
+} satisfies Record<CustomerProgramType, CustomerBehaviour>;
+
+function behaviourOf(ctx: ProgramContext): CustomerBehaviour {
+  return customerBehaviour[ctx.program.type as CustomerProgramType];
+}
+
+export const createCustomer = (ctx: ProgramContext, body: Record<string, unknown>) =>
+  behaviourOf(ctx).create(ctx, body);
+
+/** The older nested form `{customer: {...}, partner: {...}, options}`, flattened. */
+export const createCustomerNested = (ctx: ProgramContext, body: Record<string, unknown>) => {
+  const { customer, ...rest } = body;
+  return behaviourOf(ctx).create(ctx, { ...(customer as Record<string, unknown>), ...rest });
+};
+
+export const getCustomer = (ctx: ProgramContext, id: string) => behaviourOf(ctx).get(ctx, id);
+
+export const listCustomers = (ctx: ProgramContext, query: CustomerQuery) => behaviourOf(ctx).list(ctx, query);
+
+export const searchCustomers = (ctx: ProgramContext, query: CustomerQuery) =>
+  behaviourOf(ctx).search(ctx, query);
+
+export const updateCustomer = (ctx: ProgramContext, id: string | undefined, body: Record<string, unknown>) =>
+  behaviourOf(ctx).update(ctx, id, body);
+
+export const deleteCustomer = (ctx: ProgramContext, ref: CustomerRef & { path?: string }) =>
+  behaviourOf(ctx).remove(ctx, ref);
+
+export const listCustomerTransactions = (ctx: ProgramContext, id: string, query: Record<string, unknown>) =>
+  behaviourOf(ctx).transactions(ctx, id, query);

@@ -1,0 +1,79 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { ProgramType } from '../../core/program-types.ts';
+import type { CustomersTable } from '../../db/domain-tables.ts';
+import type { DB } from '../../db/tables.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { type CustomerRef, findCustomerBy } from './customers.repository.ts';
+
+/**
+ * What the customers module shares between program types: which types have customers, what each
+ * type must implement, and customer lookups. Each type's behaviour lives in
+ * `customers.<type>.ts` and is listed in `customerBehaviour` (customers.service.ts).
+ */
+export const customerProgramTypes = ['affiliate'] as const satisfies readonly ProgramType[];
+export type CustomerProgramType = (typeof customerProgramTypes)[number];
+
+export type CustomerRow = Selectable<CustomersTable>;
+
+/** Query of `GET /v1/customers` and `:search`: paging plus every type's filters. */
+export type CustomerQuery = PageRequest & Record<string, unknown>;
+
+export interface CustomerBehaviour {
+  /** `POST /v1/customers` (and the nested `POST /v1/customer`, flattened before). */
+  create(ctx: ProgramContext, body: Record<string, unknown>): Promise<unknown>;
+  /** `GET /v1/customers/{id}`: `id` is the path segment as sent. */
+  get(ctx: ProgramContext, id: string): Promise<unknown>;
+  /** One page plus one entry (`paginated()` cuts it). */
+  list(ctx: ProgramContext, query: CustomerQuery): Promise<unknown[]>;
+  search(ctx: ProgramContext, query: CustomerQuery): Promise<unknown[]>;
+  /** `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body). */
+  update(ctx: ProgramContext, id: string | undefined, body: Record<string, unknown>): Promise<unknown>;
+  /** `DELETE /v1/customers/{id}` (`{id}`) or `DELETE /v1/customers` with body `key`/`email`/`id`. */
+  remove(ctx: ProgramContext, ref: CustomerRef & { path?: string }): Promise<void>;
+  /** `GET /v1/customers/{id}/transactions`. */
+  transactions(ctx: ProgramContext, id: string, query: Record<string, unknown>): Promise<unknown[]>;
+}
+
+export function customerNotFound(): AppError {
+  return new AppError('not_found', 'Customer not found.');
+}
+
+/** The customer named by `id`, `key` or `email` (first given wins, in that order). */
+export async function findCustomerByRef(
+  db: Kysely<DB>,
+  programId: number,
+  ref: CustomerRef,
+): Promise<CustomerRow | undefined> {
+  if (ref.id !== undefined) return findCustomerBy(db, programId, 'public_id', ref.id);
+  if (ref.key !== undefined) return findCustomerBy(db, programId, 'key', ref.key);
+  if (ref.email !== undefined) return findCustomerBy(db, programId, 'email', ref.email);
+  return undefined;
+}
+
+export async function getCustomerByRefOrThrow(db: Kysely<DB>, programId: number, ref: CustomerRef) {
+  const row = await findCustomerByRef(db, programId, ref);
+  if (!row) throw customerNotFound();
+  return row;
+}
+
+/** A path segment names a customer by key (affiliate) or by id then key (refer-a-friend). */
+export async function getCustomerByPathOrThrow(
+  db: Kysely<DB>,
+  programId: number,
+  segment: string,
+  order: readonly ('public_id' | 'key' | 'email')[],
+) {
+  for (const column of order) {
+    const row = await findCustomerBy(db, programId, column, segment);
+    if (row) return row;
+  }
+  throw customerNotFound();
+}
+
+/** Tags as stored (JSON array of strings) to the wire's `[{value}]`. */
+export function tagsOf(stored: string): { value: string }[] {
+  const parsed: unknown = JSON.parse(stored || '[]');
+  return Array.isArray(parsed) ? parsed.map((value) => ({ value: String(value) })) : [];
+}

@@ -1,0 +1,81 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { ReferralLinksTable } from '../../db/domain-tables.ts';
+import type { DB } from '../../db/tables.ts';
+
+/** Links of partners and of customers: the queries both program types share. */
+export type LinkOwner = { partnerId: number } | { customerId: number };
+
+const ownerColumn = (owner: LinkOwner) =>
+  'partnerId' in owner
+    ? (['partner_id', owner.partnerId] as const)
+    : (['customer_id', owner.customerId] as const);
+
+export async function insertLink(db: Kysely<DB>, values: Insertable<ReferralLinksTable>) {
+  return db.insertInto('referral_links').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findLinkByKey(db: Kysely<DB>, programId: number, key: string) {
+  return db
+    .selectFrom('referral_links')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/** Every link of one owner, default first, then in creation order. */
+export async function listLinksOf(
+  db: Kysely<DB>,
+  programId: number,
+  owner: LinkOwner,
+  window?: { offset: number; fetch: number },
+) {
+  const [column, id] = ownerColumn(owner);
+  let query = db
+    .selectFrom('referral_links')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where(column, '=', id)
+    .orderBy('is_default', 'desc')
+    .orderBy('id', 'asc');
+  if (window) query = query.limit(window.fetch).offset(window.offset);
+  return query.execute();
+}
+
+/** The links of many owners at once (list pages), keyed by owner id. */
+export async function listLinksOfMany(
+  db: Kysely<DB>,
+  programId: number,
+  kind: 'partner' | 'customer',
+  ownerIds: readonly number[],
+) {
+  if (ownerIds.length === 0) return [];
+  const column = kind === 'partner' ? 'partner_id' : 'customer_id';
+  return db
+    .selectFrom('referral_links')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where(column, 'in', [...ownerIds])
+    .orderBy('is_default', 'desc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+export async function updateLink(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Partial<Insertable<ReferralLinksTable>>,
+) {
+  return db
+    .updateTable('referral_links')
+    .set(values)
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteLink(db: Kysely<DB>, programId: number, id: number) {
+  await db.deleteFrom('referral_links').where('program_id', '=', programId).where('id', '=', id).execute();
+}

@@ -1,0 +1,95 @@
+import type { Kysely, Selectable } from 'kysely';
+import { Type } from 'typebox';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import type { ProgramType } from '../../core/program-types.ts';
+import type { ReferralLinksTable } from '../../db/domain-tables.ts';
+import type { DB } from '../../db/tables.ts';
+
+/**
+ * The referral link object, the same for partners and refer-a-friend customers (spec "Referral
+ * link", contract §4.15), and how its URL is built. Both the affiliate and the refer-a-friend
+ * modules import it.
+ */
+export const ReferralLink = Type.Object(
+  {
+    id: Type.String({ description: 'Equals key' }),
+    key: Type.String(),
+    url: Type.String(),
+    default: Type.Boolean(),
+    is_additional: Type.Boolean(),
+    direct_tracking: Type.Boolean(),
+    direct_tracking_redirect: Type.Boolean(),
+    direct_tracking_redirect_url: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'ReferralLink' },
+);
+
+export type ReferralLinkRow = Selectable<ReferralLinksTable>;
+
+/** What a link URL is made of: the program website, the query parameter, extra domains. */
+export interface LinkUrlContext {
+  website: string | null;
+  /** `aff` for partners, `ref` for customers unless the program says otherwise. */
+  parameter: string;
+  /** Additional link domains by id (only those the links at hand use need be present). */
+  domains: ReadonlyMap<number, string>;
+}
+
+/** `{website}?aff={key}`; a query the website already has is kept (`&aff=`). */
+export function linkUrl(base: string | null, parameter: string, key: string): string {
+  const site = base ?? '';
+  const separator = site.includes('?') ? '&' : '?';
+  return `${site}${separator}${parameter}=${encodeURIComponent(key)}`;
+}
+
+/** The origin of a link domain as stored (`go.example.com` or a full URL). */
+export function domainUrl(domain: string): string {
+  return /^https?:\/\//i.test(domain) ? domain : `https://${domain}`;
+}
+
+export function referralLinkUrl(
+  row: Pick<ReferralLinkRow, 'key' | 'domain_id' | 'is_additional'>,
+  context: LinkUrlContext,
+) {
+  const domain = row.domain_id === null ? undefined : context.domains.get(Number(row.domain_id));
+  return linkUrl(domain ? domainUrl(domain) : context.website, context.parameter, row.key);
+}
+
+export function toReferralLink(row: ReferralLinkRow, context: LinkUrlContext) {
+  return {
+    id: row.key,
+    key: row.key,
+    url: referralLinkUrl(row, context),
+    default: Boolean(row.is_default),
+    is_additional: Boolean(row.is_additional),
+    direct_tracking: Boolean(row.direct_tracking),
+    direct_tracking_redirect: Boolean(row.direct_tracking_redirect),
+    direct_tracking_redirect_url: row.direct_tracking_redirect_url,
+  };
+}
+
+/** The program's website and referral parameter, plus its additional link domains. */
+export async function loadLinkUrlContext(
+  db: Kysely<DB>,
+  programId: number,
+  type: ProgramType,
+  options: { withDomains?: boolean } = {},
+): Promise<LinkUrlContext> {
+  const program = await db
+    .selectFrom('programs')
+    .select(['website', 'settings'])
+    .where('id', '=', programId)
+    .executeTakeFirst();
+  const settings = programSettingsOf(type, program?.settings ?? '{}');
+  const parameter = typeof settings.referral_parameter === 'string' ? settings.referral_parameter : 'aff';
+  const domains = new Map<number, string>();
+  if (options.withDomains !== false) {
+    const rows = await db
+      .selectFrom('link_domains')
+      .select(['id', 'domain'])
+      .where('program_id', '=', programId)
+      .execute();
+    for (const row of rows) domains.set(Number(row.id), row.domain);
+  }
+  return { website: program?.website ?? null, parameter, domains };
+}

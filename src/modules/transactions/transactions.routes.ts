@@ -1,0 +1,141 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { programContext } from '../../http/context.ts';
+import { paginated } from '../../http/pagination.ts';
+import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import {
+  CreateTransactionBodyByProgramType,
+  CreateTransactionResponseByProgramType,
+  DeleteTransactionsQuery,
+  ListTransactionsQuery,
+  PaginatedPlaceholder,
+  SuccessPlaceholder,
+  TransactionKeyParams,
+  TransactionListResponseByProgramType,
+  TransactionResponseByProgramType,
+} from './transactions.schemas.ts';
+import {
+  archiveTransaction,
+  createTransactions,
+  deleteTransaction,
+  getTransaction,
+  listTransactions,
+  revokeArchiveTransaction,
+} from './transactions.service.ts';
+import { transactionProgramTypes } from './transactions.shared.ts';
+
+const policy = { auth: 'apiKey', programTypes: transactionProgramTypes } as const;
+const tags = ['Transactions'];
+
+/** `/v1/transactions…`, one route per path for every program type that has transactions. */
+export async function transactionsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post('/v1/transactions', {
+    config: {
+      ...policy,
+      variants: {
+        body: CreateTransactionBodyByProgramType,
+        response: CreateTransactionResponseByProgramType,
+      },
+    },
+    schema: {
+      operationId: 'createTransactions',
+      summary: 'Record a sale, or several at once (`transactions`), with the rewards they earn',
+      tags,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await createTransactions(programContext(request), request.body as Record<string, unknown>),
+      status: 1 as const,
+    }),
+  });
+
+  app.get('/v1/transactions', {
+    config: { ...policy, variants: { response: TransactionListResponseByProgramType } },
+    schema: {
+      operationId: 'listTransactions',
+      summary: 'List transactions, newest first',
+      tags,
+      querystring: ListTransactionsQuery,
+      response: { 200: PaginatedPlaceholder, ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(request, request.query, await listTransactions(programContext(request), request.query)),
+  });
+
+  app.get('/v1/transactions/:key', {
+    config: { ...policy, variants: { response: TransactionResponseByProgramType } },
+    schema: {
+      operationId: 'getTransaction',
+      summary: 'Get a transaction by key',
+      tags,
+      params: TransactionKeyParams,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getTransaction(programContext(request), request.params.key),
+      status: 1 as const,
+    }),
+  });
+
+  app.post('/v1/transactions/:key/archive', {
+    config: policy,
+    schema: {
+      operationId: 'archiveTransaction',
+      summary: 'Archive a transaction: it and its rewards leave every total',
+      tags,
+      params: TransactionKeyParams,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await archiveTransaction(programContext(request), request.params.key);
+      return { status: 1 as const };
+    },
+  });
+
+  app.post('/v1/transactions/:key/revoke-archive', {
+    config: policy,
+    schema: {
+      operationId: 'revokeArchiveTransaction',
+      summary: 'Restore an archived transaction and its rewards',
+      tags,
+      params: TransactionKeyParams,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await revokeArchiveTransaction(programContext(request), request.params.key);
+      return { status: 1 as const };
+    },
+  });
+
+  app.delete('/v1/transactions/:key', {
+    config: policy,
+    schema: {
+      operationId: 'deleteTransaction',
+      summary: 'Delete a transaction and its rewards',
+      tags,
+      params: TransactionKeyParams,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await deleteTransaction(programContext(request), request.params.key);
+      return { status: 1 as const };
+    },
+  });
+
+  app.delete('/v1/transactions', {
+    config: policy,
+    schema: {
+      operationId: 'deleteTransactionByBody',
+      summary: 'Delete a transaction named by `key` in the body',
+      tags,
+      querystring: DeleteTransactionsQuery,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await deleteTransaction(programContext(request), request.query.key);
+      return { status: 1 as const };
+    },
+  });
+}

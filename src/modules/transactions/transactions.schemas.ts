@@ -1,0 +1,54 @@
+import { type TSchema, Type } from 'typebox';
+import { ListQuery } from '../../http/pagination.ts';
+import { Paginated, Success } from '../../http/schemas.ts';
+import {
+  AffiliateTransaction,
+  affiliateTransactionFilters,
+  CreateAffiliateTransactionBody,
+} from './transactions.affiliate.schemas.ts';
+import type { TransactionProgramType } from './transactions.shared.ts';
+
+/**
+ * The shapes of `/v1/transactions…` per program type (validated and serialized with the variant
+ * of the caller's program). A type adds one entry per table.
+ */
+type ByTransactionType = Record<TransactionProgramType, TSchema>;
+
+export const CreateTransactionBodyByProgramType = {
+  affiliate: CreateAffiliateTransactionBody,
+} satisfies ByTransactionType;
+
+/** `data` is one transaction, or an array when the body had `transactions`. */
+export const CreateTransactionResponseByProgramType = {
+  affiliate: Success(Type.Union([AffiliateTransaction, Type.Array(AffiliateTransaction)])),
+} satisfies ByTransactionType;
+
+export const TransactionResponseByProgramType = {
+  affiliate: Success(AffiliateTransaction),
+} satisfies ByTransactionType;
+
+export const TransactionListResponseByProgramType = {
+  affiliate: Paginated(AffiliateTransaction),
+} satisfies ByTransactionType;
+
+/** List filters of every type: `key`, `customer[key]` plus each type's own. */
+export const transactionListFilters = {
+  key: Type.String(),
+  customer: Type.Partial(Type.Object({ id: Type.String(), key: Type.String(), email: Type.String() })),
+  customer_key: Type.String(),
+  ...affiliateTransactionFilters,
+};
+
+export const TransactionKeyParams = Type.Object({ key: Type.String({ minLength: 1, maxLength: 255 }) });
+
+export const ListTransactionsQuery = ListQuery(
+  'standard',
+  Type.Partial(Type.Object(transactionListFilters)).properties,
+);
+
+/** `DELETE /v1/transactions` names the transaction in its body (merged into the query). */
+export const DeleteTransactionsQuery = Type.Object({ key: Type.String({ minLength: 1 }) });
+
+/** Placeholders for the route declarations (and the route table); the variants replace them. */
+export const PaginatedPlaceholder = Paginated(Type.Unknown());
+export const SuccessPlaceholder = Success(Type.Unknown());

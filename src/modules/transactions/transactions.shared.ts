@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { ProgramType } from '../../core/program-types.ts';
+import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
+import type { DB } from '../../db/tables.ts';
+import type { TransactionListFilter } from './transactions.repository.ts';
+
+/**
+ * What the transactions module shares between program types: which types have transactions,
+ * what each must implement (`transactions.<type>.ts`, listed in transactions.service.ts), and the
+ * pieces of the create flow that do not depend on the type.
+ */
+export const transactionProgramTypes = ['affiliate'] as const satisfies readonly ProgramType[];
+export type TransactionProgramType = (typeof transactionProgramTypes)[number];
+
+export type TransactionRow = Selectable<TransactionsTable>;
+export type RewardRow = Selectable<RewardsTable>;
+
+/** One sale as the create flow hands it to a type: the multiple form is split into these. */
+export interface TransactionEntry {
+  key?: string;
+  amount: number | string;
+  amount_units?: string;
+  action: string;
+  rewarded?: unknown;
+  rewardable?: unknown;
+  product_id?: string;
+  product_type?: string;
+  customer: Record<string, unknown>;
+  options?: { create_customer?: unknown };
+  [field: string]: unknown;
+}
+
+export interface TransactionBehaviour {
+  /**
+   * Resolves the buyer (creating it when `options.create_customer` says so), computes the rewards
+   * and stores the sale with them, feeding every counter, all in `trx`. Field errors name the
+   * entry's fields (`amount`, `customer`); the create flow prefixes them in the multiple form.
+   */
+  record(
+    trx: Kysely<DB>,
+    ctx: ProgramContext,
+    entry: TransactionEntry,
+    key: string,
+    digest: string,
+  ): Promise<TransactionRow>;
+  /** Stored transactions, with their rewards, in the type's wire shape. */
+  serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
+  /** Feeds (+1) or takes back (-1) every counter the transaction and its rewards fed. */
+  applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1): Promise<void>;
+  /** The list filters of the type; `undefined` when a filter names nothing (empty list). */
+  listFilter(
+    db: Kysely<DB>,
+    ctx: ProgramContext,
+    query: Record<string, unknown>,
+  ): Promise<TransactionListFilter | undefined>;
+}
+
+export function transactionNotFound(): AppError {
+  return new AppError('not_found', 'Transaction not found.');
+}
+
+/** `true`, `"true"`, `1` → true; `false`, `"false"`, `0` → false; absent → the fallback. */
+export function toBool(value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  return value === true || value === 'true' || value === 1 || value === '1';
+}
+
+/**
+ * What makes two create requests "the same" for the replay rule (contract §6): the sale's own
+ * fields and who bought, not the details sent to create the buyer.
+ */
+export function transactionDigest(entry: TransactionEntry): string {
+  const customer = entry.customer ?? {};
+  const canonical = {
+    amount: Number(entry.amount),
+    amount_units: entry.amount_units?.toUpperCase() ?? null,
+    action: entry.action,
+    rewarded: toBool(entry.rewarded, false),
+    rewardable: toBool(entry.rewardable, true),
+    product_id: entry.product_id ?? null,
+    product_type: entry.product_type ?? null,
+    customer: { id: customer.id ?? null, key: customer.key ?? null, email: customer.email ?? null },
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
+}
