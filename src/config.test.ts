@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+test('defaults follow the contract', () => {
+  const config = loadConfig({});
+  assert.deepEqual(
+    {
+      port: config.port,
+      host: config.host,
+      db: config.databaseUrl,
+      rate: config.rateLimitPerMinute,
+      admin: config.adminToken,
+    },
+    { port: 8080, host: '127.0.0.1', db: 'sqlite:./data/vouch.db', rate: 600, admin: undefined },
+  );
+  assert.deepEqual(config.webhookAllowCidrs, []);
+});
+
+const bad: [string, Record<string, string>][] = [
+  ['PORT', { PORT: 'eighty' }],
+  ['PORT', { PORT: '70000' }],
+  ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+  ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+  ['ADMIN_TOKEN', { ADMIN_TOKEN: 'short' }],
+  ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
+  ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '-1' }],
+  ['WEBHOOK_ALLOW_CIDRS', { WEBHOOK_ALLOW_CIDRS: '127.0.0.0/33' }],
+  ['WEBHOOK_ALLOW_CIDRS', { WEBHOOK_ALLOW_CIDRS: 'localhost' }],
+  ['SMTP_URL', { SMTP_URL: 'mailto:a@b.c' }],
+  ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+];
+for (const [variable, env] of bad) {
+  test(`${JSON.stringify(env)} is refused, naming ${variable}`, () => {
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.variable, variable);
+        assert.match(error.message, new RegExp(`^${variable}: `));
+        return true;
+      },
+    );
+  });
+}
+
+test('good values are read', () => {
+  const config = loadConfig({
+    PORT: '0',
+    DATABASE_URL: 'postgres://u@db:5432/vouch',
+    PUBLIC_URL: 'https://vouch.example.com/',
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8, ::1/128',
+    RATE_LIMIT_PER_MINUTE: '0',
+    SMTP_URL: 'smtp://127.0.0.1:2525',
+  });
+  assert.equal(config.publicUrl, 'https://vouch.example.com');
+  assert.deepEqual(config.webhookAllowCidrs, ['127.0.0.0/8', '::1/128']);
+  assert.equal(config.rateLimitPerMinute, 0);
+});
