@@ -1,9 +1,121 @@
 import type { Deps } from './context.ts';
+import { EmailSender } from './modules/emails/emails.sender.ts';
+import { type DeliveryOptions, WebhookDeliverer } from './modules/webhooks/webhooks.delivery.ts';
+import type { DeliveryResult } from './modules/webhooks/webhooks.repository.ts';
+
+export interface WorkerOptions extends DeliveryOptions {
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** Pause when there is nothing to do; an idle worker notices new events within this time. */
+  idleMs?: number;
+  /** How often the e-mail outbox is looked at. */
+  emailEveryMs?: number;
+}
+
+export interface Worker {
+  /** One full pass (tests, `vouch worker --once`): fan out, send what is due, wait, record. */
+  runOnce(): Promise<{ dispatched: number; attempted: number; emails: number }>;
+  stop(): Promise<void>;
+}
+
+/** Builds the worker without starting its loop. */
+export function createWorker(deps: Deps, options: WorkerOptions = {}) {
+  const webhooks = new WebhookDeliverer(deps, options);
+  const emails = new EmailSender(deps);
+  return {
+    webhooks,
+    emails,
+    async runOnce() {
+      const { dispatched, attempted } = await webhooks.runOnce();
+      const sent = await emails.runOnce();
+      return { dispatched, attempted, emails: sent };
+    },
+    close() {
+      webhooks.close();
+      emails.close();
+    },
+  };
+}
 
 /**
- * The delivery loop for the outbox (webhooks and e-mails). The foundation records events and
- * e-mails; delivering them belongs to the webhooks module, which plugs its loops in here.
+ * The delivery loop (webhooks and e-mails), beside the API (main.ts) or alone (`vouch worker`).
+ * Deliveries are sent concurrently: a slow receiver holds one slot for at most its timeout, not
+ * the loop. Results are written in batches. Several workers may run against one PostgreSQL
+ * (claims skip each other's rows); SQLite runs one.
  */
-export async function startWorker(_deps: Deps): Promise<{ stop(): Promise<void> }> {
-  return { stop: async () => {} };
+export async function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Worker> {
+  const worker = createWorker(deps, options);
+  const concurrency = options.concurrency ?? 128;
+  const idleMs = options.idleMs ?? 100;
+  const emailEveryMs = options.emailEveryMs ?? 1000;
+  const log = deps.log.child({ component: 'worker' });
+
+  let running = true;
+  let inFlight = 0;
+  let finished: DeliveryResult[] = [];
+  let wake: (() => void) | undefined;
+  const nudge = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  let lastEmails = 0;
+
+  const loop = async () => {
+    while (running || inFlight > 0 || finished.length > 0) {
+      let busy = false;
+      try {
+        if (finished.length > 0) {
+          const batch = finished;
+          finished = [];
+          await worker.webhooks.record(batch);
+          busy = true;
+        }
+        if (running) {
+          busy = (await worker.webhooks.dispatchEvents()) > 0 || busy;
+          const claimed = await worker.webhooks.claimDue(concurrency - inFlight);
+          for (const { delivery, webhook } of claimed) {
+            inFlight++;
+            void worker.webhooks
+              .attempt(delivery, webhook)
+              .then((result) => finished.push(result))
+              .catch((error: unknown) => log.error({ err: error, delivery: delivery.id }, 'delivery failed'))
+              .finally(() => {
+                inFlight--;
+                nudge();
+              });
+          }
+          busy = claimed.length > 0 || busy;
+          if (Date.now() - lastEmails >= emailEveryMs) {
+            lastEmails = Date.now();
+            busy = (await worker.emails.runOnce()) > 0 || busy;
+          }
+        }
+      } catch (error) {
+        log.error({ err: error }, 'worker pass failed');
+        busy = false;
+      }
+      if (!busy && finished.length === 0) await pause(running ? idleMs : 50);
+    }
+  };
+  const done = loop();
+  log.info('delivery worker started');
+
+  return {
+    runOnce: () => worker.runOnce(),
+    async stop() {
+      running = false;
+      nudge();
+      // In-flight requests end within their timeout; their results are recorded before we return.
+      await done;
+      worker.close();
+    },
+  };
 }

@@ -4,5 +4,6 @@ import { keysRevoke } from './keys-revoke.ts';
 import { migrate } from './migrate.ts';
 import { programsCreate } from './programs-create.ts';
 import { programsList } from './programs-list.ts';
+import { worker } from './worker.ts';
 
-export const commands: Command[] = [programsCreate, programsList, keysCreate, keysRevoke, migrate];
+export const commands: Command[] = [programsCreate, programsList, keysCreate, keysRevoke, migrate, worker];

@@ -1,5 +1,6 @@
 import { foundation } from './0001-foundation.ts';
 import { referralDomain } from './0002-referral-domain.ts';
+import { webhooks } from './0004-webhooks.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -9,4 +10,5 @@ import type { VouchMigration } from './helpers.ts';
 export const migrations: Record<string, VouchMigration> = {
   '0001_foundation': foundation,
   '0002_referral_domain': referralDomain,
+  '0004_webhooks': webhooks,
 };

@@ -1,0 +1,170 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { programTypes } from '../../core/program-types.ts';
+import { isPlainObject } from '../../http/absent.ts';
+import { programContext } from '../../http/context.ts';
+import { paginated } from '../../http/pagination.ts';
+import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
+import {
+  type CreateWebhookBody,
+  CreateWebhookBodyByType,
+  DeliveryParams,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  type UpdateWebhookBody,
+  UpdateWebhookBodyByType,
+  Webhook,
+  WebhookAttempt,
+  WebhookKeyParams,
+} from './webhooks.schemas.ts';
+import {
+  closeApiDeliverer,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  retryWebhookDelivery,
+  testWebhook,
+  updateWebhook,
+} from './webhooks.service.ts';
+
+const everyType = { auth: 'apiKey', programTypes } as const;
+const tags = ['Webhooks'];
+
+/** Contract §4.7: update bodies come flat or wrapped as `{"update": {...}}`. */
+async function unwrapUpdate(request: FastifyRequest) {
+  const body = request.body;
+  if (isPlainObject(body) && isPlainObject(body.update)) request.body = body.update;
+}
+
+export async function webhookRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onClose', async () => closeApiDeliverer(app.deps.database));
+
+  app.post('/v1/webhooks', {
+    config: { ...everyType, variants: { body: CreateWebhookBodyByType } },
+    schema: {
+      operationId: 'createWebhook',
+      summary: 'Subscribe a URL to events; the response carries the signing secret (`signature`)',
+      tags,
+      response: { 200: Success(Webhook), ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await createWebhook(programContext(request), request.body as CreateWebhookBody),
+      status: 1 as const,
+    }),
+  });
+
+  app.get('/v1/webhooks', {
+    config: everyType,
+    schema: {
+      operationId: 'listWebhooks',
+      summary: 'List webhooks',
+      tags,
+      querystring: ListWebhooksQuery,
+      response: { 200: Paginated(Webhook), ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(request, request.query, await listWebhooks(programContext(request), request.query)),
+  });
+
+  app.get('/v1/webhooks/:key', {
+    config: everyType,
+    schema: {
+      operationId: 'getWebhook',
+      summary: 'Get a webhook',
+      tags,
+      params: WebhookKeyParams,
+      response: { 200: Success(Webhook), ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getWebhook(programContext(request), request.params.key),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/webhooks/:key', {
+    config: { ...everyType, variants: { body: UpdateWebhookBodyByType } },
+    preValidation: unwrapUpdate,
+    schema: {
+      operationId: 'updateWebhook',
+      summary: 'Update a webhook (name, url, is_active, events); omitted fields stay as they are',
+      tags,
+      params: WebhookKeyParams,
+      response: { 200: Success(Webhook), ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updateWebhook(
+        programContext(request),
+        request.params.key,
+        request.body as UpdateWebhookBody,
+      ),
+      status: 1 as const,
+    }),
+  });
+
+  app.delete('/v1/webhooks/:key', {
+    config: everyType,
+    schema: {
+      operationId: 'deleteWebhook',
+      summary: 'Delete a webhook; its pending deliveries are dropped',
+      tags,
+      params: WebhookKeyParams,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await deleteWebhook(programContext(request), request.params.key);
+      return { status: 1 as const };
+    },
+  });
+
+  app.get('/v1/webhooks/:key/deliveries', {
+    config: everyType,
+    schema: {
+      operationId: 'listWebhookDeliveries',
+      summary:
+        'The delivery log: every attempt with its event, status, response code, duration, error and next attempt',
+      tags,
+      params: WebhookKeyParams,
+      querystring: ListDeliveriesQuery,
+      response: { 200: Paginated(WebhookAttempt), ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(
+        request,
+        request.query,
+        await listWebhookDeliveries(programContext(request), request.params.key, request.query),
+      ),
+  });
+
+  app.post('/v1/webhooks/:key/test', {
+    config: everyType,
+    schema: {
+      operationId: 'testWebhook',
+      summary: 'Send a sample of the first subscribed event now (even when inactive) and return the attempt',
+      tags,
+      params: WebhookKeyParams,
+      response: { 200: Success(WebhookAttempt), ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await testWebhook(programContext(request), request.params.key),
+      status: 1 as const,
+    }),
+  });
+
+  app.post('/v1/webhooks/:key/deliveries/:id/retry', {
+    config: everyType,
+    schema: {
+      operationId: 'retryWebhookDelivery',
+      summary: 'Send a delivery again now, with the same `webhook-id`, and return the attempt',
+      tags,
+      params: DeliveryParams,
+      response: { 200: Success(WebhookAttempt), ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await retryWebhookDelivery(programContext(request), request.params.key, request.params.id),
+      status: 1 as const,
+    }),
+  });
+}

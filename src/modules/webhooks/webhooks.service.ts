@@ -1,0 +1,204 @@
+import type { ProgramContext } from '../../context.ts';
+import { AppError, fieldError, notFound } from '../../core/errors.ts';
+import { newKey, randomAlphanumeric } from '../../core/ids.ts';
+import { messages } from '../../core/messages.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import type { Database } from '../../db/database.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import type { PageRequest } from '../../http/pagination.ts';
+import { AddressGuard } from './webhooks.address-guard.ts';
+import { newDeliveryId, WebhookDeliverer } from './webhooks.delivery.ts';
+import type { AttemptRow, WebhookRow } from './webhooks.repository.ts';
+import * as repository from './webhooks.repository.ts';
+import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas.ts';
+import { envelope } from './webhooks.signing.ts';
+
+const toBoolean = (value: boolean | string | number) => value === true || value === 'true' || value === 1;
+
+function present(row: WebhookRow) {
+  return {
+    key: row.key,
+    name: row.name,
+    url: row.url,
+    is_active: Boolean(row.is_active),
+    signature: row.signature,
+    events: JSON.parse(row.events) as string[],
+  };
+}
+
+function presentAttempt(row: AttemptRow) {
+  return {
+    id: row.id,
+    delivery_id: row.delivery_id,
+    event: row.event,
+    test: Boolean(row.is_test),
+    attempt: row.attempt,
+    status: row.status,
+    response_code: row.response_code,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    next_attempt_at: row.next_attempt_at,
+    created_at: row.created_at,
+  };
+}
+
+/** A URL whose host is an IP literal the delivery guard would refuse is refused at once. */
+function assertDeliverableUrl(ctx: ProgramContext, url: string) {
+  const refused = new AddressGuard(ctx.config.webhookAllowCidrs).refusedLiteral(url);
+  if (refused !== undefined) {
+    throw fieldError('url', `The url field must not point to a private or reserved address (${refused}).`);
+  }
+}
+
+async function getWebhookRowOrThrow(ctx: ProgramContext, key: string) {
+  const row = await repository.findWebhookByKey(ctx.database.db, ctx.program.id, key);
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function createWebhook(ctx: ProgramContext, body: CreateWebhookBody) {
+  assertDeliverableUrl(ctx, body.url);
+  const now = nowTimestamp(ctx.clock);
+  try {
+    const row = await repository.insertWebhook(ctx.database.db, {
+      program_id: ctx.program.id,
+      key: body.key ?? newKey(),
+      name: body.name,
+      url: body.url,
+      is_active: body.is_active === undefined ? true : toBoolean(body.is_active),
+      // 32 alphanumerics: about 190 bits.
+      signature: randomAlphanumeric(32),
+      events: JSON.stringify([...new Set(body.events)]),
+      created_at: now,
+      updated_at: now,
+    });
+    return present(row);
+  } catch (error) {
+    if (uniqueViolationColumn(error) === 'key') throw fieldError('key', messages.taken('key'));
+    throw error;
+  }
+}
+
+export async function getWebhook(ctx: ProgramContext, key: string) {
+  return present(await getWebhookRowOrThrow(ctx, key));
+}
+
+export async function listWebhooks(ctx: ProgramContext, page: PageRequest) {
+  return (await repository.listWebhooks(ctx.database.db, ctx.program.id, page)).map(present);
+}
+
+export async function updateWebhook(ctx: ProgramContext, key: string, body: UpdateWebhookBody) {
+  const row = await getWebhookRowOrThrow(ctx, key);
+  if (body.url !== undefined) assertDeliverableUrl(ctx, body.url);
+  const updated = await repository.updateWebhook(ctx.database.db, ctx.program.id, row.id, {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.url !== undefined ? { url: body.url } : {}),
+    ...(body.is_active !== undefined ? { is_active: toBoolean(body.is_active), disabled_reason: null } : {}),
+    ...(body.events !== undefined ? { events: JSON.stringify([...new Set(body.events)]) } : {}),
+    updated_at: nowTimestamp(ctx.clock),
+  });
+  if (!updated) throw notFound('Webhook');
+  return present(updated);
+}
+
+export async function deleteWebhook(ctx: ProgramContext, key: string) {
+  const row = await getWebhookRowOrThrow(ctx, key);
+  await repository.deleteWebhook(ctx.database.db, ctx.program.id, row.id);
+}
+
+export async function listWebhookDeliveries(ctx: ProgramContext, key: string, page: PageRequest) {
+  const row = await getWebhookRowOrThrow(ctx, key);
+  return (await repository.listAttempts(ctx.database.db, ctx.program.id, row.id, page)).map(presentAttempt);
+}
+
+// The API's own deliverer (test and retry send at once); one per database, closed with the app.
+const deliverers = new WeakMap<Database, WebhookDeliverer>();
+
+function delivererOf(ctx: ProgramContext): WebhookDeliverer {
+  let deliverer = deliverers.get(ctx.database);
+  if (!deliverer) {
+    deliverer = new WebhookDeliverer({
+      database: ctx.database,
+      clock: ctx.clock,
+      log: ctx.log,
+      config: ctx.config,
+    });
+    deliverers.set(ctx.database, deliverer);
+  }
+  return deliverer;
+}
+
+export function closeApiDeliverer(database: Database): void {
+  deliverers.get(database)?.close();
+  deliverers.delete(database);
+}
+
+/** Claims a delivery, attempts it now and returns the attempt as the deliveries log shows it. */
+async function attemptNow(ctx: ProgramContext, deliveryId: number) {
+  const deliverer = delivererOf(ctx);
+  const claimed = await deliverer.claimOne(deliveryId);
+  if (!claimed) {
+    throw fieldError('id', 'The delivery is being sent right now; try again in a minute.');
+  }
+  const result = await deliverer.attempt(claimed.delivery, claimed.webhook, true);
+  const attemptIds = await deliverer.record([result]);
+  const attemptId = attemptIds.get(deliveryId);
+  const attempt =
+    attemptId === undefined
+      ? undefined
+      : await repository.findAttempt(ctx.database.db, ctx.program.id, attemptId);
+  if (!attempt) throw new AppError('not_found', 'Webhook not found.');
+  return presentAttempt(attempt);
+}
+
+export async function testWebhook(ctx: ProgramContext, key: string) {
+  const row = await getWebhookRowOrThrow(ctx, key);
+  const event = (JSON.parse(row.events) as string[])[0] ?? 'test';
+  const now = nowTimestamp(ctx.clock);
+  const delivery = await repository.insertDelivery(ctx.database.db, {
+    program_id: ctx.program.id,
+    webhook_id: row.id,
+    public_id: newDeliveryId(),
+    event_id: null,
+    event,
+    body: envelope(event, row.url, row.key, now, JSON.stringify(sampleResource(event, now))),
+    is_test: true,
+    status: 'pending',
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  return attemptNow(ctx, delivery.id);
+}
+
+export async function retryWebhookDelivery(ctx: ProgramContext, key: string, deliveryPublicId: string) {
+  const row = await getWebhookRowOrThrow(ctx, key);
+  const delivery = await repository.findDelivery(ctx.database.db, ctx.program.id, row.id, deliveryPublicId);
+  if (!delivery) throw notFound('Delivery');
+  return attemptNow(ctx, delivery.id);
+}
+
+/** What a test delivery carries: a resource of the event's kind, marked as a sample. */
+function sampleResource(event: string, now: string) {
+  const common = { id: 'sample000001', created_at: now, updated_at: now, sample: true };
+  switch (event.split('.')[0]) {
+    case 'partner':
+      return {
+        ...common,
+        email: 'partner@example.com',
+        name: 'Sample',
+        surname: 'Partner',
+        status: 'active',
+      };
+    case 'customer':
+      return { ...common, key: 'sample-customer', email: 'customer@example.com', name: 'Sample Customer' };
+    case 'transaction':
+      return { ...common, key: 'sample-transaction', amount: 99.99, currency: 'usd' };
+    case 'lead':
+      return { ...common, email: 'lead@example.com', name: 'Sample Lead', status: 'submitted' };
+    case 'subscriber':
+      return { ...common, email: 'subscriber@example.com', status: 'active' };
+    default:
+      return common;
+  }
+}
