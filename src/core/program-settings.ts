@@ -1,3 +1,4 @@
+import { defaultCommissionSettings } from './commissions.ts';
 import type { ProgramType } from './program-types.ts';
 import { defaultRewardSettings } from './rewards.ts';
 
@@ -14,6 +15,7 @@ export const programSettingsDefaults = {
     onboarding_enabled: false,
     partner_email_notifications_enabled: true,
     referral_parameter: 'aff',
+    ...defaultCommissionSettings,
   },
   referral: {
     referral_portal_enabled: true,

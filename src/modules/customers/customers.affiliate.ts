@@ -1,17 +1,227 @@
-import { AppError } from '../../core/errors.ts';
-import type { CustomerBehaviour } from './customers.shared.ts';
-
-const pending = async (): Promise<never> => {
-  throw new AppError('internal', 'Not implemented yet.');
-};
+import type { Kysely, Updateable } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { partnerMetrics } from '../../core/commissions.ts';
+import { fieldError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { programMetrics } from '../../core/program-stats.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import type { CustomersTable } from '../../db/domain-tables.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import type { DB } from '../../db/tables.ts';
+import { pageWindow } from '../../http/pagination.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import { addToEntityCounters } from '../counters/counters.repository.ts';
+import { findPartnerByRef, type PartnerRef } from '../partners/partners.lookup.ts';
+import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
+import { recordProgramActivity } from '../program/program.service.ts';
+import { listAffiliateCustomerTransactions } from '../transactions/transactions.affiliate.ts';
+import * as transactionsRepository from '../transactions/transactions.repository.ts';
+import { deleteTransactionRow } from '../transactions/transactions.service.ts';
+import {
+  insertAffiliateCustomer,
+  type NewAffiliateCustomer,
+  toAffiliateCustomer,
+  toAffiliateCustomerEntry,
+} from './customers.affiliate.records.ts';
+import * as repository from './customers.repository.ts';
+import {
+  type CustomerBehaviour,
+  type CustomerQuery,
+  type CustomerRow,
+  customerNotFound,
+  findCustomerByRef,
+  getCustomerByPathOrThrow,
+} from './customers.shared.ts';
 
 /** Customers of affiliate programs: they belong to a partner and feed its figures. */
+
+type Body = Record<string, unknown>;
+const PATH_ORDER = ['key'] as const;
+const UNIQUE_FIELDS: Record<string, string> = { public_id: 'id', key: 'key', email: 'email' };
+
+function takenError(error: unknown, prefix = ''): unknown {
+  const column = uniqueViolationColumn(error);
+  if (!column) return error;
+  const field = `${prefix}${UNIQUE_FIELDS[column] ?? column}`;
+  return fieldError(field, messages.taken(field));
+}
+
+async function partnerIdOf(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
+  if (row.partner_id === null) return null;
+  return (await findPartnerById(db, ctx.program.id, row.partner_id))?.public_id ?? null;
+}
+
+async function serialize(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
+  return toAffiliateCustomer(row, await partnerIdOf(db, ctx, row));
+}
+
+async function entries(db: Kysely<DB>, ctx: ProgramContext, rows: readonly CustomerRow[]) {
+  const ids = [...new Set(rows.map((row) => row.partner_id).filter((id) => id !== null))];
+  const partners = new Map(
+    (await findPartnersByIds(db, ctx.program.id, ids)).map((p) => [p.id, p.public_id]),
+  );
+  return rows.map((row) =>
+    toAffiliateCustomerEntry(row, row.partner_id === null ? null : (partners.get(row.partner_id) ?? null)),
+  );
+}
+
+async function create(ctx: ProgramContext, body: Body) {
+  try {
+    return await ctx.database.db.transaction().execute(async (trx) => {
+      const row = await insertAffiliateCustomer(trx, ctx, body as unknown as NewAffiliateCustomer);
+      return serialize(trx, ctx, row);
+    });
+  } catch (error) {
+    throw takenError(error);
+  }
+}
+
+async function get(ctx: ProgramContext, id: string) {
+  const db = ctx.database.db;
+  return serialize(db, ctx, await getCustomerByPathOrThrow(db, ctx.program.id, id, PATH_ORDER));
+}
+
+/** `partner_key`, `partner_email` or `partner[id|key|email]`: undefined when it names no partner. */
+async function partnerFilter(db: Kysely<DB>, ctx: ProgramContext, query: CustomerQuery) {
+  const ref: PartnerRef = { ...((query.partner as PartnerRef | undefined) ?? {}) };
+  if (typeof query.partner_key === 'string') ref.key = query.partner_key;
+  if (typeof query.partner_email === 'string') ref.email = query.partner_email;
+  if (Object.keys(ref).length === 0) return {};
+  const partner = await findPartnerByRef(db, ctx.program.id, ref);
+  return partner ? { partnerId: partner.id } : undefined;
+}
+
+async function list(ctx: ProgramContext, query: CustomerQuery) {
+  const db = ctx.database.db;
+  const filter = await partnerFilter(db, ctx, query);
+  if (!filter) return [];
+  const rows = await repository.listCustomers(db, ctx.program.id, filter, pageWindow(query), query.sort);
+  return entries(db, ctx, rows);
+}
+
+async function search(ctx: ProgramContext, query: CustomerQuery) {
+  const db = ctx.database.db;
+  const filter: repository.CustomerListFilter = {};
+  if (typeof query.id === 'string') filter.publicId = query.id;
+  if (typeof query.key === 'string') filter.key = query.key;
+  if (typeof query.email === 'string') filter.email = query.email;
+  const rows = await repository.listCustomers(db, ctx.program.id, filter, pageWindow(query), query.sort);
+  return entries(db, ctx, rows);
+}
+
+/** Which customer a body-identified update names, and which fields are changes. */
+function splitUpdateBody(
+  segment: string | undefined,
+  body: Body,
+): { ref: repository.CustomerRef; changes: Body } {
+  const wrapped = body.update as Body | undefined;
+  if (wrapped !== undefined) {
+    if (segment !== undefined) return { ref: {}, changes: wrapped };
+    const ref: repository.CustomerRef = {};
+    if (typeof body.key === 'string') ref.key = body.key;
+    else if (typeof body.email === 'string') ref.email = body.email;
+    return { ref, changes: wrapped };
+  }
+  const { update: _update, ...flat } = body;
+  if (segment !== undefined) return { ref: {}, changes: flat };
+  if (typeof flat.key === 'string') {
+    const { key, ...rest } = flat;
+    return { ref: { key: key as string }, changes: rest };
+  }
+  if (typeof flat.email === 'string') {
+    const { email, ...rest } = flat;
+    return { ref: { email: email as string }, changes: rest };
+  }
+  return { ref: {}, changes: flat };
+}
+
+async function getForRequestOrThrow(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  segment: string | undefined,
+  ref: repository.CustomerRef,
+) {
+  if (segment !== undefined) return getCustomerByPathOrThrow(db, ctx.program.id, segment, PATH_ORDER);
+  if (ref.key === undefined && ref.email === undefined && ref.id === undefined)
+    throw fieldError('key', messages.required('key'));
+  const row = await findCustomerByRef(db, ctx.program.id, ref);
+  if (!row) throw customerNotFound();
+  return row;
+}
+
+async function update(ctx: ProgramContext, segment: string | undefined, body: Body) {
+  const { ref, changes } = splitUpdateBody(segment, body);
+  const now = nowTimestamp(ctx.clock);
+  try {
+    return await ctx.database.db.transaction().execute(async (trx) => {
+      const row = await getForRequestOrThrow(trx, ctx, segment, ref);
+      const values: Updateable<CustomersTable> = { updated_at: now };
+      for (const field of ['name', 'surname', 'email', 'key'] as const)
+        if (typeof changes[field] === 'string') values[field] = changes[field] as string;
+      if (Array.isArray(changes.tags)) values.tags = JSON.stringify(changes.tags);
+      const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, values);
+      const customer = await serialize(trx, ctx, updated);
+      await recordEvent(trx, ctx.program.id, 'customer.updated', customer, now);
+      return customer;
+    });
+  } catch (error) {
+    throw takenError(error, body.update ? 'update.' : '');
+  }
+}
+
+/** Removes the customer with its transactions and rewards, taking back every figure they fed. */
+async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?: string }) {
+  const programId = ctx.program.id;
+  const now = nowTimestamp(ctx.clock);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const { path, ...bodyRef } = ref;
+    const row = await getForRequestOrThrow(trx, ctx, path, bodyRef);
+    const customer = await serialize(trx, ctx, row);
+    for (;;) {
+      const batch = await transactionsRepository.listTransactions(
+        trx,
+        programId,
+        { customerId: row.id, includeArchived: true },
+        { offset: 0, fetch: 500 },
+        'asc',
+      );
+      for (const transaction of batch) await deleteTransactionRow(trx, ctx, transaction);
+      if (batch.length < 500) break;
+    }
+    const signup = { [partnerMetrics.signups]: -1 };
+    if (row.partner_id !== null)
+      await addToEntityCounters(trx, programId, { kind: 'partner', id: row.partner_id }, signup);
+    if (row.referral_link_id !== null)
+      await addToEntityCounters(trx, programId, { kind: 'link', id: row.referral_link_id }, signup);
+    await recordProgramActivity(trx, programId, row.created_at, {
+      [programMetrics.customers]: -1,
+      [programMetrics.referredCustomers]: row.partner_id !== null ? -1 : 0,
+    });
+    await trx
+      .deleteFrom('entity_counters')
+      .where('program_id', '=', programId)
+      .where('owner_kind', '=', 'customer')
+      .where('owner_id', '=', row.id)
+      .execute();
+    await repository.deleteCustomer(trx, programId, row.id);
+    await recordEvent(trx, programId, 'customer.deleted', customer, now);
+  });
+}
+
+async function transactions(ctx: ProgramContext, id: string, query: Record<string, unknown>) {
+  const db = ctx.database.db;
+  const row = await getCustomerByPathOrThrow(db, ctx.program.id, id, PATH_ORDER);
+  const limit = typeof query.limit === 'number' ? query.limit : 100;
+  const page = typeof query.page === 'number' ? query.page : 1;
+  return listAffiliateCustomerTransactions(db, ctx, row.id, { offset: (page - 1) * limit, fetch: limit });
+}
+
 export const affiliateCustomers: CustomerBehaviour = {
-  create: pending,
-  get: pending,
-  list: pending,
-  search: pending,
-  update: pending,
-  remove: pending,
-  transactions: pending,
+  create,
+  get,
+  list,
+  search,
+  update,
+  remove,
+  transactions,
 };

@@ -43,6 +43,49 @@ const RewardSetting = Type.Unsafe<Static<typeof rewardSettingObject> | null>({
   description: 'A refer-a-friend reward; null turns this side off',
 });
 
+/** Affiliate commissions (core/commissions.ts): what a partner earns on a sale. */
+const CommissionKind = Type.Union([Type.Literal('percent'), Type.Literal('fixed')]);
+const CommissionValue = Type.Number({
+  minimum: 0,
+  maximum: 1_000_000_000,
+  description: 'Percent, or an amount',
+});
+const CommissionSetting = Type.Object(
+  {
+    type: CommissionKind,
+    value: CommissionValue,
+    duration: Type.Union(
+      [
+        Type.Literal('lifetime'),
+        Type.Literal('times'),
+        Type.Literal('days'),
+        Type.Literal('months'),
+        Type.Literal('years'),
+      ],
+      { description: 'How long a customer earns its partner commissions; default lifetime' },
+    ),
+    duration_value: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
+      description: 'Sales (times) or days, months, years; null with lifetime',
+    }),
+  },
+  { required: ['type', 'value'] },
+);
+const ProductCommission = Type.Object(
+  {
+    product_id: Type.String({ maxLength: 255 }),
+    product_type: Type.String({ maxLength: 255 }),
+    type: CommissionKind,
+    value: CommissionValue,
+  },
+  { required: ['type', 'value'] },
+);
+const tier2Object = Type.Object({ type: CommissionKind, value: CommissionValue });
+const Tier2Commission = Type.Unsafe<Static<typeof tier2Object> | null>({
+  ...tier2Object,
+  type: ['object', 'null'],
+  description: 'What the referring partner of the earning partner gets; null: no second tier',
+});
+
 export const programSettingsByType = {
   affiliate: Type.Object({
     currency: Currency,
@@ -51,6 +94,17 @@ export const programSettingsByType = {
     onboarding_enabled: Type.Boolean(),
     partner_email_notifications_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,
+    commission: CommissionSetting,
+    product_commissions: Type.Array(ProductCommission, {
+      maxItems: 1000,
+      description: 'Overrides by product_id and/or product_type; the most specific match wins',
+    }),
+    commission_hold_days: Type.Integer({
+      minimum: 0,
+      maximum: 3650,
+      description: 'Days a commission stays in review (`review_period`) before it is `ok`',
+    }),
+    tier2_commission: Tier2Commission,
   }),
   referral: Type.Object({
     referral_portal_enabled: Type.Boolean(),

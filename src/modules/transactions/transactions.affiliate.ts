@@ -1,14 +1,377 @@
-import { AppError } from '../../core/errors.ts';
-import type { TransactionBehaviour } from './transactions.shared.ts';
-
-const pending = async (): Promise<never> => {
-  throw new AppError('internal', 'Not implemented yet.');
-};
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import {
+  type CommissionSettings,
+  computeCommissions,
+  defaultCommissionSettings,
+  partnerMetrics,
+  type RewardStatus,
+} from '../../core/commissions.ts';
+import { fieldError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { fromMicros, toMicros } from '../../core/money.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
+import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
+import { findCustomerById, findCustomersByIds } from '../customers/customers.repository.ts';
+import { findCustomerByRef } from '../customers/customers.shared.ts';
+import { findPartnerByRef } from '../partners/partners.lookup.ts';
+import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
+import { recordProgramActivity } from '../program/program.service.ts';
+import * as repository from './transactions.repository.ts';
+import {
+  type RewardRow,
+  type TransactionBehaviour,
+  type TransactionEntry,
+  type TransactionRow,
+  toBool,
+} from './transactions.shared.ts';
 
 /** Sales of affiliate programs: the customer's partner earns a commission (and its parent, tier two). */
-export const affiliateTransactions: TransactionBehaviour = {
-  record: pending,
-  serialize: pending,
-  applyEffects: pending,
-  listFilter: pending,
+
+interface AffiliateProgramSettings {
+  currency: string;
+  commissions: CommissionSettings;
+}
+
+async function programSettings(db: Kysely<DB>, programId: number): Promise<AffiliateProgramSettings> {
+  const row = await db
+    .selectFrom('programs')
+    .select('settings')
+    .where('id', '=', programId)
+    .executeTakeFirst();
+  const settings = programSettingsOf('affiliate', row?.settings ?? '{}') as Record<string, unknown>;
+  const commission = { ...defaultCommissionSettings.commission, ...(settings.commission as object) };
+  return {
+    currency: String(settings.currency ?? 'USD').toUpperCase(),
+    commissions: {
+      commission: { ...commission, duration_value: commission.duration_value ?? null },
+      product_commissions: (settings.product_commissions as CommissionSettings['product_commissions']) ?? [],
+      commission_hold_days: Number(settings.commission_hold_days ?? 0),
+      tier2_commission: (settings.tier2_commission as CommissionSettings['tier2_commission']) ?? null,
+    },
+  };
+}
+
+type CustomerInput = {
+  key?: string;
+  email?: string;
+  name?: string;
+  surname?: string;
+  created_at?: string;
+  partner?: { id?: string; key?: string; email?: string };
 };
+
+async function resolveBuyer(trx: Kysely<DB>, ctx: ProgramContext, entry: TransactionEntry) {
+  const input = (entry.customer ?? {}) as CustomerInput;
+  if (input.key === undefined && input.email === undefined)
+    throw fieldError('customer.key', messages.required('customer.key'));
+  const existing =
+    (input.key !== undefined
+      ? await findCustomerByRef(trx, ctx.program.id, { key: input.key })
+      : undefined) ??
+    (input.email !== undefined && input.key === undefined
+      ? await findCustomerByRef(trx, ctx.program.id, { email: input.email })
+      : undefined);
+  if (existing) return existing;
+  if (!toBool(entry.options?.create_customer, false))
+    throw fieldError('customer', messages.invalid('customer'));
+  if (!input.partner || Object.keys(input.partner).length === 0)
+    throw fieldError('customer.partner', messages.required('customer.partner'));
+  return insertAffiliateCustomer(
+    trx,
+    ctx,
+    {
+      ...(input.key !== undefined ? { key: input.key } : {}),
+      ...(input.email !== undefined ? { email: input.email } : {}),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.surname !== undefined ? { surname: input.surname } : {}),
+      ...(input.created_at !== undefined ? { created_at: input.created_at } : {}),
+      partner: input.partner,
+    },
+    'customer.',
+  );
+}
+
+async function record(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: TransactionEntry,
+  key: string,
+  digest: string,
+): Promise<TransactionRow> {
+  const programId = ctx.program.id;
+  const amount = Number(entry.amount);
+  if (!Number.isFinite(amount)) throw fieldError('amount', messages.numeric('amount'));
+  const buyer = await resolveBuyer(trx, ctx, entry);
+  const settings = await programSettings(trx, programId);
+  const currency = (entry.amount_units ?? settings.currency).toUpperCase();
+  const partner =
+    buyer.partner_id === null ? undefined : await findPartnerById(trx, programId, buyer.partner_id);
+  const now = nowTimestamp(ctx.clock);
+  const amountMicros = toMicros(amount);
+  const previousSales =
+    (await readEntityCounters(trx, programId, { kind: 'customer', id: buyer.id })).get(
+      partnerMetrics.salesCount,
+    ) ?? 0;
+  // An archived partner's links no longer attribute: its customers' sales earn nothing.
+  const commissions =
+    partner && partner.status !== 'archived'
+      ? computeCommissions(settings.commissions, {
+          amountMicros,
+          productId: entry.product_id ?? null,
+          productType: entry.product_type ?? null,
+          rewardable: toBool(entry.rewardable, true),
+          rewarded: toBool(entry.rewarded, false),
+          at: now,
+          customerSince: buyer.created_at,
+          previousSales,
+          hasParent: partner.referring_partner_id !== null,
+        })
+      : [];
+  const row = await repository.insertTransaction(trx, {
+    program_id: programId,
+    key,
+    customer_id: buyer.id,
+    partner_id: partner?.id ?? null,
+    action: entry.action,
+    amount: amountMicros,
+    amount_units: currency,
+    is_currency: true,
+    credit: false,
+    rewarded: toBool(entry.rewarded, false),
+    rewardable: toBool(entry.rewardable, true),
+    product_id: entry.product_id ?? null,
+    product_type: entry.product_type ?? null,
+    request_digest: digest,
+    created_at: now,
+  });
+  const rewards = await repository.insertRewards(
+    trx,
+    commissions.map((commission) => ({
+      program_id: programId,
+      transaction_id: row.id,
+      partner_id: commission.role === 'tier2' ? partner!.referring_partner_id : partner!.id,
+      customer_id: null,
+      role: commission.role,
+      status: commission.status,
+      amount: commission.amountMicros,
+      amount_units: currency,
+      is_currency: true,
+      credit: false,
+      commission_type: commission.type,
+      commission_value: String(commission.value),
+      product_id: entry.product_id ?? null,
+      product_type: entry.product_type ?? null,
+      available_at: commission.availableAt,
+      created_at: now,
+    })),
+  );
+  await feed(trx, ctx, row, rewards, 1);
+  return row;
+}
+
+/** Adds (or takes back) what a sale and its rewards count for, in the caller's transaction. */
+async function feed(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  row: TransactionRow,
+  rewards: readonly RewardRow[],
+  sign: 1 | -1,
+) {
+  const programId = ctx.program.id;
+  const currency = row.amount_units ?? 'USD';
+  const amount = sign * Number(row.amount);
+  const customer = { kind: 'customer', id: row.customer_id } as const;
+  const salesBefore =
+    (await readEntityCounters(trx, programId, customer)).get(partnerMetrics.salesCount) ?? 0;
+  await addToEntityCounters(trx, programId, customer, { [partnerMetrics.salesCount]: sign });
+  const becamePaying = sign === 1 && salesBefore === 0;
+  const stoppedPaying = sign === -1 && salesBefore === 1;
+  const sale = {
+    [partnerMetrics.salesCount]: sign,
+    [partnerMetrics.revenue(currency)]: amount,
+  };
+  if (row.partner_id !== null) {
+    await addToEntityCounters(
+      trx,
+      programId,
+      { kind: 'partner', id: row.partner_id },
+      {
+        ...sale,
+        [partnerMetrics.paidAccounts]: becamePaying ? 1 : stoppedPaying ? -1 : 0,
+      },
+    );
+    const buyer = await findCustomerById(trx, programId, row.customer_id);
+    if (buyer?.referral_link_id)
+      await addToEntityCounters(trx, programId, { kind: 'link', id: buyer.referral_link_id }, sale);
+  }
+  for (const reward of rewards) {
+    if (reward.partner_id === null || reward.deleted_at !== null) continue;
+    await addToEntityCounters(
+      trx,
+      programId,
+      { kind: 'partner', id: reward.partner_id },
+      {
+        [partnerMetrics.commission(reward.status as RewardStatus, reward.amount_units)]:
+          sign * Number(reward.amount),
+      },
+    );
+  }
+  await recordProgramActivity(trx, programId, row.created_at, {
+    [programMetrics.sales]: sign,
+    [revenueMetric(currency)]: amount,
+  });
+}
+
+async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
+  await feed(trx, ctx, row, await repository.listRewardsOf(trx, ctx.program.id, [row.id]), sign);
+}
+
+/** A reward whose hold has passed shows as `ok` even before its partner's figures are settled. */
+function shownStatus(reward: RewardRow, now: string): string {
+  return reward.status === 'review_period' && reward.available_at !== null && reward.available_at <= now
+    ? 'ok'
+    : reward.status;
+}
+
+async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
+  const programId = ctx.program.id;
+  const rewards = await repository.listRewardsOf(
+    db,
+    programId,
+    rows.map((row) => row.id),
+  );
+  const partnerIds = new Set<number>();
+  for (const row of rows) if (row.partner_id !== null) partnerIds.add(row.partner_id);
+  for (const reward of rewards) if (reward.partner_id !== null) partnerIds.add(reward.partner_id);
+  const partners = new Map(
+    (await findPartnersByIds(db, programId, [...partnerIds])).map((p) => [p.id, p.public_id]),
+  );
+  const customers = new Map(
+    (await findCustomersByIds(db, programId, [...new Set(rows.map((row) => row.customer_id))])).map((c) => [
+      c.id,
+      c.key,
+    ]),
+  );
+  const now = nowTimestamp(ctx.clock);
+  return rows.map((row) => {
+    const customer = customers.get(row.customer_id) ?? '';
+    const deletedAt = row.archived_at ?? row.deleted_at;
+    return {
+      key: row.key,
+      action: row.action,
+      amount: fromMicros(Number(row.amount)),
+      partner: row.partner_id === null ? null : (partners.get(row.partner_id) ?? null),
+      customer,
+      credit: Boolean(row.credit),
+      is_currency: Boolean(row.is_currency),
+      amount_units: row.amount_units,
+      created_at: row.created_at,
+      deleted_at: deletedAt,
+      rewards: rewards
+        .filter((reward) => reward.transaction_id === row.id)
+        .map((reward) => ({
+          key: row.key,
+          action: row.action,
+          status: shownStatus(reward, now),
+          customer,
+          partner: reward.partner_id === null ? null : (partners.get(reward.partner_id) ?? null),
+          amount: fromMicros(Number(reward.amount)),
+          amount_units: reward.amount_units,
+          is_currency: Boolean(reward.is_currency),
+          credit: Boolean(reward.credit),
+          created_at: reward.created_at,
+          deleted_at: reward.deleted_at ?? deletedAt,
+          product_type_data:
+            reward.product_id !== null || reward.product_type !== null
+              ? { product_id: reward.product_id, product_type: reward.product_type }
+              : [],
+        })),
+    };
+  });
+}
+
+type Ref = { id?: string; key?: string; email?: string };
+
+async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<string, unknown>) {
+  const programId = ctx.program.id;
+  const filter: repository.TransactionListFilter = {};
+  if (typeof query.key === 'string') filter.key = query.key;
+  const customerRef: Ref = { ...((query.customer as Ref | undefined) ?? {}) };
+  if (typeof query.customer_key === 'string') customerRef.key = query.customer_key;
+  if (Object.keys(customerRef).length > 0) {
+    const customer = await findCustomerByRef(db, programId, customerRef);
+    if (!customer) return undefined;
+    filter.customerId = customer.id;
+  }
+  const partnerRef: Ref = { ...((query.partner as Ref | undefined) ?? {}) };
+  if (typeof query.partner_key === 'string') partnerRef.key = query.partner_key;
+  if (typeof query.partner_email === 'string') partnerRef.email = query.partner_email;
+  if (Object.keys(partnerRef).length > 0) {
+    const partner = await findPartnerByRef(db, programId, partnerRef);
+    if (!partner) return undefined;
+    filter.partnerId = partner.id;
+  }
+  return filter;
+}
+
+export const affiliateTransactions: TransactionBehaviour = { record, serialize, applyEffects, listFilter };
+
+/** The transactions of one affiliate customer, newest first. */
+export async function listAffiliateCustomerTransactions(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  customerId: number,
+  window: { offset: number; fetch: number },
+) {
+  const rows = await repository.listTransactions(db, ctx.program.id, { customerId }, window, 'desc');
+  return serialize(db, ctx, rows);
+}
+
+/**
+ * Rewards of a partner whose hold has passed become `ok`, moving their amounts from pending to
+ * not paid. Run when the partner's figures are read; answers whether anything moved.
+ */
+export async function settleDueCommissions(ctx: ProgramContext, partnerId: number): Promise<boolean> {
+  const programId = ctx.program.id;
+  const now = nowTimestamp(ctx.clock);
+  const due = (db: Kysely<DB>) =>
+    db
+      .selectFrom('rewards')
+      .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+      .select(['rewards.id', 'rewards.amount', 'rewards.amount_units', 'transactions.archived_at'])
+      .where('rewards.program_id', '=', programId)
+      .where('rewards.partner_id', '=', partnerId)
+      .where('rewards.status', '=', 'review_period')
+      .where('rewards.available_at', '<=', now)
+      .execute();
+  if ((await due(ctx.database.db)).length === 0) return false;
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const rows = await due(trx);
+    if (rows.length === 0) return;
+    await trx
+      .updateTable('rewards')
+      .set({ status: 'ok' })
+      .where('program_id', '=', programId)
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    const deltas: Record<string, number> = {};
+    for (const row of rows) {
+      if (row.archived_at !== null) continue;
+      const pending = partnerMetrics.commission('review_period', row.amount_units);
+      const notPaid = partnerMetrics.commission('ok', row.amount_units);
+      deltas[pending] = (deltas[pending] ?? 0) - Number(row.amount);
+      deltas[notPaid] = (deltas[notPaid] ?? 0) + Number(row.amount);
+    }
+    await addToEntityCounters(trx, programId, { kind: 'partner', id: partnerId }, deltas);
+  });
+  return true;
+}

@@ -1,0 +1,122 @@
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { partnerMetrics } from '../../core/commissions.ts';
+import { fieldError } from '../../core/errors.ts';
+import { newKey } from '../../core/ids.ts';
+import { messages } from '../../core/messages.ts';
+import { programMetrics } from '../../core/program-stats.ts';
+import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import { addToEntityCounters } from '../counters/counters.repository.ts';
+import { findPartnerByRef, type PartnerRef } from '../partners/partners.lookup.ts';
+import { recordProgramActivity } from '../program/program.service.ts';
+import { findLinkByKey, listLinksOf } from '../referral-links/referral-links.repository.ts';
+import { loadLinkUrlContext } from '../referral-links/referral-links.shared.ts';
+import { findCustomerBy, insertCustomer } from './customers.repository.ts';
+import { type CustomerRow, tagsOf } from './customers.shared.ts';
+
+/**
+ * Creating an affiliate customer: used by `POST /v1/customers` and by a transaction with
+ * `options.create_customer`. Kept apart from the behaviour so transactions can import it.
+ */
+
+export interface NewAffiliateCustomer {
+  key?: string;
+  email?: string;
+  name?: string;
+  surname?: string;
+  tags?: string[];
+  created_at?: string;
+  partner: PartnerRef;
+  options?: { referral_url?: string };
+}
+
+export function toAffiliateCustomerEntry(row: CustomerRow, partnerPublicId: string | null) {
+  return {
+    key: row.key,
+    partner: partnerPublicId,
+    deleted: row.deleted_at !== null,
+    name: row.name,
+    surname: row.surname,
+    email: row.email,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
+  };
+}
+
+export function toAffiliateCustomer(row: CustomerRow, partnerPublicId: string | null) {
+  return { ...toAffiliateCustomerEntry(row, partnerPublicId), tags: tagsOf(row.tags) };
+}
+
+/** The link key an `options.referral_url` carries in its referral parameter. */
+function linkKeyOf(url: string, parameter: string): string | undefined {
+  try {
+    return new URL(url).searchParams.get(parameter) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks, inserts and counts a new customer of a partner, and records `customer.created`, in the
+ * caller's transaction. `prefix` names the fields in errors (`customer.` inside a transaction).
+ */
+export async function insertAffiliateCustomer(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  input: NewAffiliateCustomer,
+  prefix = '',
+): Promise<CustomerRow> {
+  const programId = ctx.program.id;
+  const partner = await findPartnerByRef(trx, programId, input.partner);
+  if (!partner) throw fieldError(`${prefix}partner`, messages.invalid(`${prefix}partner`));
+  if (partner.status === 'archived')
+    throw fieldError(
+      `${prefix}partner`,
+      `The selected ${`${prefix}partner`.replaceAll('_', ' ')} is archived.`,
+    );
+  let linkId: number | undefined;
+  if (input.options?.referral_url !== undefined) {
+    const context = await loadLinkUrlContext(trx, programId, 'affiliate', { withDomains: false });
+    const key = linkKeyOf(input.options.referral_url, context.parameter);
+    const link = key === undefined ? undefined : await findLinkByKey(trx, programId, key);
+    if (!link || link.partner_id !== partner.id)
+      throw fieldError('options.referral_url', messages.invalid('options.referral_url'));
+    linkId = link.id;
+  } else {
+    const links = await listLinksOf(trx, programId, { partnerId: partner.id });
+    linkId = (links.find((link) => Boolean(link.is_default)) ?? links[0])?.id;
+  }
+  const key = input.key ?? newKey();
+  if (await findCustomerBy(trx, programId, 'key', key))
+    throw fieldError(`${prefix}key`, messages.taken(`${prefix}key`));
+  if (input.email !== undefined && (await findCustomerBy(trx, programId, 'email', input.email)))
+    throw fieldError(`${prefix}email`, messages.taken(`${prefix}email`));
+  const now = nowTimestamp(ctx.clock);
+  const createdAt =
+    (input.created_at !== undefined ? normalizeTimestamp(input.created_at) : undefined) ?? now;
+  const row = await insertCustomer(trx, {
+    program_id: programId,
+    public_id: newKey(),
+    key,
+    email: input.email ?? null,
+    name: input.name ?? null,
+    surname: input.surname ?? null,
+    tags: JSON.stringify(input.tags ?? []),
+    partner_id: partner.id,
+    referral_link_id: linkId ?? null,
+    created_at: createdAt,
+    updated_at: now,
+  });
+  const signup = { [partnerMetrics.signups]: 1 };
+  await addToEntityCounters(trx, programId, { kind: 'partner', id: partner.id }, signup);
+  if (linkId !== undefined) await addToEntityCounters(trx, programId, { kind: 'link', id: linkId }, signup);
+  await recordProgramActivity(trx, programId, createdAt, {
+    [programMetrics.customers]: 1,
+    [programMetrics.referredCustomers]: 1,
+  });
+  await recordEvent(trx, programId, 'customer.created', toAffiliateCustomer(row, partner.public_id), now);
+  return row;
+}

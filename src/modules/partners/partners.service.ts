@@ -1,0 +1,406 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { partnerMetrics } from '../../core/commissions.ts';
+import { type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
+import { newKey } from '../../core/ids.ts';
+import { messages } from '../../core/messages.ts';
+import { fromMicros } from '../../core/money.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import type { PartnersTable } from '../../db/domain-tables.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import type { DB } from '../../db/tables.ts';
+import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { readEntityCounters } from '../counters/counters.repository.ts';
+import {
+  findLinkByKey,
+  insertLink,
+  listLinksOf,
+  updateLink,
+} from '../referral-links/referral-links.repository.ts';
+import {
+  type LinkUrlContext,
+  loadLinkUrlContext,
+  referralLinkUrl,
+} from '../referral-links/referral-links.shared.ts';
+import { settleDueCommissions } from '../transactions/transactions.affiliate.ts';
+import {
+  findPartnerByRef,
+  getPartnerByPathOrThrow,
+  type PartnerRef,
+  partnerNotFound,
+} from './partners.lookup.ts';
+import { hashPassword, passwordProblems } from './partners.passwords.ts';
+import * as repository from './partners.repository.ts';
+import type { PartnerRow } from './partners.shared.ts';
+
+export type { PartnerRow } from './partners.shared.ts';
+
+type Body = Record<string, unknown>;
+
+export { findPartnerByRef, getPartnerByPathOrThrow, partnerNotFound } from './partners.lookup.ts';
+
+export function affiliateLinkContext(db: Kysely<DB>, programId: number): Promise<LinkUrlContext> {
+  return loadLinkUrlContext(db, programId, 'affiliate');
+}
+
+const tagsOf = (stored: string) => (JSON.parse(stored || '[]') as string[]).map((value) => ({ value }));
+const customFieldsOf = (stored: string): unknown[] => {
+  const parsed: unknown = JSON.parse(stored || '[]');
+  return Array.isArray(parsed) ? parsed : [];
+};
+
+export function toPartnerEntry(row: PartnerRow) {
+  return {
+    email: row.email,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    id: row.public_id,
+    name: row.name,
+    surname: row.surname,
+    approved: Boolean(row.approved),
+    status: row.status,
+    custom_fields: customFieldsOf(row.custom_fields),
+  };
+}
+
+async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, context?: LinkUrlContext) {
+  const links = await listLinksOf(db, programId, { partnerId: row.id });
+  const urls = context ?? (await affiliateLinkContext(db, programId));
+  const counters = await readEntityCounters(db, programId, { kind: 'partner', id: row.id });
+  const defaultLink = links.find((link) => Boolean(link.is_default)) ?? links[0];
+  return {
+    partner: {
+      ...toPartnerEntry(row),
+      tos: Boolean(row.tos),
+      referrals_count: counters.get(partnerMetrics.signups) ?? 0,
+      tags: tagsOf(row.tags),
+      referral_link: defaultLink ? referralLinkUrl(defaultLink, urls) : '',
+      referral_links: links.map((link) => referralLinkUrl(link, urls)),
+    },
+    counters,
+  };
+}
+
+/** The partner as create and update answer (and as events carry it). */
+export async function serializePartner(db: Kysely<DB>, programId: number, row: PartnerRow) {
+  return (await toPartner(db, programId, row)).partner;
+}
+
+function amountsOf(counters: Map<string, number>, prefix: string) {
+  const out: { currency: string; amount: number }[] = [];
+  for (const [metric, value] of counters) {
+    if (metric.startsWith(prefix) && value !== 0)
+      out.push({ currency: metric.slice(prefix.length).toUpperCase(), amount: fromMicros(value) });
+  }
+  return out.sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+/** The fetch shape: the partner plus its figures, read from counters. */
+async function serializePartnerDetail(db: Kysely<DB>, programId: number, row: PartnerRow) {
+  const { partner, counters } = await toPartner(db, programId, row);
+  const paid = amountsOf(counters, 'commission_paid:').reduce((sum, item) => sum + item.amount, 0);
+  return {
+    ...partner,
+    referrals: {
+      clicks: counters.get(partnerMetrics.clicks) ?? 0,
+      signups: counters.get(partnerMetrics.signups) ?? 0,
+      revenue: amountsOf(counters, 'revenue:'),
+      sales_count: counters.get(partnerMetrics.salesCount) ?? 0,
+      paid_accounts: counters.get(partnerMetrics.paidAccounts) ?? 0,
+    },
+    commissions: {
+      paid: Math.round(paid * 1_000_000) / 1_000_000,
+      pending: amountsOf(counters, 'commission_pending:'),
+      not_paid: amountsOf(counters, 'commission_not_paid:'),
+    },
+    custom_field_values: [],
+  };
+}
+
+const UNIQUE_FIELDS: Record<string, string> = { public_id: 'id', email: 'email', key: 'key' };
+
+/** A unique violation as a 422 on the field that was taken. */
+function takenError(error: unknown, prefix = ''): unknown {
+  const column = uniqueViolationColumn(error);
+  if (!column) return error;
+  const field = `${prefix}${UNIQUE_FIELDS[column] ?? column}`;
+  return fieldError(field, messages.taken(field));
+}
+
+function checkPassword(field: string, password: unknown): FieldErrors {
+  if (typeof password !== 'string') return {};
+  const problems = passwordProblems(field, password);
+  return problems.length > 0 ? { [field]: problems } : {};
+}
+
+async function resolveReferringPartner(db: Kysely<DB>, programId: number, ref: PartnerRef | undefined) {
+  if (!ref || Object.keys(ref).length === 0) return null;
+  const row = await findPartnerByRef(db, programId, ref);
+  if (!row) throw fieldError('referring_partner', messages.invalid('referring partner'));
+  return row.id;
+}
+
+export async function createPartner(ctx: ProgramContext, body: Body) {
+  const errors = checkPassword('password', body.password);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : null;
+  const now = nowTimestamp(ctx.clock);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const parentId = await resolveReferringPartner(trx, programId, body.referring_partner as PartnerRef);
+      const row = await repository.insertPartner(trx, {
+        program_id: programId,
+        public_id: (body.id as string | undefined) ?? newKey(),
+        email: body.email as string,
+        name: (body.name as string | undefined) ?? null,
+        surname: (body.surname as string | undefined) ?? null,
+        password_hash: passwordHash,
+        ...(body.tos !== undefined ? { tos: Boolean(body.tos) } : {}),
+        ...(body.approved !== undefined ? { approved: Boolean(body.approved) } : {}),
+        tags: JSON.stringify((body.tags as string[] | undefined) ?? []),
+        referring_partner_id: parentId,
+        created_at: now,
+        updated_at: now,
+      });
+      await insertLink(trx, {
+        program_id: programId,
+        key: (body.key as string | undefined) ?? newKey(),
+        partner_id: row.id,
+        is_default: true,
+        created_at: now,
+        updated_at: now,
+      });
+      const partner = await serializePartner(trx, programId, row);
+      await recordEvent(trx, programId, 'partner.created', partner, now);
+      return partner;
+    });
+  } catch (error) {
+    throw takenError(error);
+  }
+}
+
+export async function getPartner(ctx: ProgramContext, segment: string) {
+  const db = ctx.database.db;
+  let row = await getPartnerByPathOrThrow(db, ctx.program.id, segment);
+  if (await settleDueCommissions(ctx, row.id))
+    row = (await repository.findPartnerById(db, ctx.program.id, row.id)) ?? row;
+  return serializePartnerDetail(db, ctx.program.id, row);
+}
+
+/** `GET /v1/partner?key=|email=|id=`: one partner, named by the query. */
+export async function findPartner(ctx: ProgramContext, ref: PartnerRef) {
+  const db = ctx.database.db;
+  const row = await findPartnerByRef(db, ctx.program.id, ref);
+  if (!row) throw partnerNotFound();
+  await settleDueCommissions(ctx, row.id);
+  return serializePartnerDetail(db, ctx.program.id, row);
+}
+
+export async function listPartners(ctx: ProgramContext, query: PageRequest & { status?: string }) {
+  const rows = await repository.listPartners(
+    ctx.database.db,
+    ctx.program.id,
+    query.status !== undefined ? { status: query.status } : {},
+    pageWindow(query),
+    query.sort,
+  );
+  return rows.map(toPartnerEntry);
+}
+
+export async function searchPartners(
+  ctx: ProgramContext,
+  query: PageRequest & PartnerRef & { status?: string },
+) {
+  const rows = await repository.listPartners(
+    ctx.database.db,
+    ctx.program.id,
+    {
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.id !== undefined ? { publicId: query.id } : {}),
+      ...(query.email !== undefined ? { email: query.email } : {}),
+      ...(query.key !== undefined ? { linkKey: query.key } : {}),
+    },
+    pageWindow(query),
+    query.sort,
+  );
+  return rows.map(toPartnerEntry);
+}
+
+const IDENTITY_FIELDS = ['id', 'key', 'email'] as const;
+
+/** Which partner a body-identified request names, and which of its fields are changes. */
+function splitUpdateBody(segment: string | undefined, body: Body): { ref?: PartnerRef; changes: Body } {
+  const wrapped = body.update as Body | undefined;
+  if (wrapped !== undefined) {
+    if (segment !== undefined) return { changes: wrapped };
+    const ref: PartnerRef = {};
+    for (const field of IDENTITY_FIELDS)
+      if (typeof body[field] === 'string') ref[field] = body[field] as string;
+    return { ref, changes: wrapped };
+  }
+  const { id, update: _update, ...flat } = body;
+  if (segment !== undefined) return { changes: flat };
+  if (typeof id === 'string') return { ref: { id }, changes: flat };
+  if (typeof flat.key === 'string') {
+    const { key, ...rest } = flat;
+    return { ref: { key: key as string }, changes: rest };
+  }
+  if (typeof flat.email === 'string') {
+    const { email, ...rest } = flat;
+    return { ref: { email: email as string }, changes: rest };
+  }
+  return { ref: {}, changes: flat };
+}
+
+async function getPartnerForRequestOrThrow(
+  db: Kysely<DB>,
+  programId: number,
+  segment: string | undefined,
+  ref?: PartnerRef,
+) {
+  if (segment !== undefined) return getPartnerByPathOrThrow(db, programId, segment);
+  if (!ref || Object.keys(ref).length === 0) throw fieldError('id', messages.required('id'));
+  const row = await findPartnerByRef(db, programId, ref);
+  if (!row) throw partnerNotFound();
+  return row;
+}
+
+/** `PUT /v1/partners/{id}` or `PUT /v1/partners` with `id`, `email` or `key` in the body. */
+export async function updatePartner(ctx: ProgramContext, segment: string | undefined, body: Body) {
+  const { ref, changes } = splitUpdateBody(segment, body);
+  const errors = checkPassword(body.update ? 'update.password' : 'password', changes.password);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  const passwordHash =
+    typeof changes.password === 'string' ? await hashPassword(changes.password) : undefined;
+  const now = nowTimestamp(ctx.clock);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await getPartnerForRequestOrThrow(trx, programId, segment, ref);
+      const values: Updateable<PartnersTable> = { updated_at: now };
+      if (typeof changes.email === 'string') values.email = changes.email;
+      if (typeof changes.name === 'string') values.name = changes.name;
+      if (typeof changes.surname === 'string') values.surname = changes.surname;
+      if (Array.isArray(changes.tags)) values.tags = JSON.stringify(changes.tags);
+      if (passwordHash !== undefined) values.password_hash = passwordHash;
+      const updated = await repository.updatePartner(trx, programId, row.id, values);
+      if (typeof changes.key === 'string')
+        await renameDefaultLink(trx, programId, row.id, changes.key, now, body.update ? 'update.key' : 'key');
+      const partner = await serializePartner(trx, programId, updated);
+      await recordEvent(trx, programId, 'partner.updated', partner, now);
+      return partner;
+    });
+  } catch (error) {
+    throw takenError(error, body.update ? 'update.' : '');
+  }
+}
+
+async function renameDefaultLink(
+  trx: Kysely<DB>,
+  programId: number,
+  partnerId: number,
+  key: string,
+  now: string,
+  field: string,
+) {
+  const links = await listLinksOf(trx, programId, { partnerId });
+  const current = links.find((link) => Boolean(link.is_default));
+  if (!current || current.key === key) return;
+  const taken = await findLinkByKey(trx, programId, key);
+  if (taken) throw fieldError(field, messages.taken(field));
+  await updateLink(trx, programId, current.id, { key, updated_at: now });
+}
+
+async function setStatus(
+  ctx: ProgramContext,
+  segment: string,
+  change: (row: PartnerRow) => Updateable<PartnersTable> | undefined,
+  event?: 'partner.archived' | 'partner.approved' | 'partner.rejected',
+) {
+  const programId = ctx.program.id;
+  const now = nowTimestamp(ctx.clock);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const row = await getPartnerByPathOrThrow(trx, programId, segment);
+    const values = change(row);
+    if (!values) return;
+    const updated = await repository.updatePartner(trx, programId, row.id, { ...values, updated_at: now });
+    if (event) await recordEvent(trx, programId, event, await serializePartner(trx, programId, updated), now);
+  });
+}
+
+/** Archive hides the partner from lists and stops its links from bringing customers. */
+export const archivePartner = (ctx: ProgramContext, segment: string) =>
+  setStatus(
+    ctx,
+    segment,
+    (row) =>
+      row.status === 'archived' ? undefined : { status: 'archived', status_before_archive: row.status },
+    'partner.archived',
+  );
+
+export const revokeArchivePartner = (ctx: ProgramContext, segment: string) =>
+  setStatus(ctx, segment, (row) =>
+    row.status === 'archived'
+      ? { status: row.status_before_archive ?? 'active', status_before_archive: null }
+      : undefined,
+  );
+
+export const approvePartner = (ctx: ProgramContext, segment: string) =>
+  setStatus(
+    ctx,
+    segment,
+    (row) => ({ approved: true, ...(row.status === 'pending' ? { status: 'active' } : {}) }),
+    'partner.approved',
+  );
+
+export const rejectPartner = (ctx: ProgramContext, segment: string) =>
+  setStatus(
+    ctx,
+    segment,
+    (row) => ({ approved: false, ...(row.status === 'active' ? { status: 'pending' } : {}) }),
+    'partner.rejected',
+  );
+
+/** `DELETE /v1/partners/{id}` or `DELETE /v1/partners` with `id`, `email` or `key`. */
+export async function deletePartner(ctx: ProgramContext, segment: string | undefined, ref: PartnerRef) {
+  const programId = ctx.program.id;
+  const now = nowTimestamp(ctx.clock);
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const row = await getPartnerForRequestOrThrow(trx, programId, segment, ref);
+    const partner = await serializePartner(trx, programId, row);
+    await repository.deletePartner(trx, programId, row.id);
+    await recordEvent(trx, programId, 'partner.deleted', partner, now);
+  });
+}
+
+/** `POST /v1/partners:invite`: queues an invitation e-mail. */
+export async function invitePartner(
+  ctx: ProgramContext,
+  body: { email: string; name: string; surname?: string },
+) {
+  const db = ctx.database.db;
+  const program = await db
+    .selectFrom('programs')
+    .select(['name', 'website'])
+    .where('id', '=', ctx.program.id)
+    .executeTakeFirstOrThrow();
+  const fullName = [body.name, body.surname].filter(Boolean).join(' ');
+  const site = program.website ? ` (${program.website})` : '';
+  const text = `Hello ${fullName},\n\nYou are invited to become a partner of ${program.name}${site}.\n`;
+  const html = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  await queueEmail(
+    db,
+    ctx.program.id,
+    {
+      to: body.email,
+      subject: `Join the ${program.name} partner program`,
+      text,
+      html: `<p>Hello ${html(fullName)},</p><p>You are invited to become a partner of ${html(program.name)}${html(site)}.</p>`,
+    },
+    nowTimestamp(ctx.clock),
+  );
+}
