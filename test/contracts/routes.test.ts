@@ -26,8 +26,9 @@ async function loadSamples(): Promise<RouteSamples> {
 }
 
 const UNKNOWN = 'zzUnknown0001';
+// Only `/:name` segments are parameters; `/v1/partners:search` is a literal colon path.
 const fill = (url: string, params: Record<string, string> = {}) =>
-  url.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? UNKNOWN));
+  url.replace(/\/:([A-Za-z_]+)/g, (_, name: string) => `/${encodeURIComponent(params[name] ?? UNKNOWN)}`);
 
 function assertErrorBody(
   reply: { status: number; headers: Headers; body: any },
