@@ -3,6 +3,7 @@ import { adminRoutes } from './admin/admin.routes.ts';
 import { customerBalanceRoutes } from './customer-balance/customer-balance.routes.ts';
 import { customerReferralLinksRoutes } from './customer-referral-links/customer-referral-links.routes.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { partnerReferralLinksRoutes } from './partner-referral-links/partner-referral-links.routes.ts';
 import { partnersRoutes } from './partners/partners.routes.ts';
 import { programRoutes } from './program/program.routes.ts';
 import { referralCustomersRoutes } from './referral-customers/referral-customers.routes.ts';
@@ -16,6 +17,7 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   adminRoutes,
   programRoutes,
   partnersRoutes,
+  partnerReferralLinksRoutes,
   customersRoutes,
   customerReferralLinksRoutes,
   referralCustomersRoutes,

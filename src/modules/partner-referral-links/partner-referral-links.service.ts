@@ -1,0 +1,167 @@
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import type { DB } from '../../db/tables.ts';
+import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from '../partners/partners.lookup.ts';
+import {
+  deleteLink,
+  findLinkByKey,
+  insertLink,
+  listLinksOf,
+  updateLink,
+} from '../referral-links/referral-links.repository.ts';
+import {
+  domainUrl,
+  type LinkUrlContext,
+  loadLinkUrlContext,
+  type ReferralLinkRow,
+  toReferralLink,
+} from '../referral-links/referral-links.shared.ts';
+import * as repository from './partner-referral-links.repository.ts';
+
+/** Partner referral links: every partner has a default link (its key); more can be added. */
+
+function linkNotFound(): AppError {
+  return new AppError('not_found', 'Referral link not found.');
+}
+
+const urls = (db: Kysely<DB>, ctx: ProgramContext): Promise<LinkUrlContext> =>
+  loadLinkUrlContext(db, ctx.program.id, 'affiliate');
+
+async function getLinkOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string): Promise<ReferralLinkRow> {
+  const row = await findLinkByKey(db, ctx.program.id, key);
+  if (!row || row.partner_id === null) throw linkNotFound();
+  return row;
+}
+
+function keyTaken(error: unknown): unknown {
+  return uniqueViolationColumn(error) === 'key' ? fieldError('key', messages.taken('key')) : error;
+}
+
+export async function createPartnerLink(
+  ctx: ProgramContext,
+  body: { key: string; partner: PartnerRef; domain_id?: string | number; is_additional?: unknown },
+) {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  if (Object.keys(body.partner).length === 0) throw fieldError('partner', messages.required('partner'));
+  if (body.domain_id !== undefined && body.is_additional === undefined)
+    throw fieldError('is_additional', messages.required('is_additional'));
+  const partner = await findPartnerByRef(db, programId, body.partner);
+  if (!partner) throw fieldError('partner', messages.invalid('partner'));
+  let domainId: number | null = null;
+  if (body.domain_id !== undefined) {
+    const domain = await repository.findDomain(db, programId, Number(body.domain_id));
+    if (!domain) throw fieldError('domain_id', messages.invalid('domain id'));
+    domainId = domain.id;
+  }
+  if (await findLinkByKey(db, programId, body.key)) throw fieldError('key', messages.taken('key'));
+  const now = nowTimestamp(ctx.clock);
+  try {
+    const row = await insertLink(db, {
+      program_id: programId,
+      key: body.key,
+      partner_id: partner.id,
+      is_default: false,
+      is_additional: body.is_additional === true || body.is_additional === 'true' || body.is_additional === 1,
+      domain_id: domainId,
+      created_at: now,
+      updated_at: now,
+    });
+    return toReferralLink(row, await urls(db, ctx));
+  } catch (error) {
+    throw keyTaken(error);
+  }
+}
+
+export async function getPartnerLink(ctx: ProgramContext, key: string) {
+  const db = ctx.database.db;
+  return toReferralLink(await getLinkOrThrow(db, ctx, key), await urls(db, ctx));
+}
+
+/** `PUT`: a new key; renaming the default link renames the partner's `key` too. */
+export async function updatePartnerLink(ctx: ProgramContext, key: string, body: { key: string }) {
+  const db = ctx.database.db;
+  const row = await getLinkOrThrow(db, ctx, key);
+  if (body.key !== row.key && (await findLinkByKey(db, ctx.program.id, body.key)))
+    throw fieldError('key', messages.taken('key'));
+  try {
+    const updated = await updateLink(db, ctx.program.id, row.id, {
+      key: body.key,
+      updated_at: nowTimestamp(ctx.clock),
+    });
+    return toReferralLink(updated ?? row, await urls(db, ctx));
+  } catch (error) {
+    throw keyTaken(error);
+  }
+}
+
+/** A partner keeps its default link: deleting it is refused. */
+export async function deletePartnerLink(ctx: ProgramContext, key: string): Promise<void> {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const row = await getLinkOrThrow(trx, ctx, key);
+    if (row.is_default) throw fieldError('id', 'The default referral link of a partner cannot be deleted.');
+    await repository.deleteLinkCounters(trx, ctx.program.id, row.id);
+    await deleteLink(trx, ctx.program.id, row.id);
+  });
+}
+
+export async function listPartnerLinks(ctx: ProgramContext, partnerSegment: string, page: PageRequest) {
+  const db = ctx.database.db;
+  const partner = await getPartnerByPathOrThrow(db, ctx.program.id, partnerSegment);
+  const window = pageWindow(page);
+  const rows = await listLinksOf(
+    db,
+    ctx.program.id,
+    { partnerId: partner.id },
+    { offset: window.offset, fetch: page.limit },
+  );
+  const context = await urls(db, ctx);
+  return rows.map((row) => toReferralLink(row, context));
+}
+
+export async function searchPartnerLinks(
+  ctx: ProgramContext,
+  query: PageRequest & { id?: string; key?: string; partner?: PartnerRef },
+) {
+  const db = ctx.database.db;
+  let partnerId: number | undefined;
+  if (query.partner && Object.keys(query.partner).length > 0) {
+    const partner = await findPartnerByRef(db, ctx.program.id, query.partner);
+    if (!partner) return [];
+    partnerId = partner.id;
+  }
+  const key = query.key ?? query.id;
+  const rows = await repository.searchPartnerLinks(
+    db,
+    ctx.program.id,
+    { ...(key !== undefined ? { key } : {}), ...(partnerId !== undefined ? { partnerId } : {}) },
+    pageWindow(query),
+    query.sort,
+  );
+  const context = await urls(db, ctx);
+  return rows.map((row) => toReferralLink(row, context));
+}
+
+/** The default domain (the program website, id null) and the additional ones. */
+export async function listLinkDomains(ctx: ProgramContext, page: PageRequest) {
+  const db = ctx.database.db;
+  const context = await loadLinkUrlContext(db, ctx.program.id, 'affiliate', { withDomains: false });
+  const all: { id: string | null; domain: string; url: string; is_additional: boolean }[] = [];
+  if (context.website) {
+    let host = context.website;
+    try {
+      host = new URL(context.website).host;
+    } catch {}
+    all.push({ id: null, domain: host, url: context.website, is_additional: false });
+  }
+  for (const row of await repository.listDomains(db, ctx.program.id)) {
+    all.push({ id: String(row.id), domain: row.domain, url: domainUrl(row.domain), is_additional: true });
+  }
+  const start = (page.page - 1) * page.limit;
+  return all.slice(start, start + page.limit);
+}
