@@ -67,42 +67,55 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
       };
     });
   let lastEmails = 0;
+  let lastDispatch = 0;
+  let dispatching = true;
+  const refillAt = Math.max(1, Math.floor(concurrency / 2));
 
+  // Work is batched: results are written, and new deliveries claimed, when half the slots are
+  // free (or all are), not after every answer; SQLite then writes a few large transactions
+  // instead of one per delivery. An idle worker polls every `idleMs`.
   const loop = async () => {
     while (running || inFlight > 0 || finished.length > 0) {
-      let busy = false;
+      let progressed = false;
       try {
         if (finished.length > 0) {
           const batch = finished;
           finished = [];
           await worker.webhooks.record(batch);
-          busy = true;
         }
         if (running) {
-          busy = (await worker.webhooks.dispatchEvents()) > 0 || busy;
-          const claimed = await worker.webhooks.claimDue(concurrency - inFlight);
-          for (const { delivery, webhook } of claimed) {
-            inFlight++;
-            void worker.webhooks
-              .attempt(delivery, webhook)
-              .then((result) => finished.push(result))
-              .catch((error: unknown) => log.error({ err: error, delivery: delivery.id }, 'delivery failed'))
-              .finally(() => {
-                inFlight--;
-                nudge();
-              });
+          if (dispatching || Date.now() - lastDispatch >= idleMs) {
+            lastDispatch = Date.now();
+            dispatching = (await worker.webhooks.dispatchEvents()) > 0;
+            progressed = dispatching;
           }
-          busy = claimed.length > 0 || busy;
+          if (inFlight <= refillAt) {
+            // Slots fill up here; the loop then sleeps until answers free half of them.
+            const claimed = await worker.webhooks.claimDue(concurrency - inFlight);
+            for (const { delivery, webhook } of claimed) {
+              inFlight++;
+              void worker.webhooks
+                .attempt(delivery, webhook)
+                .then((result) => finished.push(result))
+                .catch((error: unknown) =>
+                  log.error({ err: error, delivery: delivery.id }, 'delivery failed'),
+                )
+                .finally(() => {
+                  inFlight--;
+                  if (inFlight === refillAt || inFlight === 0) nudge();
+                });
+            }
+          }
           if (Date.now() - lastEmails >= emailEveryMs) {
             lastEmails = Date.now();
-            busy = (await worker.emails.runOnce()) > 0 || busy;
+            progressed = (await worker.emails.runOnce()) > 0 || progressed;
           }
         }
       } catch (error) {
         log.error({ err: error }, 'worker pass failed');
-        busy = false;
+        progressed = false;
       }
-      if (!busy && finished.length === 0) await pause(running ? idleMs : 50);
+      if (!progressed) await pause(running ? idleMs : 20);
     }
   };
   const done = loop();

@@ -12,7 +12,7 @@ import {
 import type { EventName } from '../../core/events.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { createWorker } from '../../worker.ts';
+import { createWorker, startWorker } from '../../worker.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './webhooks.schedule.ts';
 import { standardWebhooksSecret } from './webhooks.signing.ts';
 import { startReceiver } from './webhooks.test-receiver.ts';
@@ -159,6 +159,21 @@ describeEachDatabase('webhook delivery', (server) => {
         ],
       );
     } finally {
+      await receiver.close();
+    }
+  });
+
+  test('the running worker loop delivers new events by itself and stops cleanly', async () => {
+    const receiver = await startReceiver(200);
+    const running = await startWorker(server().deps, { timeoutMs: 2000, idleMs: 10, concurrency: 4 });
+    try {
+      const p = await server().newProgram('affiliate');
+      await createHook(server, p.token, receiver.url);
+      for (let i = 0; i < 10; i++) await emit(server, p.id, 'partner.created', { id: `p${i}` });
+      await receiver.waitFor(10);
+      assert.equal(new Set(receiver.received.map((r) => JSON.parse(r.body).data.id)).size, 10);
+    } finally {
+      await running.stop();
       await receiver.close();
     }
   });
