@@ -37,7 +37,11 @@ interface AffiliateProgramSettings {
   commissions: CommissionSettings;
 }
 
-async function programSettings(db: Kysely<DB>, programId: number): Promise<AffiliateProgramSettings> {
+/** The program's currency and commission settings, defaults filled in. */
+export async function affiliateProgramSettings(
+  db: Kysely<DB>,
+  programId: number,
+): Promise<AffiliateProgramSettings> {
   const row = await db
     .selectFrom('programs')
     .select('settings')
@@ -107,7 +111,7 @@ async function record(
   const amount = Number(entry.amount);
   if (!Number.isFinite(amount)) throw fieldError('amount', messages.numeric('amount'));
   const buyer = await resolveBuyer(trx, ctx, entry);
-  const settings = await programSettings(trx, programId);
+  const settings = await affiliateProgramSettings(trx, programId);
   const currency = (entry.amount_units ?? settings.currency).toUpperCase();
   const partner =
     buyer.partner_id === null ? undefined : await findPartnerById(trx, programId, buyer.partner_id);

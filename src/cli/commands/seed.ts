@@ -1,0 +1,436 @@
+import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { Deps } from '../../context.ts';
+import { computeCommissions, partnerMetrics } from '../../core/commissions.ts';
+import { randomAlphanumeric } from '../../core/ids.ts';
+import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
+import { formatTimestamp } from '../../core/time.ts';
+import { openSqlite } from '../../db/sqlite.ts';
+import { recordProgramActivity } from '../../modules/program/program.service.ts';
+import { createProgramWithKey } from '../../modules/programs/programs.service.ts';
+import { affiliateProgramSettings } from '../../modules/transactions/transactions.affiliate.ts';
+import { type Command, options, UsageError } from './command.ts';
+
+/**
+ * `vouch seed --partners N --customers N --transactions N [--program ID]`: bulk demo and bench
+ * data for an affiliate program (a new one unless `--program` names one). Rows go in with
+ * prepared statements in large transactions (SQLite file) or multi-row inserts (PostgreSQL), and the
+ * counters the API reads are written from the same generated figures. No events are recorded:
+ * seeded rows are history, not live changes. Run it while no server writes to the database.
+ */
+
+const CHUNK = 50_000;
+const DAY_MICROS = 86_400_000_000;
+
+type Row = unknown[];
+
+interface BulkWriter {
+  insert(table: string, columns: readonly string[], rows: readonly Row[]): Promise<void>;
+  /** Adds to `entity_counters` (creating rows as needed). */
+  addCounters(rows: readonly Row[]): Promise<void>;
+  /** Explicit ids were used: move the id sequences past them (PostgreSQL). */
+  finish(tables: readonly string[]): Promise<void>;
+  close(): void;
+}
+
+function sqliteWriter(url: string): BulkWriter {
+  const { raw } = openSqlite(url);
+  const statements = new Map<string, Database.Statement>();
+  const statement = (text: string) => {
+    let prepared = statements.get(text);
+    if (!prepared) {
+      prepared = raw.prepare(text);
+      statements.set(text, prepared);
+    }
+    return prepared;
+  };
+  const bind = (row: Row) => row.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  const runAll = (text: string, rows: readonly Row[]) => {
+    const prepared = statement(text);
+    raw.transaction(() => {
+      for (const row of rows) prepared.run(...bind(row));
+    })();
+  };
+  return {
+    async insert(table, columns, rows) {
+      runAll(
+        `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+        rows,
+      );
+    },
+    async addCounters(rows) {
+      runAll(
+        `insert into entity_counters (program_id, owner_kind, owner_id, metric, value) values (?, ?, ?, ?, ?)
+         on conflict (program_id, owner_kind, owner_id, metric) do update set value = value + excluded.value`,
+        rows,
+      );
+    },
+    async finish() {},
+    close: () => raw.close(),
+  };
+}
+
+/** Multi-row inserts through Kysely: PostgreSQL, and in-memory SQLite (one connection only). */
+function kyselyWriter(deps: Deps): BulkWriter {
+  const db = deps.database.db;
+  const batch = async (
+    text: (values: ReturnType<typeof sql.join>) => ReturnType<typeof sql>,
+    rows: readonly Row[],
+  ) => {
+    const size = Math.max(1, Math.floor(30_000 / (rows[0]?.length ?? 1)));
+    for (let i = 0; i < rows.length; i += size) {
+      const values = sql.join(rows.slice(i, i + size).map((row) => sql`(${sql.join(row)})`));
+      await text(values).execute(db);
+    }
+  };
+  return {
+    async insert(table, columns, rows) {
+      await batch(
+        (values) =>
+          sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${values}`,
+        rows,
+      );
+    },
+    async addCounters(rows) {
+      await batch(
+        (values) =>
+          sql`insert into entity_counters (program_id, owner_kind, owner_id, metric, value) values ${values}
+              on conflict (program_id, owner_kind, owner_id, metric)
+              do update set value = entity_counters.value + excluded.value`,
+        rows,
+      );
+    },
+    async finish(tables) {
+      if (deps.database.dialect !== 'postgres') return;
+      for (const table of tables) {
+        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(
+          db,
+        );
+      }
+    },
+    close: () => {},
+  };
+}
+
+async function nextId(deps: Deps, table: 'partners' | 'customers' | 'referral_links' | 'transactions') {
+  const row = await deps.database.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
+function count(value: string | undefined, flag: string): number {
+  const n = Number(value ?? 0);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number`);
+  return n;
+}
+
+export async function seedAffiliate(
+  deps: Deps,
+  input: { programId?: number; partners: number; customers: number; transactions: number },
+) {
+  const started = performance.now();
+  let program: unknown;
+  let programId = input.programId;
+  if (programId === undefined) {
+    const created = await createProgramWithKey(deps, {
+      name: 'Seeded affiliate program',
+      type: 'affiliate',
+      website: 'https://shop.example.com',
+    });
+    program = created;
+    programId = created.program.id;
+  } else {
+    const row = await deps.database.db
+      .selectFrom('programs')
+      .select(['id', 'type'])
+      .where('id', '=', programId)
+      .executeTakeFirst();
+    if (row?.type !== 'affiliate') throw new UsageError('--program must name an affiliate program');
+  }
+  if (input.customers > 0 && input.partners === 0) throw new UsageError('customers need --partners');
+  if (input.transactions > 0 && input.customers === 0) throw new UsageError('transactions need --customers');
+
+  const onFile = deps.database.dialect === 'sqlite' && !deps.config.databaseUrl.endsWith(':memory:');
+  const writer = onFile ? sqliteWriter(deps.config.databaseUrl) : kyselyWriter(deps);
+  const settings = await affiliateProgramSettings(deps.database.db, programId);
+  const currency = settings.currency;
+  const prefix = randomAlphanumeric(4);
+  const now = deps.clock.nowMicros();
+  // Signups spread over the last 60 days, sales over the last 30; ids follow creation order.
+  const customerStart = now - 60 * DAY_MICROS;
+  const saleStart = now - 30 * DAY_MICROS;
+  const at = (start: number, i: number, n: number) =>
+    formatTimestamp(start + Math.floor(((now - start) * i) / Math.max(1, n)));
+
+  const firstPartner = await nextId(deps, 'partners');
+  const firstLink = await nextId(deps, 'referral_links');
+  const firstCustomer = await nextId(deps, 'customers');
+  const firstTransaction = await nextId(deps, 'transactions');
+  const programDays = new Map<string, Record<string, number>>();
+  const addDay = (timestamp: string, deltas: Record<string, number>) => {
+    const day = timestamp.slice(0, 10);
+    const figures = programDays.get(day) ?? {};
+    for (const [metric, value] of Object.entries(deltas)) figures[metric] = (figures[metric] ?? 0) + value;
+    programDays.set(day, figures);
+  };
+
+  // Partners and their default links.
+  const partnerCreated = formatTimestamp(customerStart - DAY_MICROS);
+  for (let from = 0; from < input.partners; from += CHUNK) {
+    const partners: Row[] = [];
+    const links: Row[] = [];
+    for (let i = from; i < Math.min(input.partners, from + CHUNK); i++) {
+      const id = firstPartner + i;
+      partners.push([
+        id,
+        programId,
+        `${prefix}P${i}`,
+        `${prefix.toLowerCase()}.p${i}@partners.example`,
+        `Partner ${i}`,
+        null,
+        '[]',
+        partnerCreated,
+        partnerCreated,
+      ]);
+      links.push([firstLink + i, programId, `${prefix}p${i}`, id, true, partnerCreated, partnerCreated]);
+    }
+    await writer.insert(
+      'partners',
+      ['id', 'program_id', 'public_id', 'email', 'name', 'surname', 'tags', 'created_at', 'updated_at'],
+      partners,
+    );
+    await writer.insert(
+      'referral_links',
+      ['id', 'program_id', 'key', 'partner_id', 'is_default', 'created_at', 'updated_at'],
+      links,
+    );
+  }
+
+  // Customers, each with the partner `i % partners` and its default link.
+  const partnerOf = (customer: number) => customer % Math.max(1, input.partners);
+  const customerCreatedAt = (i: number) => at(customerStart, i, input.customers);
+  for (let from = 0; from < input.customers; from += CHUNK) {
+    const rows: Row[] = [];
+    for (let i = from; i < Math.min(input.customers, from + CHUNK); i++) {
+      const partner = partnerOf(i);
+      const created = customerCreatedAt(i);
+      rows.push([
+        firstCustomer + i,
+        programId,
+        `${prefix}U${i}`,
+        `${prefix}c${i}`,
+        `${prefix.toLowerCase()}.c${i}@customers.example`,
+        `Customer ${i}`,
+        firstPartner + partner,
+        firstLink + partner,
+        created,
+        created,
+      ]);
+      addDay(created, { [programMetrics.customers]: 1, [programMetrics.referredCustomers]: 1 });
+    }
+    await writer.insert(
+      'customers',
+      [
+        'id',
+        'program_id',
+        'public_id',
+        'key',
+        'email',
+        'name',
+        'partner_id',
+        'referral_link_id',
+        'created_at',
+        'updated_at',
+      ],
+      rows,
+    );
+  }
+
+  // Transactions with their commissions; figures accumulate in memory.
+  const partnerSales = new Float64Array(input.partners);
+  const partnerRevenue = new Float64Array(input.partners);
+  const partnerPaying = new Float64Array(input.partners);
+  const partnerCommission = new Map<string, Float64Array>();
+  const customerSales = new Uint32Array(input.customers);
+  const revenueName = partnerMetrics.revenue(currency);
+  for (let from = 0; from < input.transactions; from += CHUNK) {
+    const transactions: Row[] = [];
+    const rewards: Row[] = [];
+    for (let i = from; i < Math.min(input.transactions, from + CHUNK); i++) {
+      // Spread sales over customers without a random generator: a fixed odd stride visits all.
+      const customer = (i * 7919) % input.customers;
+      const partner = partnerOf(customer);
+      const amount = (10 + ((i * 37) % 190)) * 1_000_000 + ((i * 13) % 100) * 10_000;
+      const created = at(saleStart, i, input.transactions);
+      const id = firstTransaction + i;
+      transactions.push([
+        id,
+        programId,
+        `${prefix}t${i}`,
+        firstCustomer + customer,
+        firstPartner + partner,
+        'sale',
+        amount,
+        currency,
+        true,
+        false,
+        false,
+        true,
+        'seed',
+        created,
+      ]);
+      const sinceIndex = customer;
+      for (const commission of computeCommissions(settings.commissions, {
+        amountMicros: amount,
+        productId: null,
+        productType: null,
+        rewardable: true,
+        rewarded: false,
+        at: created,
+        customerSince: customerCreatedAt(sinceIndex),
+        previousSales: customerSales[customer] ?? 0,
+        hasParent: false,
+      })) {
+        rewards.push([
+          programId,
+          id,
+          firstPartner + partner,
+          commission.role,
+          commission.status,
+          commission.amountMicros,
+          currency,
+          true,
+          false,
+          commission.type,
+          String(commission.value),
+          commission.availableAt,
+          created,
+        ]);
+        const metric = partnerMetrics.commission(commission.status, currency);
+        let totals = partnerCommission.get(metric);
+        if (!totals) {
+          totals = new Float64Array(input.partners);
+          partnerCommission.set(metric, totals);
+        }
+        totals[partner] = (totals[partner] ?? 0) + commission.amountMicros;
+      }
+      if ((customerSales[customer] ?? 0) === 0) partnerPaying[partner] = (partnerPaying[partner] ?? 0) + 1;
+      customerSales[customer] = (customerSales[customer] ?? 0) + 1;
+      partnerSales[partner] = (partnerSales[partner] ?? 0) + 1;
+      partnerRevenue[partner] = (partnerRevenue[partner] ?? 0) + amount;
+      addDay(created, { [programMetrics.sales]: 1, [revenueMetric(currency)]: amount });
+    }
+    await writer.insert(
+      'transactions',
+      [
+        'id',
+        'program_id',
+        'key',
+        'customer_id',
+        'partner_id',
+        'action',
+        'amount',
+        'amount_units',
+        'is_currency',
+        'credit',
+        'rewarded',
+        'rewardable',
+        'request_digest',
+        'created_at',
+      ],
+      transactions,
+    );
+    await writer.insert(
+      'rewards',
+      [
+        'program_id',
+        'transaction_id',
+        'partner_id',
+        'role',
+        'status',
+        'amount',
+        'amount_units',
+        'is_currency',
+        'credit',
+        'commission_type',
+        'commission_value',
+        'available_at',
+        'created_at',
+      ],
+      rewards,
+    );
+  }
+
+  // Counters: what the API reads instead of scanning history.
+  const partnerSignups = new Float64Array(input.partners);
+  for (let i = 0; i < input.customers; i++) {
+    const p = partnerOf(i);
+    partnerSignups[p] = (partnerSignups[p] ?? 0) + 1;
+  }
+  let counters: Row[] = [];
+  const flush = async (force = false) => {
+    if (counters.length >= CHUNK || (force && counters.length > 0)) {
+      await writer.addCounters(counters);
+      counters = [];
+    }
+  };
+  for (let p = 0; p < input.partners; p++) {
+    const owner = firstPartner + p;
+    const figures: [string, number][] = [
+      [partnerMetrics.signups, partnerSignups[p] ?? 0],
+      [partnerMetrics.salesCount, partnerSales[p] ?? 0],
+      [revenueName, partnerRevenue[p] ?? 0],
+      [partnerMetrics.paidAccounts, partnerPaying[p] ?? 0],
+      ...[...partnerCommission].map(([metric, totals]) => [metric, totals[p] ?? 0] as [string, number]),
+    ];
+    for (const [metric, value] of figures) {
+      if (value === 0) continue;
+      counters.push([programId, 'partner', owner, metric, value]);
+      if (metric !== partnerMetrics.paidAccounts && !metric.startsWith('commission'))
+        counters.push([programId, 'link', firstLink + p, metric, value]);
+    }
+    await flush();
+  }
+  for (let c = 0; c < input.customers; c++) {
+    const sales = customerSales[c] ?? 0;
+    if (sales > 0)
+      counters.push([programId, 'customer', firstCustomer + c, partnerMetrics.salesCount, sales]);
+    await flush();
+  }
+  await flush(true);
+  for (const [day, deltas] of programDays) {
+    await recordProgramActivity(deps.database.db, programId, `${day}T00:00:00.000000Z`, deltas);
+  }
+  await writer.finish(['partners', 'referral_links', 'customers', 'transactions', 'rewards']);
+  writer.close();
+  return {
+    ...(program ? (program as object) : { program: { id: programId } }),
+    seeded: {
+      partners: input.partners,
+      customers: input.customers,
+      transactions: input.transactions,
+      key_prefix: prefix,
+      seconds: Math.round((performance.now() - started) / 100) / 10,
+    },
+  };
+}
+
+export const seed: Command = {
+  name: 'seed',
+  async run(deps, args) {
+    const { values } = options(args, {
+      partners: { type: 'string' },
+      customers: { type: 'string' },
+      transactions: { type: 'string' },
+      program: { type: 'string' },
+    });
+    return seedAffiliate(deps, {
+      ...(values.program !== undefined ? { programId: count(values.program, '--program') } : {}),
+      partners: count(values.partners, '--partners'),
+      customers: count(values.customers, '--customers'),
+      transactions: count(values.transactions, '--transactions'),
+    });
+  },
+};
