@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/tables.ts';
 import type { PageRequest } from '../../http/pagination.ts';
@@ -155,7 +155,9 @@ export async function claimDueDeliveries(
   const due = db
     .selectFrom('webhook_deliveries')
     .select('id')
-    .where('status', 'in', ['pending', 'sending'])
+    // A literal, not bound parameters: SQLite uses the partial index only when the query repeats
+    // its predicate word for word.
+    .where(sql<boolean>`status in ('pending', 'sending')`)
     .where('next_attempt_at', '<=', now)
     .orderBy('next_attempt_at')
     .limit(limit);
