@@ -55,9 +55,9 @@ for (const dialect of testDialects()) {
         env: { ...process.env, DATABASE_URL: server.databaseUrl, WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' },
         stdio: 'ignore',
       });
-      const worker = createWorker(server.deps, { timeoutMs: 2000 });
+      const worker = createWorker(server.deps, { timeoutMs: 10_000 });
       try {
-        await receiver.waitFor(1, 20_000);
+        await receiver.waitFor(1, 60_000);
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGKILL');
         await exited;

@@ -57,7 +57,7 @@ const hmacHex = (secret: string, body: string) => createHmac('sha256', secret).u
 describeEachDatabase('webhook delivery', (server) => {
   test('an event reaches each subscribed active webhook of its program, signed both ways', async () => {
     const receiver = await startReceiver(200);
-    const worker = createWorker(server().deps, { timeoutMs: 2000 });
+    const worker = createWorker(server().deps, { timeoutMs: 10_000 });
     try {
       const p = await server().newProgram('affiliate');
       const other = await server().newProgram('affiliate');
@@ -165,7 +165,7 @@ describeEachDatabase('webhook delivery', (server) => {
 
   test('the running worker loop delivers new events by itself and stops cleanly', async () => {
     const receiver = await startReceiver(200);
-    const running = await startWorker(server().deps, { timeoutMs: 2000, idleMs: 10, concurrency: 4 });
+    const running = await startWorker(server().deps, { timeoutMs: 10_000, idleMs: 10, concurrency: 4 });
     try {
       const p = await server().newProgram('affiliate');
       await createHook(server, p.token, receiver.url);
@@ -203,7 +203,7 @@ describeEachDatabase(
   (server) => {
     test('names resolving to loopback, mapped and literal loopback addresses are refused, recorded, not retried', async () => {
       const receiver = await startReceiver(200);
-      const worker = createWorker(server().deps, { timeoutMs: 2000 });
+      const worker = createWorker(server().deps, { timeoutMs: 10_000 });
       try {
         const p = await server().newProgram('affiliate');
         const refused = await server().request('POST', '/v1/webhooks', {
@@ -269,7 +269,7 @@ describeEachDatabase(
     test('5xx, 429 and 3xx are retried at the schedule with the same webhook-id, until success', async () => {
       const answers = [500, 429, 301, 200];
       const receiver = await startReceiver((n) => answers[n - 1] ?? 200);
-      const worker = createWorker(server().deps, { timeoutMs: 2000, random: () => 0 });
+      const worker = createWorker(server().deps, { timeoutMs: 10_000, random: () => 0 });
       try {
         const p = await server().newProgram('affiliate');
         const hook = await createHook(server, p.token, receiver.url);
@@ -304,7 +304,7 @@ describeEachDatabase(
 
     test('the schedule gives up after the last retry, about three days later', async () => {
       const receiver = await startReceiver(503);
-      const worker = createWorker(server().deps, { timeoutMs: 2000, random: () => 1 });
+      const worker = createWorker(server().deps, { timeoutMs: 10_000, random: () => 1 });
       try {
         const p = await server().newProgram('affiliate');
         const hook = await createHook(server, p.token, receiver.url);
@@ -333,7 +333,7 @@ describeEachDatabase(
     test('410 turns the webhook off; other 4xx are final; refused connections are retried', async () => {
       const gone = await startReceiver(410);
       const missing = await startReceiver(404);
-      const worker = createWorker(server().deps, { timeoutMs: 2000 });
+      const worker = createWorker(server().deps, { timeoutMs: 10_000 });
       try {
         const p = await server().newProgram('affiliate');
         const goneHook = await createHook(server, p.token, gone.url);
@@ -370,8 +370,8 @@ describeEachDatabase(
 
     test('a claim left by a killed worker is sent after its lease runs out, once', async () => {
       const receiver = await startReceiver(200);
-      const crashed = createWorker(server().deps, { timeoutMs: 2000 });
-      const restarted = createWorker(server().deps, { timeoutMs: 2000 });
+      const crashed = createWorker(server().deps, { timeoutMs: 10_000 });
+      const restarted = createWorker(server().deps, { timeoutMs: 10_000 });
       try {
         const p = await server().newProgram('affiliate');
         await createHook(server, p.token, receiver.url);
@@ -395,7 +395,7 @@ describeEachDatabase(
 
     test('deliveries of a webhook turned off before sending are cancelled; deleted ones vanish', async () => {
       const receiver = await startReceiver(200);
-      const worker = createWorker(server().deps, { timeoutMs: 2000 });
+      const worker = createWorker(server().deps, { timeoutMs: 10_000 });
       try {
         const p = await server().newProgram('affiliate');
         const off = await createHook(server, p.token, receiver.url);

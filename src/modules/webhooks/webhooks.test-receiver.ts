@@ -40,7 +40,7 @@ export async function startReceiver(answer: number | 'hang' | ((n: number) => nu
     port,
     received,
     /** Resolves once `count` requests have arrived (or rejects after `ms`). */
-    async waitFor(count: number, ms = 5000) {
+    async waitFor(count: number, ms = 15_000) {
       const deadline = Date.now() + ms;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count}`);
