@@ -187,7 +187,7 @@ export class WebhookDeliverer {
   }
 
   async record(results: DeliveryResult[]) {
-    return repository.recordResults(this.#deps.database.db, results);
+    return repository.recordResults(this.#deps.database.db, this.#deps.database.dialect, results);
   }
 
   /**

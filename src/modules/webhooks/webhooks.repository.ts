@@ -199,15 +199,20 @@ export interface DeliveryResult {
   disableWebhook?: string;
 }
 
-/** Writes a batch of results in one transaction; returns the ids of the attempts logged. */
-export async function recordResults(db: Kysely<DB>, results: DeliveryResult[]): Promise<Map<number, number>> {
-  const attemptIds = new Map<number, number>();
-  if (results.length === 0) return attemptIds;
-  await db.transaction().execute(async (trx) => {
-    const attempts: Insertable<WebhookAttemptsTable>[] = [];
-    const owners: number[] = [];
+/**
+ * Sets the outcome of claimed deliveries (only those still `sending`: one deleted with its webhook
+ * meanwhile is gone); answers the ids it updated. PostgreSQL gets one statement per chunk rather
+ * than a round trip per delivery; SQLite, in-process, runs the plain updates.
+ */
+async function updateDeliveries(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  results: DeliveryResult[],
+): Promise<Set<number>> {
+  const updated = new Set<number>();
+  if (dialect === 'sqlite') {
     for (const result of results) {
-      const updated = await trx
+      const row = await trx
         .updateTable('webhook_deliveries')
         .set({
           status: result.status,
@@ -220,8 +225,43 @@ export async function recordResults(db: Kysely<DB>, results: DeliveryResult[]): 
         .where('status', '=', 'sending')
         .returning('id')
         .executeTakeFirst();
-      // Deleted with its webhook meanwhile: nothing to log against.
-      if (!updated || !result.attempt) continue;
+      if (row) updated.add(row.id);
+    }
+    return updated;
+  }
+  for (let i = 0; i < results.length; i += INSERT_CHUNK) {
+    const rows = results
+      .slice(i, i + INSERT_CHUNK)
+      .map(
+        (r) =>
+          sql`(${r.deliveryId}::bigint, ${r.status}::text, ${r.attempts}::integer, ${r.nextAttemptAt}::text, ${r.lastError}::text, ${r.at}::text)`,
+      );
+    const { rows: ids } = await sql<{ id: number }>`
+      update webhook_deliveries as d
+      set status = v.status, attempts = v.attempts, next_attempt_at = v.next_attempt_at,
+          last_error = v.last_error, updated_at = v.updated_at
+      from (values ${sql.join(rows)}) as v(id, status, attempts, next_attempt_at, last_error, updated_at)
+      where d.id = v.id and d.status = 'sending'
+      returning d.id`.execute(trx);
+    for (const row of ids) updated.add(Number(row.id));
+  }
+  return updated;
+}
+
+/** Writes a batch of results in one transaction; answers the attempt id logged per delivery. */
+export async function recordResults(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  results: DeliveryResult[],
+): Promise<Map<number, number>> {
+  const attemptIds = new Map<number, number>();
+  if (results.length === 0) return attemptIds;
+  await db.transaction().execute(async (trx) => {
+    const updated = await updateDeliveries(trx, dialect, results);
+    const attempts: Insertable<WebhookAttemptsTable>[] = [];
+    const owners: number[] = [];
+    for (const result of results) {
+      if (!updated.has(result.deliveryId) || !result.attempt) continue;
       attempts.push({
         ...result.attempt,
         delivery_id: result.deliveryId,
