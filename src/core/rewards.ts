@@ -129,3 +129,14 @@ export function rewardSettingsOf(settings: Record<string, unknown>): RewardSetti
     key in settings ? ((settings[key] as RewardSetting | null) ?? null) : defaultRewardSettings[key];
   return { referrer_reward: read('referrer_reward'), referred_reward: read('referred_reward') };
 }
+
+/**
+ * The entity counter that holds a customer's balance in some units: `balance:usd` for a
+ * currency, `units:points` for anything else. Unit codes are case-insensitive.
+ */
+export function balanceMetric(isCurrency: boolean, units: string): string {
+  return `${isCurrency ? 'balance' : 'units'}:${units.toLowerCase()}`;
+}
+
+/** How many rewards of one side a buyer has earned (for `limit`): `rewards:referrer`. */
+export const rewardCountMetric = (role: RewardRole) => `rewards:${role}`;

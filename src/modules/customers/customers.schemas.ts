@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { ListQuery } from '../../http/pagination.ts';
 import { Paginated, Success } from '../../http/schemas.ts';
 import { AffiliateTransaction } from '../transactions/transactions.affiliate.schemas.ts';
+import { ReferralTransaction } from '../transactions/transactions.referral.schemas.ts';
 import {
   AffiliateCustomer,
   AffiliateCustomerEntry,
@@ -10,6 +11,14 @@ import {
   CreateAffiliateCustomerNestedBody,
   UpdateAffiliateCustomerBody,
 } from './customers.affiliate.schemas.ts';
+import {
+  CreateReferralCustomerBody,
+  CreateReferralCustomerNestedBody,
+  ReferralCustomer,
+  ReferralCustomerEntry,
+  referralCustomerFilters,
+  UpdateReferralCustomerBody,
+} from './customers.referral.schemas.ts';
 import type { CustomerProgramType } from './customers.shared.ts';
 
 /**
@@ -20,31 +29,38 @@ type ByCustomerType = Record<CustomerProgramType, TSchema>;
 
 export const CreateCustomerBodyByProgramType = {
   affiliate: CreateAffiliateCustomerBody,
+  referral: CreateReferralCustomerBody,
 } satisfies ByCustomerType;
 
 export const CreateCustomerNestedBodyByProgramType = {
   affiliate: CreateAffiliateCustomerNestedBody,
+  referral: CreateReferralCustomerNestedBody,
 } satisfies ByCustomerType;
 
 export const UpdateCustomerBodyByProgramType = {
   affiliate: UpdateAffiliateCustomerBody,
+  referral: UpdateReferralCustomerBody,
 } satisfies ByCustomerType;
 
 export const CustomerResponseByProgramType = {
   affiliate: Success(AffiliateCustomer),
+  referral: Success(ReferralCustomer),
 } satisfies ByCustomerType;
 
 export const CustomerListResponseByProgramType = {
   affiliate: Paginated(AffiliateCustomerEntry),
+  referral: Paginated(ReferralCustomerEntry),
 } satisfies ByCustomerType;
 
 export const CustomerTransactionsResponseByProgramType = {
   affiliate: Success(Type.Array(AffiliateTransaction)),
+  referral: Success(Type.Array(ReferralTransaction)),
 } satisfies ByCustomerType;
 
 /** List filters of every type (a query string has one schema; each type reads its own). */
 export const customerListFilters = {
   ...affiliateCustomerFilters,
+  ...referralCustomerFilters,
 };
 
 export const CustomerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });

@@ -1,5 +1,6 @@
 import type { ProgramContext } from '../../context.ts';
 import { affiliateCustomers } from './customers.affiliate.ts';
+import { referralCustomers } from './customers.referral.ts';
 import type { CustomerRef } from './customers.repository.ts';
 import type { CustomerBehaviour, CustomerProgramType, CustomerQuery } from './customers.shared.ts';
 
@@ -9,6 +10,7 @@ import type { CustomerBehaviour, CustomerProgramType, CustomerQuery } from './cu
  */
 const customerBehaviour = {
   affiliate: affiliateCustomers,
+  referral: referralCustomers,
 } satisfies Record<CustomerProgramType, CustomerBehaviour>;
 
 function behaviourOf(ctx: ProgramContext): CustomerBehaviour {

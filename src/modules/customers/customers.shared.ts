@@ -12,7 +12,7 @@ import { type CustomerRef, findCustomerBy } from './customers.repository.ts';
  * type must implement, and customer lookups. Each type's behaviour lives in
  * `customers.<type>.ts` and is listed in `customerBehaviour` (customers.service.ts).
  */
-export const customerProgramTypes = ['affiliate'] as const satisfies readonly ProgramType[];
+export const customerProgramTypes = ['affiliate', 'referral'] as const satisfies readonly ProgramType[];
 export type CustomerProgramType = (typeof customerProgramTypes)[number];
 
 export type CustomerRow = Selectable<CustomersTable>;

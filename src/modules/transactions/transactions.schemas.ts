@@ -6,6 +6,11 @@ import {
   affiliateTransactionFilters,
   CreateAffiliateTransactionBody,
 } from './transactions.affiliate.schemas.ts';
+import {
+  CreatedReferralTransaction,
+  CreateReferralTransactionBody,
+  ReferralTransaction,
+} from './transactions.referral.schemas.ts';
 import type { TransactionProgramType } from './transactions.shared.ts';
 
 /**
@@ -16,19 +21,23 @@ type ByTransactionType = Record<TransactionProgramType, TSchema>;
 
 export const CreateTransactionBodyByProgramType = {
   affiliate: CreateAffiliateTransactionBody,
+  referral: CreateReferralTransactionBody,
 } satisfies ByTransactionType;
 
 /** `data` is one transaction, or an array when the body had `transactions`. */
 export const CreateTransactionResponseByProgramType = {
   affiliate: Success(Type.Union([AffiliateTransaction, Type.Array(AffiliateTransaction)])),
+  referral: Success(Type.Union([CreatedReferralTransaction, Type.Array(CreatedReferralTransaction)])),
 } satisfies ByTransactionType;
 
 export const TransactionResponseByProgramType = {
   affiliate: Success(AffiliateTransaction),
+  referral: Success(ReferralTransaction),
 } satisfies ByTransactionType;
 
 export const TransactionListResponseByProgramType = {
   affiliate: Paginated(AffiliateTransaction),
+  referral: Paginated(ReferralTransaction),
 } satisfies ByTransactionType;
 
 /** List filters of every type: `key`, `customer[key]` plus each type's own. */

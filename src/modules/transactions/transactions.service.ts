@@ -9,6 +9,7 @@ import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { affiliateTransactions } from './transactions.affiliate.ts';
+import { referralTransactions } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
 import {
   type TransactionBehaviour,
@@ -25,6 +26,7 @@ import {
  */
 const transactionBehaviour = {
   affiliate: affiliateTransactions,
+  referral: referralTransactions,
 } satisfies Record<TransactionProgramType, TransactionBehaviour>;
 
 export function transactionBehaviourOf(ctx: ProgramContext): TransactionBehaviour {
@@ -100,7 +102,7 @@ export async function createTransactions(ctx: ProgramContext, body: Record<strin
       for (const [index, entry] of entries.entries()) {
         try {
           const { row, replayed } = await createOne(trx, ctx, behaviour, entry);
-          const [serialized] = await behaviour.serialize(trx, ctx, [row]);
+          const [serialized] = await (behaviour.serializeCreated ?? behaviour.serialize)(trx, ctx, [row]);
           if (!replayed)
             await recordEvent(trx, ctx.program.id, 'transaction.created', serialized, row.created_at);
           out.push(serialized);

@@ -12,7 +12,7 @@ import type { TransactionListFilter } from './transactions.repository.ts';
  * what each must implement (`transactions.<type>.ts`, listed in transactions.service.ts), and the
  * pieces of the create flow that do not depend on the type.
  */
-export const transactionProgramTypes = ['affiliate'] as const satisfies readonly ProgramType[];
+export const transactionProgramTypes = ['affiliate', 'referral'] as const satisfies readonly ProgramType[];
 export type TransactionProgramType = (typeof transactionProgramTypes)[number];
 
 export type TransactionRow = Selectable<TransactionsTable>;
@@ -48,6 +48,8 @@ export interface TransactionBehaviour {
   ): Promise<TransactionRow>;
   /** Stored transactions, with their rewards, in the type's wire shape. */
   serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
+  /** The create response's shape, when it differs from `serialize` (refer-a-friend: referrer in `partner`). */
+  serializeCreated?(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
   /** Feeds (+1) or takes back (-1) every counter the transaction and its rewards fed. */
   applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1): Promise<void>;
   /** The list filters of the type; `undefined` when a filter names nothing (empty list). */

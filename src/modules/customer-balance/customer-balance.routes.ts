@@ -1,0 +1,46 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { programContext } from '../../http/context.ts';
+import { errorResponses, StatusOnly, Success } from '../../http/schemas.ts';
+import { CustomerIdParams } from '../customers/customers.schemas.ts';
+import { CreditBalanceBody, CustomerBalance } from './customer-balance.schemas.ts';
+import { creditCustomerBalance, getCustomerBalance } from './customer-balance.service.ts';
+
+const policy = { auth: 'apiKey', programTypes: ['referral'] } as const;
+const tags = ['Customer balance'];
+
+/** `/v1/customers/{id}/balance…` (refer-a-friend programs). */
+export async function customerBalanceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/v1/customers/:id/balance', {
+    config: policy,
+    schema: {
+      operationId: 'getCustomerBalance',
+      summary: "The customer's balance per currency and its non-currency rewards",
+      tags,
+      params: CustomerIdParams,
+      response: { 200: Success(CustomerBalance), ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getCustomerBalance(programContext(request), request.params.id),
+      status: 1 as const,
+    }),
+  });
+
+  app.post('/v1/customers/:id/balance/credit', {
+    config: policy,
+    schema: {
+      operationId: 'creditCustomerBalance',
+      summary: 'Record that an amount was handed to the customer: it leaves the balance, never below zero',
+      tags,
+      params: CustomerIdParams,
+      body: CreditBalanceBody,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await creditCustomerBalance(programContext(request), request.params.id, request.body);
+      return { status: 1 as const };
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import type { ProgramContext } from '../../context.ts';
+import { isCurrencyCode } from '../../core/currencies.ts';
+import { fieldError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { fromMicros, toMicros } from '../../core/money.ts';
+import { balanceMetric } from '../../core/rewards.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import { readEntityCounters, subtractIfAvailable } from '../counters/counters.repository.ts';
+import { getReferralCustomerOrThrow, toReferralCustomer } from '../customers/customers.referral.ts';
+import * as repository from './customer-balance.repository.ts';
+
+/**
+ * A refer-a-friend customer's balance: the `ok` rewards it earned, per unit, minus what the
+ * company credited (handed over in its own system). Balances are entity counters fed by sales in
+ * their transaction; a credit takes from them with one atomic conditional update.
+ */
+
+// A customer holding more distinct non-currency rewards than this sees the oldest ones.
+const MAX_NON_CURRENCY = 500;
+
+const asBool = (value: unknown) => value === true || value === 'true' || value === 1;
+
+export async function getCustomerBalance(ctx: ProgramContext, id: string) {
+  const db = ctx.database.db;
+  const row = await getReferralCustomerOrThrow(db, ctx, id);
+  const [customer, counters, rewards] = await Promise.all([
+    toReferralCustomer(db, ctx, row),
+    readEntityCounters(db, ctx.program.id, { kind: 'customer', id: row.id }),
+    repository.listNonCurrencyRewards(db, ctx.program.id, row.id, MAX_NON_CURRENCY),
+  ]);
+  const currency = [...counters]
+    .filter(([metric]) => metric.startsWith('balance:'))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([metric, micros]) => ({
+      amount: fromMicros(micros),
+      amount_units: metric.slice('balance:'.length).toUpperCase(),
+      is_currency: true,
+    }));
+  const nonCurrency = rewards.map((reward) => ({
+    reward_type: reward.amount_units,
+    commission_type: reward.commission_type,
+    reward_value: fromMicros(Number(reward.amount)),
+    created_at: reward.created_at,
+  }));
+  return { customer, balance: { currency, non_currency: nonCurrency } };
+}
+
+export async function creditCustomerBalance(
+  ctx: ProgramContext,
+  id: string,
+  body: { amount: number | string; amount_units: string; is_currency: unknown },
+): Promise<void> {
+  const amount = Number(body.amount);
+  if (!Number.isFinite(amount) || amount <= 0) throw fieldError('amount', messages.gt('amount', 0));
+  const micros = toMicros(amount);
+  if (micros <= 0) throw fieldError('amount', messages.gt('amount', 0));
+  const isCurrency = asBool(body.is_currency);
+  if (isCurrency && !isCurrencyCode(body.amount_units))
+    throw fieldError('amount_units', messages.invalid('amount_units'));
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const row = await getReferralCustomerOrThrow(trx, ctx, id);
+    const metric = balanceMetric(isCurrency, body.amount_units);
+    const taken = await subtractIfAvailable(
+      trx,
+      ctx.program.id,
+      { kind: 'customer', id: row.id },
+      metric,
+      micros,
+    );
+    if (!taken) {
+      const available = (await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id })).get(
+        metric,
+      );
+      throw fieldError(
+        'amount',
+        `The amount must not be greater than the balance (${fromMicros(Math.max(available ?? 0, 0))} ${body.amount_units}).`,
+      );
+    }
+    await repository.insertBalanceCredit(trx, {
+      program_id: ctx.program.id,
+      customer_id: row.id,
+      amount: micros,
+      amount_units: isCurrency ? body.amount_units.toUpperCase() : body.amount_units.toLowerCase(),
+      is_currency: isCurrency,
+      created_at: nowTimestamp(ctx.clock),
+    });
+  });
+}

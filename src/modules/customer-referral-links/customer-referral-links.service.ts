@@ -1,0 +1,146 @@
+import type { ProgramContext } from '../../context.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { getReferralCustomerOrThrow, linkContext } from '../customers/customers.referral.ts';
+import * as customers from '../customers/customers.repository.ts';
+import { findCustomerByRef } from '../customers/customers.shared.ts';
+import {
+  deleteLink,
+  insertLink,
+  listLinksOf,
+  updateLink,
+} from '../referral-links/referral-links.repository.ts';
+import { toReferralLink } from '../referral-links/referral-links.shared.ts';
+import * as repository from './customer-referral-links.repository.ts';
+
+/**
+ * Referral links of refer-a-friend customers. Every customer has a default link whose key is the
+ * customer's key (created with the customer); more links can be added, renamed and removed.
+ */
+
+type CustomerRef = { id?: string; key?: string; email?: string };
+
+function linkNotFound(): AppError {
+  return new AppError('not_found', 'Referral link not found.');
+}
+
+async function getLinkOrThrow(ctx: ProgramContext, key: string, db = ctx.database.db) {
+  const row = await repository.findCustomerLinkByKey(db, ctx.program.id, key);
+  if (!row) throw linkNotFound();
+  return row;
+}
+
+function keyTaken(error: unknown): never {
+  if (uniqueViolationColumn(error) === 'key') throw fieldError('key', messages.taken('key'));
+  throw error;
+}
+
+export async function createCustomerReferralLink(
+  ctx: ProgramContext,
+  body: { key: string; customer: CustomerRef },
+) {
+  const { id, key, email } = body.customer;
+  if (!id && !key && !email) throw fieldError('customer.id', messages.required('customer.id'));
+  const db = ctx.database.db;
+  const customer = await findCustomerByRef(db, ctx.program.id, { id, key, email });
+  if (!customer) throw fieldError('customer', messages.invalid('customer'));
+  const now = nowTimestamp(ctx.clock);
+  try {
+    const row = await insertLink(db, {
+      program_id: ctx.program.id,
+      key: body.key,
+      customer_id: customer.id,
+      is_default: false,
+      created_at: now,
+      updated_at: now,
+    });
+    return toReferralLink(row, await linkContext(ctx));
+  } catch (error) {
+    keyTaken(error);
+  }
+}
+
+export async function getCustomerReferralLink(ctx: ProgramContext, key: string) {
+  return toReferralLink(await getLinkOrThrow(ctx, key), await linkContext(ctx));
+}
+
+/** `:search` by link `id`/`key` and by `customer[id|key|email]`; a customer that is unknown matches nothing. */
+export async function searchCustomerReferralLinks(
+  ctx: ProgramContext,
+  query: PageRequest & { id?: string; key?: string; customer?: CustomerRef },
+) {
+  const db = ctx.database.db;
+  const filter: repository.CustomerLinkFilter = {};
+  const key = query.key ?? query.id;
+  if (query.id !== undefined && query.key !== undefined && query.id !== query.key) return [];
+  if (key !== undefined) filter.key = key;
+  const ref = query.customer ?? {};
+  if (ref.id || ref.key || ref.email) {
+    const customer = await findCustomerByRef(db, ctx.program.id, ref);
+    if (!customer) return [];
+    filter.customerId = customer.id;
+  }
+  const rows = await repository.searchCustomerLinks(
+    db,
+    ctx.program.id,
+    filter,
+    pageWindow(query),
+    query.sort,
+  );
+  const links = await linkContext(ctx);
+  return rows.map((row) => toReferralLink(row, links));
+}
+
+/**
+ * Renames a link. Renaming the default link renames the customer's key with it, so that the
+ * default link's key stays the customer's key.
+ */
+export async function updateCustomerReferralLink(ctx: ProgramContext, key: string, body: { key: string }) {
+  try {
+    const row = await ctx.database.db.transaction().execute(async (trx) => {
+      const link = await getLinkOrThrow(ctx, key, trx);
+      if (link.key === body.key) return link;
+      const now = nowTimestamp(ctx.clock);
+      const updated = await updateLink(trx, ctx.program.id, link.id, { key: body.key, updated_at: now });
+      if (link.is_default && link.customer_id !== null)
+        await customers.updateCustomer(trx, ctx.program.id, Number(link.customer_id), {
+          key: body.key,
+          updated_at: now,
+        });
+      return updated ?? link;
+    });
+    return toReferralLink(row, await linkContext(ctx));
+  } catch (error) {
+    keyTaken(error);
+  }
+}
+
+export async function deleteCustomerReferralLink(ctx: ProgramContext, key: string): Promise<void> {
+  const link = await getLinkOrThrow(ctx, key);
+  if (link.is_default) throw fieldError('id', 'The default referral link of a customer cannot be deleted.');
+  await deleteLink(ctx.database.db, ctx.program.id, link.id);
+}
+
+/** `GET /v1/customers/{id}/referral_links`: the customer's links, default first. */
+export async function listCustomerReferralLinks(
+  ctx: ProgramContext,
+  id: string,
+  page: { limit: number; page: number },
+) {
+  const db = ctx.database.db;
+  const customer = await getReferralCustomerOrThrow(db, ctx, id);
+  const rows = await listLinksOf(
+    db,
+    ctx.program.id,
+    { customerId: customer.id },
+    {
+      offset: (page.page - 1) * page.limit,
+      fetch: page.limit,
+    },
+  );
+  const links = await linkContext(ctx);
+  return rows.map((row) => toReferralLink(row, links));
+}

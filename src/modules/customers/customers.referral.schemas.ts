@@ -1,0 +1,103 @@
+import { Type } from 'typebox';
+import { Email, Timestamp } from '../../http/schemas.ts';
+
+/** Wire shapes of customers in refer-a-friend programs (spec "Customer (refer-a-friend program)"). */
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const Identifier = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/?#\\s]+$' });
+
+/** A customer named by one of its identifiers (`id` wins over `key`, `key` over `email`). */
+export const ReferralCustomerRef = Type.Partial(
+  Type.Object({
+    id: Type.String({ maxLength: 255 }),
+    key: Type.String({ maxLength: 255 }),
+    email: Type.String({ maxLength: 255 }),
+  }),
+);
+
+const Metadata = Type.Partial(
+  Type.Object({
+    date_of_birth: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'YYYY-MM-DD, a real date',
+    }),
+  }),
+);
+
+const customerFields = {
+  email: Email(),
+  name: Type.String({ maxLength: 255 }),
+  surname: Type.String({ maxLength: 255 }),
+  metadata: Metadata,
+};
+
+export const CreateReferralCustomerBody = Type.Object(
+  {
+    id: Identifier,
+    key: Identifier,
+    ...customerFields,
+    referring_customer: Type.Partial(
+      Type.Object({ id: Type.String({ maxLength: 255 }), key: Type.String({ maxLength: 255 }) }),
+    ),
+  },
+  { required: ['email'], title: 'CreateReferralCustomerBody' },
+);
+
+/** The older nested form `{customer: {...}}` some clients still send to `POST /v1/customer`. */
+export const CreateReferralCustomerNestedBody = Type.Object(
+  { customer: CreateReferralCustomerBody },
+  { required: ['customer'], title: 'CreateReferralCustomerNestedBody' },
+);
+
+const changes = Type.Partial(Type.Object({ ...customerFields, key: Identifier, id: Identifier }));
+
+/**
+ * Wrapped (`{update: {...}}`) or flat. With no path id, top-level `id` or `key` names the customer
+ * and `update.id` renames it (the older form).
+ */
+export const UpdateReferralCustomerBody = Type.Object(
+  { ...changes.properties, update: changes },
+  { required: [], title: 'UpdateReferralCustomerBody' },
+);
+
+export const CustomFields = Type.Union([
+  Type.Array(Type.Unknown()),
+  Type.Record(Type.String(), Type.Unknown()),
+]);
+
+const entryFields = {
+  email: NullableString,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  id: Type.String(),
+  name: NullableString,
+  surname: NullableString,
+  approved: Type.Boolean(),
+  status: Type.String({ description: '`active` or `archived`' }),
+  custom_fields: CustomFields,
+};
+
+/** List, search and referrals entries carry only these (spec). */
+export const ReferralCustomerEntry = Type.Object(entryFields, { title: 'ReferralCustomerEntry' });
+
+const recordFields = {
+  ...entryFields,
+  key: Type.String(),
+  tos: Type.Boolean(),
+  referrals_count: Type.Integer(),
+  metadata: Type.Object({ date_of_birth: NullableString }),
+  referral_link: Type.String(),
+  referral_links: Type.Array(Type.String()),
+};
+
+/** The referrer as shown inside a customer: its record without a referrer of its own. */
+export const ReferringCustomer = Type.Object(recordFields, { title: 'ReferringCustomer' });
+
+export const ReferralCustomer = Type.Object(
+  { ...recordFields, referring_customer: Type.Union([ReferringCustomer, Type.Null()]) },
+  { title: 'ReferralCustomer' },
+);
+
+/** `refer_status` of `GET /v1/customers` (refer-a-friend programs). */
+export const referralCustomerFilters = {
+  refer_status: Type.Union([Type.Literal('referred'), Type.Literal('non_referred')]),
+};

@@ -1,0 +1,428 @@
+import type { Kysely, Updateable } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { fieldError, validationError } from '../../core/errors.ts';
+import { newKey } from '../../core/ids.ts';
+import { messages } from '../../core/messages.ts';
+import { programMetrics } from '../../core/program-stats.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import type { CustomersTable } from '../../db/domain-tables.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import type { DB } from '../../db/tables.ts';
+import { pageWindow } from '../../http/pagination.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import { renameDefaultLink } from '../customer-referral-links/customer-referral-links.repository.ts';
+import { recordProgramActivity } from '../program/program.service.ts';
+import { insertLink, listLinksOf } from '../referral-links/referral-links.repository.ts';
+import {
+  type LinkUrlContext,
+  linkUrl,
+  loadLinkUrlContext,
+  referralLinkUrl,
+} from '../referral-links/referral-links.shared.ts';
+import { listReferralTransactions } from '../transactions/transactions.referral.ts';
+import { deleteTransactionRow } from '../transactions/transactions.service.ts';
+import * as repository from './customers.repository.ts';
+import {
+  type CustomerBehaviour,
+  type CustomerQuery,
+  type CustomerRow,
+  customerNotFound,
+  findCustomerByRef,
+  getCustomerByPathOrThrow,
+} from './customers.shared.ts';
+
+/**
+ * Customers of refer-a-friend programs: a customer may have been referred by another customer
+ * (`referring_customer_id`), has a default referral link whose key is its own `key`, and earns
+ * rewards when the customers it referred buy. Archive is a soft delete (status `archived`).
+ */
+
+type Body = Record<string, unknown>;
+
+/** Figures of one customer in entity_counters (owner kind `customer`). */
+export const customerMetrics = {
+  referralsCount: 'referrals_count',
+  signups: 'signups',
+  clicks: 'clicks',
+  salesCount: 'sales_count',
+  paidAccounts: 'paid_accounts',
+  /** Purchases the customer made itself, as a referred buyer. */
+  purchases: 'purchases',
+} as const;
+
+/** `id` first, then `key`: an SDK's find passes either in the path. */
+const PATH_ORDER = ['public_id', 'key'] as const;
+
+/** Pass the transaction when inside one: SQLite has a single connection. */
+export function linkContext(ctx: ProgramContext, db: Kysely<DB> = ctx.database.db): Promise<LinkUrlContext> {
+  return loadLinkUrlContext(db, ctx.program.id, 'referral', { withDomains: false });
+}
+
+export async function getReferralCustomerOrThrow(db: Kysely<DB>, ctx: ProgramContext, segment: string) {
+  return getCustomerByPathOrThrow(db, ctx.program.id, segment, PATH_ORDER);
+}
+
+function metadataOf(stored: string): { date_of_birth: string | null } {
+  const parsed: unknown = JSON.parse(stored || '{}');
+  const dob =
+    typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).date_of_birth : null;
+  return { date_of_birth: typeof dob === 'string' ? dob : null };
+}
+
+function customFieldsOf(stored: string): unknown[] | Record<string, unknown> {
+  const parsed: unknown = JSON.parse(stored || '[]');
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : [];
+}
+
+/** List, search and referrals entries (spec: only these nine fields). */
+export function toReferralCustomerEntry(row: CustomerRow) {
+  return {
+    email: row.email,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    id: row.public_id,
+    name: row.name,
+    surname: row.surname,
+    approved: Boolean(row.approved),
+    status: row.status,
+    custom_fields: customFieldsOf(row.custom_fields),
+  };
+}
+
+async function recordOf(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow, links: LinkUrlContext) {
+  const [linkRows, counters] = await Promise.all([
+    listLinksOf(db, ctx.program.id, { customerId: row.id }),
+    readEntityCounters(db, ctx.program.id, { kind: 'customer', id: row.id }),
+  ]);
+  const urls = linkRows.map((link) => referralLinkUrl(link, links));
+  const defaultLink = linkRows.find((link) => Boolean(link.is_default));
+  return {
+    ...toReferralCustomerEntry(row),
+    key: row.key,
+    tos: Boolean(row.tos),
+    referrals_count: counters.get(customerMetrics.referralsCount) ?? 0,
+    metadata: metadataOf(row.metadata),
+    referral_link: defaultLink
+      ? referralLinkUrl(defaultLink, links)
+      : linkUrl(links.website, links.parameter, row.key),
+    referral_links: urls,
+  };
+}
+
+/** The full customer record, with its referrer's record (or null). */
+export async function toReferralCustomer(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
+  const links = await linkContext(ctx, db);
+  const referrer =
+    row.referring_customer_id === null
+      ? undefined
+      : await repository.findCustomerById(db, ctx.program.id, Number(row.referring_customer_id));
+  const [record, referringRecord] = await Promise.all([
+    recordOf(db, ctx, row, links),
+    referrer ? recordOf(db, ctx, referrer, links) : Promise.resolve(null),
+  ]);
+  return { ...record, referring_customer: referringRecord };
+}
+
+/** The unique column a driver error names, as the field the client sent. */
+function takenField(error: unknown): string | undefined {
+  const column = uniqueViolationColumn(error);
+  if (column === 'public_id') return 'id';
+  if (column === 'key' || column === 'email') return column;
+  return undefined;
+}
+
+function rethrowTaken(error: unknown, prefix = ''): never {
+  const field = takenField(error);
+  if (field) throw fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
+  throw error;
+}
+
+export interface NewReferralCustomer {
+  id?: string | undefined;
+  key?: string | undefined;
+  email?: string | undefined;
+  name?: string | undefined;
+  surname?: string | undefined;
+  metadata?: { date_of_birth?: string | null } | undefined;
+  created_at?: string | undefined;
+  referrer?: CustomerRow | undefined;
+}
+
+/**
+ * The referrer a body names (`id` wins over `key`, then `email`), or 422 on `field`. Archived
+ * customers refer nobody: their links stop attributing.
+ */
+export async function resolveReferrer(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  ref: Record<string, unknown> | undefined,
+  field: string,
+): Promise<CustomerRow | undefined> {
+  if (ref === undefined) return undefined;
+  const asString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const given = { id: asString(ref.id), key: asString(ref.key), email: asString(ref.email) };
+  if (!given.id && !given.key && !given.email)
+    throw fieldError(`${field}.id`, messages.required(`${field}.id`));
+  const row = await findCustomerByRef(db, ctx.program.id, given);
+  if (!row || row.status === 'archived') throw fieldError(field, messages.invalid(field));
+  return row;
+}
+
+/**
+ * Inserts a customer with its default link and feeds every counter, in `trx`. Used by the create
+ * endpoint and by transactions with `options.create_customer`.
+ */
+export async function insertReferralCustomer(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  input: NewReferralCustomer,
+) {
+  const now = nowTimestamp(ctx.clock);
+  const createdAt = input.created_at ?? now;
+  const referrer = input.referrer;
+  const row = await repository.insertCustomer(trx, {
+    program_id: ctx.program.id,
+    public_id: input.id ?? newKey(),
+    key: input.key ?? newKey(),
+    email: input.email ?? null,
+    name: input.name ?? null,
+    surname: input.surname ?? null,
+    metadata: JSON.stringify({ date_of_birth: input.metadata?.date_of_birth ?? null }),
+    referring_customer_id: referrer?.id ?? null,
+    created_at: createdAt,
+    updated_at: now,
+  });
+  await insertLink(trx, {
+    program_id: ctx.program.id,
+    key: row.key,
+    customer_id: row.id,
+    is_default: true,
+    created_at: now,
+    updated_at: now,
+  });
+  const activity: Record<string, number> = { [programMetrics.customers]: 1 };
+  if (referrer) {
+    activity[programMetrics.referredCustomers] = 1;
+    const before = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id });
+    if ((before.get(customerMetrics.referralsCount) ?? 0) === 0)
+      activity[programMetrics.referringCustomers] = 1;
+    await addToEntityCounters(
+      trx,
+      ctx.program.id,
+      { kind: 'customer', id: referrer.id },
+      {
+        [customerMetrics.referralsCount]: 1,
+        [customerMetrics.signups]: 1,
+      },
+    );
+  }
+  await recordProgramActivity(trx, ctx.program.id, createdAt, activity);
+  return row;
+}
+
+async function create(ctx: ProgramContext, body: Body) {
+  if (body.partner !== undefined) throw fieldError('partner', messages.prohibited('partner'));
+  const ref = body.referring_customer as Record<string, unknown> | undefined;
+  if (
+    ref &&
+    ((ref.id !== undefined && ref.id === body.id) || (ref.key !== undefined && ref.key === body.key))
+  ) {
+    throw fieldError('referring_customer', 'A customer cannot refer itself.');
+  }
+  try {
+    return await ctx.database.db.transaction().execute(async (trx) => {
+      const referrer = await resolveReferrer(trx, ctx, ref, 'referring_customer');
+      const row = await insertReferralCustomer(trx, ctx, {
+        id: body.id as string | undefined,
+        key: body.key as string | undefined,
+        email: body.email as string | undefined,
+        name: body.name as string | undefined,
+        surname: body.surname as string | undefined,
+        metadata: body.metadata as NewReferralCustomer['metadata'],
+        referrer,
+      });
+      const data = await toReferralCustomer(trx, ctx, row);
+      await recordEvent(trx, ctx.program.id, 'customer.created', data, row.created_at);
+      return data;
+    });
+  } catch (error) {
+    rethrowTaken(error);
+  }
+}
+
+async function get(ctx: ProgramContext, id: string) {
+  const db = ctx.database.db;
+  return toReferralCustomer(db, ctx, await getReferralCustomerOrThrow(db, ctx, id));
+}
+
+const visible = ['active'] as const;
+
+async function list(ctx: ProgramContext, query: CustomerQuery) {
+  const status = query.refer_status;
+  const rows = await repository.listCustomers(
+    ctx.database.db,
+    ctx.program.id,
+    { statuses: visible, ...(status === undefined ? {} : { referred: status === 'referred' }) },
+    pageWindow(query),
+    query.sort,
+  );
+  return rows.map(toReferralCustomerEntry);
+}
+
+async function search(ctx: ProgramContext, query: CustomerQuery) {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const filter = {
+    statuses: visible,
+    ...(text(query.id) !== undefined ? { publicId: text(query.id) } : {}),
+    ...(text(query.key) !== undefined ? { key: text(query.key) } : {}),
+    ...(text(query.email) !== undefined ? { email: text(query.email) } : {}),
+  };
+  const rows = await repository.listCustomers(
+    ctx.database.db,
+    ctx.program.id,
+    filter,
+    pageWindow(query),
+    query.sort,
+  );
+  return rows.map(toReferralCustomerEntry);
+}
+
+/** The changes of an update body, wrapped or flat, as column values. */
+function changesOf(body: Body, identifiedByBody: boolean): Updateable<CustomersTable> {
+  const wrapped = body.update as Body | undefined;
+  // Without a path id the top-level `id`/`key` name the customer; only `update` holds changes.
+  const source = wrapped ?? (identifiedByBody ? {} : body);
+  const values: Updateable<CustomersTable> = {};
+  if (typeof source.email === 'string') values.email = source.email;
+  if (typeof source.name === 'string') values.name = source.name;
+  if (typeof source.surname === 'string') values.surname = source.surname;
+  if (typeof source.key === 'string') values.key = source.key;
+  if (typeof source.id === 'string') values.public_id = source.id;
+  const metadata = source.metadata as { date_of_birth?: string | null } | undefined;
+  if (metadata && 'date_of_birth' in metadata)
+    values.metadata = JSON.stringify({ date_of_birth: metadata.date_of_birth ?? null });
+  return values;
+}
+
+async function update(ctx: ProgramContext, id: string | undefined, body: Body) {
+  const fieldPrefix = body.update ? 'update.' : '';
+  try {
+    return await ctx.database.db.transaction().execute(async (trx) => {
+      let row: CustomerRow;
+      if (id !== undefined) row = await getReferralCustomerOrThrow(trx, ctx, id);
+      else {
+        const ref = { id: body.id as string | undefined, key: body.key as string | undefined };
+        if (ref.id === undefined && ref.key === undefined) throw fieldError('id', messages.required('id'));
+        const found = await findCustomerByRef(trx, ctx.program.id, ref);
+        if (!found) throw customerNotFound();
+        row = found;
+      }
+      const values = changesOf(body, id === undefined);
+      if (Object.keys(values).length === 0) return toReferralCustomer(trx, ctx, row);
+      const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, {
+        ...values,
+        updated_at: nowTimestamp(ctx.clock),
+      });
+      if (values.key !== undefined && values.key !== row.key)
+        await renameDefaultLink(trx, ctx.program.id, row.id, String(values.key));
+      const data = await toReferralCustomer(trx, ctx, updated);
+      await recordEvent(trx, ctx.program.id, 'customer.updated', data, updated.updated_at);
+      return data;
+    });
+  } catch (error) {
+    rethrowTaken(error, fieldPrefix);
+  }
+}
+
+/**
+ * Permanent delete. The customer's own purchases go first through the transactions module (so
+ * its referrer's figures and balance are taken back); its rewards, links and credits go with it;
+ * customers it referred become non-referred.
+ */
+async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?: string }) {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const row =
+      ref.path !== undefined
+        ? await getReferralCustomerOrThrow(trx, ctx, ref.path)
+        : await findCustomerByRef(trx, ctx.program.id, ref);
+    if (!row) throw customerNotFound();
+    const data = await toReferralCustomer(trx, ctx, row);
+    const purchases = await trx
+      .selectFrom('transactions')
+      .selectAll()
+      .where('program_id', '=', ctx.program.id)
+      .where('customer_id', '=', row.id)
+      .execute();
+    for (const purchase of purchases) await deleteTransactionRow(trx, ctx, purchase);
+
+    const activity: Record<string, number> = { [programMetrics.customers]: -1 };
+    if (row.referring_customer_id !== null) {
+      activity[programMetrics.referredCustomers] = -1;
+      await addToEntityCounters(
+        trx,
+        ctx.program.id,
+        { kind: 'customer', id: Number(row.referring_customer_id) },
+        {
+          [customerMetrics.referralsCount]: -1,
+          [customerMetrics.signups]: -1,
+        },
+      );
+    }
+    const own = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
+    if ((own.get(customerMetrics.referralsCount) ?? 0) > 0) activity[programMetrics.referringCustomers] = -1;
+    await recordProgramActivity(trx, ctx.program.id, row.created_at, activity);
+
+    await trx
+      .deleteFrom('entity_counters')
+      .where('program_id', '=', ctx.program.id)
+      .where('owner_kind', '=', 'customer')
+      .where('owner_id', '=', row.id)
+      .execute();
+    await repository.deleteCustomer(trx, ctx.program.id, row.id);
+    await recordEvent(trx, ctx.program.id, 'customer.deleted', data, nowTimestamp(ctx.clock));
+  });
+}
+
+/** Refer-a-friend `limit` is 10–100 (spec, Limits); the shared route validates the widest range. */
+async function transactions(ctx: ProgramContext, id: string, query: Body) {
+  const limit = query.limit === undefined ? 10 : Number(query.limit);
+  if (limit < 10 || limit > 100) throw validationError({ limit: [messages.between('limit', 10, 100)] });
+  const page = query.page === undefined ? 1 : Number(query.page);
+  const db = ctx.database.db;
+  const row = await getReferralCustomerOrThrow(db, ctx, id);
+  return listReferralTransactions(db, ctx, row.id, { offset: (page - 1) * limit, fetch: limit });
+}
+
+export const referralCustomers: CustomerBehaviour = {
+  create,
+  get,
+  list,
+  search,
+  update,
+  remove,
+  transactions,
+};
+
+/** Archive (soft delete) and revoke-archive: the status moves between `active` and `archived`. */
+export async function setReferralCustomerStatus(
+  ctx: ProgramContext,
+  id: string,
+  status: 'active' | 'archived',
+) {
+  await ctx.database.db.transaction().execute(async (trx) => {
+    const row = await getReferralCustomerOrThrow(trx, ctx, id);
+    if (row.status === status) return;
+    const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, {
+      status,
+      updated_at: nowTimestamp(ctx.clock),
+    });
+    await recordEvent(
+      trx,
+      ctx.program.id,
+      'customer.updated',
+      await toReferralCustomer(trx, ctx, updated),
+      updated.updated_at,
+    );
+  });
+}

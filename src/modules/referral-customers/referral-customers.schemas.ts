@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { Email } from '../../http/schemas.ts';
+import { ReferralCustomer, ReferralCustomerEntry } from '../customers/customers.referral.schemas.ts';
+import { ReferralLink } from '../referral-links/referral-links.shared.ts';
+
+export const CustomerStats = Type.Object(
+  {
+    customer: ReferralCustomer,
+    referrals: Type.Object({
+      clicks: Type.Integer(),
+      signups: Type.Integer(),
+      revenue: Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() })),
+      sales_count: Type.Integer(),
+      paid_accounts: Type.Integer(),
+    }),
+    ref_links: Type.Array(ReferralLink),
+  },
+  { title: 'CustomerStats' },
+);
+
+export const CustomerReferrals = Type.Array(ReferralCustomerEntry);
+
+export const CustomerReferralsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 250, default: 100 }),
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  },
+  { required: [] },
+);
+
+export const InviteCustomerBody = Type.Object(
+  {
+    email: Email(),
+    name: Type.String({ maxLength: 255 }),
+    personalization: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { required: ['email'], title: 'InviteCustomerBody' },
+);

@@ -1,0 +1,113 @@
+import type { ProgramContext } from '../../context.ts';
+import { fromMicros } from '../../core/money.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import { queueEmail } from '../../outbox/outbox.ts';
+import { readEntityCounters } from '../counters/counters.repository.ts';
+import {
+  customerMetrics,
+  getReferralCustomerOrThrow,
+  linkContext,
+  setReferralCustomerStatus,
+  toReferralCustomer,
+  toReferralCustomerEntry,
+} from '../customers/customers.referral.ts';
+import { listCustomers } from '../customers/customers.repository.ts';
+import { listLinksOf } from '../referral-links/referral-links.repository.ts';
+import { toReferralLink } from '../referral-links/referral-links.shared.ts';
+
+/** Endpoints only refer-a-friend customers have: archive, stats, referrals, invitations. */
+
+export const archiveCustomer = (ctx: ProgramContext, id: string) =>
+  setReferralCustomerStatus(ctx, id, 'archived');
+
+export const revokeArchiveCustomer = (ctx: ProgramContext, id: string) =>
+  setReferralCustomerStatus(ctx, id, 'active');
+
+/** Figures from the customer's counters (kept by sales and signups), never from history. */
+export async function getCustomerStats(ctx: ProgramContext, id: string) {
+  const db = ctx.database.db;
+  const row = await getReferralCustomerOrThrow(db, ctx, id);
+  const [customer, counters, links, context] = await Promise.all([
+    toReferralCustomer(db, ctx, row),
+    readEntityCounters(db, ctx.program.id, { kind: 'customer', id: row.id }),
+    listLinksOf(db, ctx.program.id, { customerId: row.id }),
+    linkContext(ctx),
+  ]);
+  const revenue = [...counters]
+    .filter(([metric]) => metric.startsWith('revenue:'))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([metric, micros]) => ({
+      currency: metric.slice('revenue:'.length).toUpperCase(),
+      amount: fromMicros(micros),
+    }));
+  return {
+    customer,
+    referrals: {
+      clicks: counters.get(customerMetrics.clicks) ?? 0,
+      signups: counters.get(customerMetrics.signups) ?? 0,
+      revenue,
+      sales_count: counters.get(customerMetrics.salesCount) ?? 0,
+      paid_accounts: counters.get(customerMetrics.paidAccounts) ?? 0,
+    },
+    ref_links: links.map((link) => toReferralLink(link, context)),
+  };
+}
+
+/** The customers it referred (archived ones left out), newest first. */
+export async function listCustomerReferrals(
+  ctx: ProgramContext,
+  id: string,
+  page: { limit: number; page: number },
+) {
+  const db = ctx.database.db;
+  const row = await getReferralCustomerOrThrow(db, ctx, id);
+  const rows = await listCustomers(
+    db,
+    ctx.program.id,
+    { statuses: ['active'], referringCustomerId: row.id },
+    { offset: (page.page - 1) * page.limit, fetch: page.limit },
+    'desc',
+  );
+  return rows.map(toReferralCustomerEntry);
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/**
+ * Queues an invitation e-mail through the outbox. `personalization` is custom data for the
+ * message: a string `message` replaces the default text, `subject` the default subject, and every
+ * `{{key}}` of either is replaced by that key's value.
+ */
+export async function inviteCustomer(
+  ctx: ProgramContext,
+  body: { email: string; name?: string; personalization?: Record<string, unknown> },
+): Promise<void> {
+  const db = ctx.database.db;
+  const program = await db
+    .selectFrom('programs')
+    .select(['name', 'website'])
+    .where('id', '=', ctx.program.id)
+    .executeTakeFirstOrThrow();
+  const data = body.personalization ?? {};
+  const fill = (template: string) =>
+    template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, key: string) => {
+      const value = key === 'name' ? (body.name ?? data.name) : data[key];
+      return value === undefined || value === null ? '' : String(value);
+    });
+  const greeting = body.name ? `Hi ${body.name},` : 'Hi,';
+  const subject = fill(
+    typeof data.subject === 'string' ? data.subject : `You are invited to ${program.name}`,
+  );
+  const message = fill(
+    typeof data.message === 'string'
+      ? data.message
+      : `You are invited to join ${program.name}${program.website ? ` at ${program.website}` : ''}: refer your friends and earn rewards.`,
+  );
+  const text = `${greeting}\n\n${message}\n`;
+  const html = `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(message)}</p>`;
+  await queueEmail(db, ctx.program.id, { to: body.email, subject, text, html }, nowTimestamp(ctx.clock));
+}

@@ -1,0 +1,331 @@
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { fieldError, validationError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { fromMicros, toMicros } from '../../core/money.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
+import {
+  balanceMetric,
+  calculateRewards,
+  type RewardRole,
+  rewardCountMetric,
+  rewardRoles,
+  rewardSettingsOf,
+} from '../../core/rewards.ts';
+import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
+import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import { customerMetrics, insertReferralCustomer, resolveReferrer } from '../customers/customers.referral.ts';
+import { findCustomersByIds } from '../customers/customers.repository.ts';
+import { findCustomerByRef } from '../customers/customers.shared.ts';
+import { recordProgramActivity } from '../program/program.service.ts';
+import * as repository from './transactions.repository.ts';
+import {
+  type RewardRow,
+  type TransactionBehaviour,
+  type TransactionEntry,
+  type TransactionRow,
+  toBool,
+} from './transactions.shared.ts';
+
+/**
+ * Sales of refer-a-friend programs. Only referred customers buy through the program: each sale
+ * can earn a reward for the referrer and one for the buyer (core/rewards.ts), and feeds the
+ * referrer's figures, both balances and the program overview in the same transaction.
+ */
+
+type Customer = NonNullable<Awaited<ReturnType<typeof findCustomerByRef>>>;
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+async function resolveBuyer(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: TransactionEntry,
+): Promise<Customer> {
+  const given = entry.customer ?? {};
+  const ref = { id: text(given.id), key: text(given.key), email: text(given.email) };
+  if (!ref.id && !ref.key && !ref.email) throw fieldError('customer', messages.required('customer'));
+  const found = await findCustomerByRef(trx, ctx.program.id, ref);
+  if (found) return found;
+  if (!toBool(entry.options?.create_customer, false))
+    throw fieldError('customer', messages.invalid('customer'));
+  const referrer = await resolveReferrer(
+    trx,
+    ctx,
+    given.referring_customer as Record<string, unknown> | undefined,
+    'customer.referring_customer',
+  );
+  const createdAt = text(given.created_at);
+  return insertReferralCustomer(trx, ctx, {
+    id: ref.id,
+    key: ref.key,
+    email: ref.email,
+    name: text(given.name),
+    surname: text(given.surname),
+    created_at: createdAt === undefined ? undefined : normalizeTimestamp(createdAt),
+    referrer,
+  });
+}
+
+async function rewardSettingsOfProgram(db: Kysely<DB>, programId: number) {
+  const program = await db
+    .selectFrom('programs')
+    .select('settings')
+    .where('id', '=', programId)
+    .executeTakeFirst();
+  return rewardSettingsOf(programSettingsOf('referral', program?.settings ?? '{}'));
+}
+
+async function record(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: TransactionEntry,
+  key: string,
+  digest: string,
+): Promise<TransactionRow> {
+  const amount = Number(entry.amount);
+  if (!Number.isFinite(amount)) throw validationError({ amount: [messages.numeric('amount')] });
+  const buyer = await resolveBuyer(trx, ctx, entry);
+  if (buyer.referring_customer_id === null) {
+    throw fieldError(
+      'customer',
+      'Transactions can be created for referred customers only; this customer was not referred.',
+    );
+  }
+  if (ctx.database.dialect === 'postgres') {
+    // Serializes sales of one buyer, so `first_purchase` and `limit` hold under concurrency.
+    await trx.selectFrom('customers').select('id').where('id', '=', buyer.id).forUpdate().execute();
+  }
+  const [settings, counters] = await Promise.all([
+    rewardSettingsOfProgram(trx, ctx.program.id),
+    readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: buyer.id }),
+  ]);
+  const now = nowTimestamp(ctx.clock);
+  const amountUnits = entry.amount_units?.toUpperCase() ?? null;
+  const rewardable = toBool(entry.rewardable, true);
+  const rewarded = toBool(entry.rewarded, false);
+  const drafts = calculateRewards(settings, {
+    amount: toMicros(amount),
+    amountUnits,
+    rewardable,
+    rewarded,
+    previousPurchases: counters.get(customerMetrics.purchases) ?? 0,
+    previousRewards: Object.fromEntries(
+      rewardRoles.map((role) => [role, counters.get(rewardCountMetric(role)) ?? 0]),
+    ) as Record<RewardRole, number>,
+  });
+  const row = await repository.insertTransaction(trx, {
+    program_id: ctx.program.id,
+    key,
+    customer_id: buyer.id,
+    partner_id: null,
+    referring_customer_id: buyer.referring_customer_id,
+    action: entry.action,
+    amount: toMicros(amount),
+    amount_units: amountUnits,
+    is_currency: true,
+    credit: false,
+    rewarded,
+    rewardable,
+    product_id: entry.product_id ?? null,
+    product_type: entry.product_type ?? null,
+    request_digest: digest,
+    archived_at: null,
+    created_at: now,
+    deleted_at: null,
+  });
+  await repository.insertRewards(
+    trx,
+    drafts.map((draft) => ({
+      program_id: ctx.program.id,
+      transaction_id: row.id,
+      partner_id: null,
+      customer_id: draft.role === 'referrer' ? Number(buyer.referring_customer_id) : buyer.id,
+      role: draft.role,
+      status: draft.status,
+      amount: draft.amount,
+      amount_units: draft.amountUnits,
+      is_currency: draft.isCurrency,
+      credit: false,
+      commission_type: draft.commissionType,
+      commission_value: String(draft.commissionValue),
+      product_id: row.product_id,
+      product_type: row.product_type,
+      available_at: null,
+      created_at: now,
+      deleted_at: null,
+    })),
+  );
+  await applyEffects(trx, ctx, row, 1);
+  return row;
+}
+
+/**
+ * Feeds (+1) or takes back (-1) everything one sale moved: the program overview, the referrer's
+ * figures, the buyer's purchase and reward counts, and the balances of `ok` rewards. A balance may
+ * go below zero when a sale whose reward was already credited is taken back: that is what is owed.
+ */
+async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
+  const programId = ctx.program.id;
+  const amount = Number(row.amount);
+  const revenue = row.amount_units ? { [revenueMetric(row.amount_units)]: sign * amount } : {};
+  await recordProgramActivity(trx, programId, row.created_at, { [programMetrics.sales]: sign, ...revenue });
+
+  const buyer = { kind: 'customer' as const, id: Number(row.customer_id) };
+  const rewards = await repository.listRewardsOf(trx, programId, [row.id]);
+  const buyerDeltas: Record<string, number> = { [customerMetrics.purchases]: sign };
+  for (const reward of rewards) {
+    const metric = rewardCountMetric(reward.role as RewardRole);
+    buyerDeltas[metric] = (buyerDeltas[metric] ?? 0) + sign;
+  }
+  await addToEntityCounters(trx, programId, buyer, buyerDeltas);
+  for (const reward of rewards) {
+    if (reward.status !== 'ok' || reward.customer_id === null) continue;
+    await addToEntityCounters(
+      trx,
+      programId,
+      { kind: 'customer', id: Number(reward.customer_id) },
+      {
+        [balanceMetric(Boolean(reward.is_currency), reward.amount_units)]: sign * Number(reward.amount),
+      },
+    );
+  }
+
+  if (row.referring_customer_id === null) return;
+  const purchases = (await readEntityCounters(trx, programId, buyer)).get(customerMetrics.purchases) ?? 0;
+  // A referred customer becomes a paid account with its first purchase, and stops with its last.
+  const paid = sign === 1 && purchases === 1 ? 1 : sign === -1 && purchases === 0 ? -1 : 0;
+  await addToEntityCounters(
+    trx,
+    programId,
+    { kind: 'customer', id: Number(row.referring_customer_id) },
+    {
+      [customerMetrics.salesCount]: sign,
+      [customerMetrics.paidAccounts]: paid,
+      ...revenue,
+    },
+  );
+}
+
+function productData(row: RewardRow) {
+  return row.product_id === null && row.product_type === null
+    ? []
+    : { product_id: row.product_id, product_type: row.product_type };
+}
+
+/** The pieces both wire shapes share, with public ids looked up in one query. */
+async function wireParts(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
+  const ids = new Set<number>();
+  for (const row of rows) {
+    ids.add(Number(row.customer_id));
+    if (row.referring_customer_id !== null) ids.add(Number(row.referring_customer_id));
+  }
+  const rewards = await repository.listRewardsOf(
+    db,
+    ctx.program.id,
+    rows.map((row) => row.id),
+  );
+  for (const reward of rewards) if (reward.customer_id !== null) ids.add(Number(reward.customer_id));
+  const customers = await findCustomersByIds(db, ctx.program.id, [...ids]);
+  const publicId = new Map(customers.map((c) => [Number(c.id), c.public_id]));
+  const idOf = (id: number | null) => (id === null ? null : (publicId.get(Number(id)) ?? null));
+  return rows.map((row) => {
+    const buyer = idOf(row.customer_id) ?? '';
+    return {
+      referrer: idOf(row.referring_customer_id),
+      buyer,
+      common: {
+        key: row.key,
+        action: row.action,
+        amount: fromMicros(Number(row.amount)),
+        credit: Boolean(row.credit),
+        is_currency: Boolean(row.is_currency),
+        amount_units: row.amount_units,
+        created_at: row.created_at,
+        deleted_at: row.deleted_at,
+        rewards: rewards
+          .filter((reward) => Number(reward.transaction_id) === Number(row.id))
+          .map((reward) => ({
+            key: row.key,
+            action: row.action,
+            status: reward.status,
+            customer: idOf(reward.customer_id),
+            referred_customer: buyer,
+            amount: fromMicros(Number(reward.amount)),
+            amount_units: reward.amount_units,
+            is_currency: Boolean(reward.is_currency),
+            credit: Boolean(reward.credit),
+            created_at: reward.created_at,
+            deleted_at: reward.deleted_at,
+            product_type_data: productData(reward),
+          })),
+      },
+    };
+  });
+}
+
+/** Lists, fetches, events: `customer` is the referrer, `referred_customer` the buyer. */
+async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
+  return (await wireParts(db, ctx, rows)).map((part) => ({
+    ...part.common,
+    customer: part.referrer,
+    referred_customer: part.buyer,
+  }));
+}
+
+/** The create response: the referrer in `partner`, the buyer in `customer` (spec). */
+async function serializeCreated(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
+  return (await wireParts(db, ctx, rows)).map((part) => ({
+    ...part.common,
+    partner: part.referrer,
+    customer: part.buyer,
+  }));
+}
+
+/** `key`, and `customer[id|key|email]` / `customer_key` naming the referrer (the list's `customer`). */
+async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<string, unknown>) {
+  const customer = (query.customer ?? {}) as Record<string, unknown>;
+  const ref = {
+    id: text(customer.id),
+    key: text(customer.key) ?? text(query.customer_key),
+    email: text(customer.email),
+  };
+  const filter: repository.TransactionListFilter = {};
+  if (text(query.key) !== undefined) filter.key = text(query.key)!;
+  if (ref.id || ref.key || ref.email) {
+    const row = await findCustomerByRef(db, ctx.program.id, ref);
+    if (!row) return undefined;
+    filter.referringCustomerId = row.id;
+  }
+  return filter;
+}
+
+export const referralTransactions: TransactionBehaviour = {
+  record,
+  serialize,
+  serializeCreated,
+  applyEffects,
+  listFilter,
+};
+
+/** `GET /v1/customers/{id}/transactions`: the sales it made and the sales of those it referred. */
+export async function listReferralTransactions(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  customerId: number,
+  window: { offset: number; fetch: number },
+) {
+  const rows = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('program_id', '=', ctx.program.id)
+    .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('referring_customer_id', '=', customerId)]))
+    .where('archived_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
+  return serialize(db, ctx, rows);
+}
