@@ -51,6 +51,11 @@ export async function openPostgres(
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const dialect = new PostgresDialect({ pool: namingStatements(pool) });
-  if (schema) await pool.query(`create schema if not exists ${schema}`);
+  if (schema) {
+    // Instances starting together race on IF NOT EXISTS; the loser's unique violation is harmless.
+    await pool.query(`create schema if not exists ${schema}`).catch((error: { code?: string }) => {
+      if (error.code !== '23505' && error.code !== '42P06') throw error;
+    });
+  }
   return { dialect, pool, schema };
 }
