@@ -138,8 +138,15 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     config,
   };
   const app = await buildApp(deps);
-  options.routes?.(app);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    options.routes?.(app);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await app.close().catch(() => {});
+    await database.close();
+    await fresh?.drop();
+    throw error;
+  }
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
