@@ -163,6 +163,28 @@ describeEachDatabase('webhook delivery', (server) => {
     }
   });
 
+  test('a partner created through the API is delivered as the API returned it', async () => {
+    const receiver = await startReceiver(200);
+    const worker = createWorker(server().deps, { timeoutMs: 10_000 });
+    try {
+      const p = await server().newProgram('affiliate');
+      await createHook(server, p.token, receiver.url, ['partner.created']);
+      const made = await server().request('POST', '/v1/partners', {
+        token: p.token,
+        body: { email: 'flow@example.com', name: 'Flow' },
+      });
+      assert.equal(made.status, 201, made.text);
+      await worker.runOnce();
+      assert.equal(receiver.received.length, 1);
+      const delivered = JSON.parse(receiver.received[0]!.body);
+      assert.equal(delivered.event, 'partner.created');
+      assert.deepEqual(delivered.data, made.body.data);
+    } finally {
+      worker.close();
+      await receiver.close();
+    }
+  });
+
   test('the running worker loop delivers new events by itself and stops cleanly', async () => {
     const receiver = await startReceiver(200);
     const running = await startWorker(server().deps, { timeoutMs: 10_000, idleMs: 10, concurrency: 4 });
