@@ -34,6 +34,8 @@ export class EmailSender {
       const url = new URL(deps.config.smtpUrl);
       this.#from = url.searchParams.get('from') ?? undefined;
       url.searchParams.delete('from');
+      // A pool of a few connections, reused: a batch is not one SMTP connection per e-mail.
+      if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
       this.#transport = nodemailer.createTransport(url.toString());
     }
   }
