@@ -35,11 +35,25 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
         // Kysely looks for its tables in every schema unless told which one is ours.
         ...(database.schema ? { migrationTableSchema: database.schema } : {}),
       });
-      return await migrator.migrateToLatest();
+      return await migrateRetryingIntrospection(migrator);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
   });
+}
+
+/**
+ * Kysely's introspection lists the tables of every schema of the database; when another schema is
+ * dropped meanwhile (a neighbour's test run, a tenant removed) the listing fails with "schema or
+ * relation does not exist". Nothing was applied then, so trying again is safe.
+ */
+async function migrateRetryingIntrospection(migrator: Migrator): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    const code = (result.error as { code?: string } | undefined)?.code;
+    const vanished = code === '3F000' || code === '42P01';
+    if (!vanished || attempt === 5 || result.results?.some((r) => r.status === 'Success')) return result;
+  }
 }
 
 export async function migrateOrThrow(database: Database): Promise<string[]> {
