@@ -13,6 +13,8 @@ const usage = `vouch — admin CLI
   vouch keys create --program ID [--name NAME] [--scope full|read]
   vouch keys revoke KEY_ID
   vouch migrate
+  vouch worker [--once]
+  vouch seed --partners N --customers N --transactions N [--program ID]
 
 Reads DATABASE_URL like the server (default sqlite:./data/vouch.db). Output is JSON.`;
 
