@@ -48,14 +48,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(authenticate);
   await app.register(rateLimiting);
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.log.level === 'debug' || request.log.level === 'trace') {
+  // One line per request, only when asked for: at the default level the hook is not even installed.
+  if (deps.config.logLevel === 'debug' || deps.config.logLevel === 'trace') {
+    app.addHook('onResponse', (request, reply, done) => {
       request.log.debug(
         { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
         'request',
       );
-    }
-  });
+      done();
+    });
+  }
 
   for (const plugin of routePlugins) await app.register(plugin);
   return app as unknown as FastifyInstance;

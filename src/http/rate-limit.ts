@@ -34,9 +34,9 @@ export const rateLimiting = fp(async (app: FastifyInstance) => {
     errorResponseBuilder: () => new AppError('rate_limited', 'Too Many Attempts.'),
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const limit = reply.getHeader('ratelimit-limit');
-    if (limit === undefined) return payload;
+    if (limit === undefined) return done(null, payload);
     const remaining = reply.getHeader('ratelimit-remaining');
     const reset = reply.getHeader('ratelimit-reset');
     reply.removeHeader('ratelimit-limit');
@@ -44,6 +44,6 @@ export const rateLimiting = fp(async (app: FastifyInstance) => {
     reply.removeHeader('ratelimit-reset');
     reply.header('ratelimit-policy', `"${POLICY}";q=${limit};w=${WINDOW_MS / 1000}`);
     reply.header('ratelimit', `"${POLICY}";r=${remaining};t=${reset}`);
-    return payload;
+    done(null, payload);
   });
 });

@@ -43,7 +43,7 @@ export const requestParsing = fp(async (app: FastifyInstance) => {
     done(unsupported(), undefined);
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const schema = request.routeOptions.schema as
       | Record<string, Record<string, unknown> | undefined>
       | undefined;
@@ -55,6 +55,7 @@ export const requestParsing = fp(async (app: FastifyInstance) => {
     if (bodySchema && !bodySchema[VARIANTS_MARKER]) {
       request.body = stripAbsent(request.body ?? {}, bodySchema);
     }
+    done();
   });
 });
 
