@@ -1,6 +1,25 @@
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BalanceCreditsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import { hotQuery } from '../referral-links/referral-links.prepared.ts';
+
+const selectNonCurrencyRewards = hotQuery<
+  { amount: number; amount_units: string; commission_type: string; created_at: string },
+  [programId: number, customerId: number, max: number]
+>((db) =>
+  db
+    .selectFrom('rewards')
+    .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+    .select(['rewards.amount', 'rewards.amount_units', 'rewards.commission_type', 'rewards.created_at'])
+    .where('rewards.program_id', '=', 0)
+    .where('rewards.customer_id', '=', 0)
+    .where('rewards.is_currency', '=', sql.lit(false))
+    .where('rewards.status', '=', sql.lit('ok'))
+    .where('rewards.deleted_at', 'is', null)
+    .where('transactions.archived_at', 'is', null)
+    .orderBy('rewards.id', 'asc')
+    .limit(0),
+);
 
 /** The non-currency rewards a customer holds: rewards of live (not archived) sales. */
 export async function listNonCurrencyRewards(
@@ -9,19 +28,7 @@ export async function listNonCurrencyRewards(
   customerId: number,
   max: number,
 ) {
-  return db
-    .selectFrom('rewards')
-    .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .select(['rewards.amount', 'rewards.amount_units', 'rewards.commission_type', 'rewards.created_at'])
-    .where('rewards.program_id', '=', programId)
-    .where('rewards.customer_id', '=', customerId)
-    .where('rewards.is_currency', '=', false)
-    .where('rewards.status', '=', 'ok')
-    .where('rewards.deleted_at', 'is', null)
-    .where('transactions.archived_at', 'is', null)
-    .orderBy('rewards.id', 'asc')
-    .limit(max)
-    .execute();
+  return selectNonCurrencyRewards(db, programId, customerId, max);
 }
 
 export async function insertBalanceCredit(db: Kysely<DB>, values: Insertable<BalanceCreditsTable>) {

@@ -6,7 +6,7 @@ import { fromMicros, toMicros } from '../../core/money.ts';
 import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { readEntityCounters, subtractIfAvailable } from '../counters/counters.repository.ts';
-import { getReferralCustomerOrThrow, toReferralCustomer } from '../customers/customers.referral.ts';
+import { getReferralCustomerOrThrow, loadReferralCustomer } from '../customers/customers.referral.ts';
 import * as repository from './customer-balance.repository.ts';
 
 /**
@@ -23,9 +23,8 @@ const asBool = (value: unknown) => value === true || value === 'true' || value =
 export async function getCustomerBalance(ctx: ProgramContext, id: string) {
   const db = ctx.database.db;
   const row = await getReferralCustomerOrThrow(db, ctx, id);
-  const [customer, counters, rewards] = await Promise.all([
-    toReferralCustomer(db, ctx, row),
-    readEntityCounters(db, ctx.program.id, { kind: 'customer', id: row.id }),
+  const [{ record: customer, counters }, rewards] = await Promise.all([
+    loadReferralCustomer(db, ctx, row),
     repository.listNonCurrencyRewards(db, ctx.program.id, row.id, MAX_NON_CURRENCY),
   ]);
   const currency = [...counters]

@@ -13,15 +13,17 @@ import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
 import { renameDefaultLink } from '../customer-referral-links/customer-referral-links.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
-import { insertLink, listLinksOf } from '../referral-links/referral-links.repository.ts';
+import { insertLink } from '../referral-links/referral-links.repository.ts';
 import {
   type LinkUrlContext,
   linkUrl,
   loadLinkUrlContext,
+  type ReferralLinkRow,
   referralLinkUrl,
 } from '../referral-links/referral-links.shared.ts';
 import { listReferralTransactions } from '../transactions/transactions.referral.ts';
 import { deleteTransactionRow } from '../transactions/transactions.service.ts';
+import * as referralRepository from './customers.referral.repository.ts';
 import * as repository from './customers.repository.ts';
 import {
   type CustomerBehaviour,
@@ -90,13 +92,14 @@ export function toReferralCustomerEntry(row: CustomerRow) {
   };
 }
 
-async function recordOf(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow, links: LinkUrlContext) {
-  const [linkRows, counters] = await Promise.all([
-    listLinksOf(db, ctx.program.id, { customerId: row.id }),
-    readEntityCounters(db, ctx.program.id, { kind: 'customer', id: row.id }),
-  ]);
-  const urls = linkRows.map((link) => referralLinkUrl(link, links));
-  const defaultLink = linkRows.find((link) => Boolean(link.is_default));
+function recordOf(
+  row: CustomerRow,
+  linkRows: readonly ReferralLinkRow[],
+  counters: ReadonlyMap<string, number>,
+  links: LinkUrlContext,
+) {
+  const own = linkRows.filter((link) => Number(link.customer_id) === Number(row.id));
+  const defaultLink = own.find((link) => Boolean(link.is_default));
   return {
     ...toReferralCustomerEntry(row),
     key: row.key,
@@ -106,22 +109,37 @@ async function recordOf(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow, l
     referral_link: defaultLink
       ? referralLinkUrl(defaultLink, links)
       : linkUrl(links.website, links.parameter, row.key),
-    referral_links: urls,
+    referral_links: own.map((link) => referralLinkUrl(link, links)),
   };
+}
+
+/**
+ * A customer with everything its responses show: its record (with its referrer's record or
+ * null), its figures and links. Reads the customer and its referrer together (five queries).
+ */
+export async function loadReferralCustomer(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
+  const programId = ctx.program.id;
+  const referrerId = row.referring_customer_id === null ? Number(row.id) : Number(row.referring_customer_id);
+  const [links, referrer, linkRows, counters] = await Promise.all([
+    linkContext(ctx, db),
+    row.referring_customer_id === null ? undefined : repository.findCustomerById(db, programId, referrerId),
+    referralRepository.linksOfCustomers(db, programId, Number(row.id), referrerId),
+    referralRepository.countersOfCustomers(db, programId, Number(row.id), referrerId),
+  ]);
+  const own = counters.get(Number(row.id)) ?? new Map<string, number>();
+  const record = {
+    ...recordOf(row, linkRows, own, links),
+    referring_customer: referrer
+      ? recordOf(referrer, linkRows, counters.get(referrerId) ?? new Map(), links)
+      : null,
+  };
+  const ownLinks = linkRows.filter((link) => Number(link.customer_id) === Number(row.id));
+  return { record, counters: own, links: ownLinks, linkContext: links };
 }
 
 /** The full customer record, with its referrer's record (or null). */
 export async function toReferralCustomer(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
-  const links = await linkContext(ctx, db);
-  const referrer =
-    row.referring_customer_id === null
-      ? undefined
-      : await repository.findCustomerById(db, ctx.program.id, Number(row.referring_customer_id));
-  const [record, referringRecord] = await Promise.all([
-    recordOf(db, ctx, row, links),
-    referrer ? recordOf(db, ctx, referrer, links) : Promise.resolve(null),
-  ]);
-  return { ...record, referring_customer: referringRecord };
+  return (await loadReferralCustomer(db, ctx, row)).record;
 }
 
 /** The unique column a driver error names, as the field the client sent. */

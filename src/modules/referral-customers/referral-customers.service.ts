@@ -2,17 +2,14 @@ import type { ProgramContext } from '../../context.ts';
 import { fromMicros } from '../../core/money.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
-import { readEntityCounters } from '../counters/counters.repository.ts';
 import {
   customerMetrics,
   getReferralCustomerOrThrow,
-  linkContext,
+  loadReferralCustomer,
   setReferralCustomerStatus,
-  toReferralCustomer,
   toReferralCustomerEntry,
 } from '../customers/customers.referral.ts';
 import { listCustomers } from '../customers/customers.repository.ts';
-import { listLinksOf } from '../referral-links/referral-links.repository.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';
 
 /** Endpoints only refer-a-friend customers have: archive, stats, referrals, invitations. */
@@ -27,12 +24,7 @@ export const revokeArchiveCustomer = (ctx: ProgramContext, id: string) =>
 export async function getCustomerStats(ctx: ProgramContext, id: string) {
   const db = ctx.database.db;
   const row = await getReferralCustomerOrThrow(db, ctx, id);
-  const [customer, counters, links, context] = await Promise.all([
-    toReferralCustomer(db, ctx, row),
-    readEntityCounters(db, ctx.program.id, { kind: 'customer', id: row.id }),
-    listLinksOf(db, ctx.program.id, { customerId: row.id }),
-    linkContext(ctx),
-  ]);
+  const { record, counters, links, linkContext } = await loadReferralCustomer(db, ctx, row);
   const revenue = [...counters]
     .filter(([metric]) => metric.startsWith('revenue:'))
     .sort(([a], [b]) => a.localeCompare(b))
@@ -41,7 +33,7 @@ export async function getCustomerStats(ctx: ProgramContext, id: string) {
       amount: fromMicros(micros),
     }));
   return {
-    customer,
+    customer: record,
     referrals: {
       clicks: counters.get(customerMetrics.clicks) ?? 0,
       signups: counters.get(customerMetrics.signups) ?? 0,
@@ -49,7 +41,7 @@ export async function getCustomerStats(ctx: ProgramContext, id: string) {
       sales_count: counters.get(customerMetrics.salesCount) ?? 0,
       paid_accounts: counters.get(customerMetrics.paidAccounts) ?? 0,
     },
-    ref_links: links.map((link) => toReferralLink(link, context)),
+    ref_links: links.map((link) => toReferralLink(link, linkContext)),
   };
 }
 

@@ -15,9 +15,13 @@ import {
 } from '../../core/rewards.ts';
 import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import {
+  addToCustomerCounters,
+  countersOfCustomers,
+  programSettingsText,
+} from '../customers/customers.referral.repository.ts';
 import { customerMetrics, insertReferralCustomer, resolveReferrer } from '../customers/customers.referral.ts';
-import { findCustomersByIds } from '../customers/customers.repository.ts';
+import { findCustomerById, findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
@@ -70,13 +74,22 @@ async function resolveBuyer(
 }
 
 async function rewardSettingsOfProgram(db: Kysely<DB>, programId: number) {
-  const program = await db
-    .selectFrom('programs')
-    .select('settings')
-    .where('id', '=', programId)
-    .executeTakeFirst();
-  return rewardSettingsOf(programSettingsOf('referral', program?.settings ?? '{}'));
+  return rewardSettingsOf(programSettingsOf('referral', await programSettingsText(db, programId)));
 }
+
+type RewardFacts = Pick<
+  RewardRow,
+  'role' | 'status' | 'customer_id' | 'amount' | 'amount_units' | 'is_currency'
+>;
+
+/**
+ * What a just-recorded sale already knows, so that its create response needs no second read
+ * (the shared flow serializes the row `record` returns, in the same transaction).
+ */
+const justRecorded = new WeakMap<
+  TransactionRow,
+  { rewards: RewardRow[]; buyer: Customer; referrerPublicId: string | null }
+>();
 
 async function record(
   trx: Kysely<DB>,
@@ -94,34 +107,39 @@ async function record(
       'Transactions can be created for referred customers only; this customer was not referred.',
     );
   }
+  const programId = ctx.program.id;
+  const referrerId = Number(buyer.referring_customer_id);
   if (ctx.database.dialect === 'postgres') {
     // Serializes sales of one buyer, so `first_purchase` and `limit` hold under concurrency.
     await trx.selectFrom('customers').select('id').where('id', '=', buyer.id).forUpdate().execute();
   }
-  const [settings, counters] = await Promise.all([
-    rewardSettingsOfProgram(trx, ctx.program.id),
-    readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: buyer.id }),
+  const [settings, counters, referrer] = await Promise.all([
+    rewardSettingsOfProgram(trx, programId),
+    countersOfCustomers(trx, programId, Number(buyer.id), Number(buyer.id)),
+    findCustomerById(trx, programId, referrerId),
   ]);
+  const bought = counters.get(Number(buyer.id)) ?? new Map<string, number>();
   const now = nowTimestamp(ctx.clock);
   const amountUnits = entry.amount_units?.toUpperCase() ?? null;
   const rewardable = toBool(entry.rewardable, true);
   const rewarded = toBool(entry.rewarded, false);
+  const previousPurchases = bought.get(customerMetrics.purchases) ?? 0;
   const drafts = calculateRewards(settings, {
     amount: toMicros(amount),
     amountUnits,
     rewardable,
     rewarded,
-    previousPurchases: counters.get(customerMetrics.purchases) ?? 0,
+    previousPurchases,
     previousRewards: Object.fromEntries(
-      rewardRoles.map((role) => [role, counters.get(rewardCountMetric(role)) ?? 0]),
+      rewardRoles.map((role) => [role, bought.get(rewardCountMetric(role)) ?? 0]),
     ) as Record<RewardRole, number>,
   });
   const row = await repository.insertTransaction(trx, {
-    program_id: ctx.program.id,
+    program_id: programId,
     key,
     customer_id: buyer.id,
     partner_id: null,
-    referring_customer_id: buyer.referring_customer_id,
+    referring_customer_id: referrerId,
     action: entry.action,
     amount: toMicros(amount),
     amount_units: amountUnits,
@@ -136,13 +154,13 @@ async function record(
     created_at: now,
     deleted_at: null,
   });
-  await repository.insertRewards(
+  const rewards = await repository.insertRewards(
     trx,
     drafts.map((draft) => ({
-      program_id: ctx.program.id,
+      program_id: programId,
       transaction_id: row.id,
       partner_id: null,
-      customer_id: draft.role === 'referrer' ? Number(buyer.referring_customer_id) : buyer.id,
+      customer_id: draft.role === 'referrer' ? referrerId : buyer.id,
       role: draft.role,
       status: draft.status,
       amount: draft.amount,
@@ -158,7 +176,8 @@ async function record(
       deleted_at: null,
     })),
   );
-  await applyEffects(trx, ctx, row, 1);
+  await feed(trx, ctx, row, rewards, 1, previousPurchases + 1);
+  justRecorded.set(row, { rewards, buyer, referrerPublicId: referrer?.public_id ?? null });
   return row;
 }
 
@@ -166,53 +185,99 @@ async function record(
  * Feeds (+1) or takes back (-1) everything one sale moved: the program overview, the referrer's
  * figures, the buyer's purchase and reward counts, and the balances of `ok` rewards. A balance may
  * go below zero when a sale whose reward was already credited is taken back: that is what is owed.
+ * `purchasesAfter` is the buyer's purchase count once this change is applied.
  */
-async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
+async function feed(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  row: TransactionRow,
+  rewards: readonly RewardFacts[],
+  sign: 1 | -1,
+  purchasesAfter: number,
+) {
   const programId = ctx.program.id;
   const amount = Number(row.amount);
-  const revenue = row.amount_units ? { [revenueMetric(row.amount_units)]: sign * amount } : {};
-  await recordProgramActivity(trx, programId, row.created_at, { [programMetrics.sales]: sign, ...revenue });
-
-  const buyer = { kind: 'customer' as const, id: Number(row.customer_id) };
-  const rewards = await repository.listRewardsOf(trx, programId, [row.id]);
-  const buyerDeltas: Record<string, number> = { [customerMetrics.purchases]: sign };
+  const buyerId = Number(row.customer_id);
+  const revenue = row.amount_units ? revenueMetric(row.amount_units) : undefined;
+  await recordProgramActivity(trx, programId, row.created_at, {
+    [programMetrics.sales]: sign,
+    ...(revenue ? { [revenue]: sign * amount } : {}),
+  });
+  const deltas: { customerId: number; metric: string; value: number }[] = [
+    { customerId: buyerId, metric: customerMetrics.purchases, value: sign },
+  ];
   for (const reward of rewards) {
-    const metric = rewardCountMetric(reward.role as RewardRole);
-    buyerDeltas[metric] = (buyerDeltas[metric] ?? 0) + sign;
+    deltas.push({ customerId: buyerId, metric: rewardCountMetric(reward.role as RewardRole), value: sign });
+    if (reward.status === 'ok' && reward.customer_id !== null) {
+      deltas.push({
+        customerId: Number(reward.customer_id),
+        metric: balanceMetric(Boolean(reward.is_currency), reward.amount_units),
+        value: sign * Number(reward.amount),
+      });
+    }
   }
-  await addToEntityCounters(trx, programId, buyer, buyerDeltas);
-  for (const reward of rewards) {
-    if (reward.status !== 'ok' || reward.customer_id === null) continue;
-    await addToEntityCounters(
-      trx,
-      programId,
-      { kind: 'customer', id: Number(reward.customer_id) },
-      {
-        [balanceMetric(Boolean(reward.is_currency), reward.amount_units)]: sign * Number(reward.amount),
-      },
+  if (row.referring_customer_id !== null) {
+    const referrerId = Number(row.referring_customer_id);
+    // A referred customer becomes a paid account with its first purchase, and stops with its last.
+    const paid = sign === 1 && purchasesAfter === 1 ? 1 : sign === -1 && purchasesAfter === 0 ? -1 : 0;
+    deltas.push(
+      { customerId: referrerId, metric: customerMetrics.salesCount, value: sign },
+      { customerId: referrerId, metric: customerMetrics.paidAccounts, value: paid },
     );
+    if (revenue) deltas.push({ customerId: referrerId, metric: revenue, value: sign * amount });
   }
+  await addToCustomerCounters(trx, programId, deltas);
+}
 
-  if (row.referring_customer_id === null) return;
-  const purchases = (await readEntityCounters(trx, programId, buyer)).get(customerMetrics.purchases) ?? 0;
-  // A referred customer becomes a paid account with its first purchase, and stops with its last.
-  const paid = sign === 1 && purchases === 1 ? 1 : sign === -1 && purchases === 0 ? -1 : 0;
-  await addToEntityCounters(
-    trx,
-    programId,
-    { kind: 'customer', id: Number(row.referring_customer_id) },
-    {
-      [customerMetrics.salesCount]: sign,
-      [customerMetrics.paidAccounts]: paid,
-      ...revenue,
-    },
-  );
+/** Archive, revoke-archive and delete (the shared flow): read what the sale earned, then feed. */
+async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
+  const programId = ctx.program.id;
+  const buyerId = Number(row.customer_id);
+  const [rewards, counters] = await Promise.all([
+    repository.listRewardsOf(trx, programId, [row.id]),
+    countersOfCustomers(trx, programId, buyerId, buyerId),
+  ]);
+  const purchases = counters.get(buyerId)?.get(customerMetrics.purchases) ?? 0;
+  await feed(trx, ctx, row, rewards, sign, purchases + sign);
 }
 
 function productData(row: RewardRow) {
   return row.product_id === null && row.product_type === null
     ? []
     : { product_id: row.product_id, product_type: row.product_type };
+}
+
+/** The fields both wire shapes share, given the sale's rewards and a public-id lookup. */
+function commonOf(
+  row: TransactionRow,
+  rewards: readonly RewardRow[],
+  idOf: (id: number | null) => string | null,
+) {
+  const buyer = idOf(row.customer_id) ?? '';
+  return {
+    key: row.key,
+    action: row.action,
+    amount: fromMicros(Number(row.amount)),
+    credit: Boolean(row.credit),
+    is_currency: Boolean(row.is_currency),
+    amount_units: row.amount_units,
+    created_at: row.created_at,
+    deleted_at: row.deleted_at,
+    rewards: rewards.map((reward) => ({
+      key: row.key,
+      action: row.action,
+      status: reward.status,
+      customer: idOf(reward.customer_id),
+      referred_customer: buyer,
+      amount: fromMicros(Number(reward.amount)),
+      amount_units: reward.amount_units,
+      is_currency: Boolean(reward.is_currency),
+      credit: Boolean(reward.credit),
+      created_at: reward.created_at,
+      deleted_at: reward.deleted_at,
+      product_type_data: productData(reward),
+    })),
+  };
 }
 
 /** The pieces both wire shapes share, with public ids looked up in one query. */
@@ -231,39 +296,15 @@ async function wireParts(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Tra
   const customers = await findCustomersByIds(db, ctx.program.id, [...ids]);
   const publicId = new Map(customers.map((c) => [Number(c.id), c.public_id]));
   const idOf = (id: number | null) => (id === null ? null : (publicId.get(Number(id)) ?? null));
-  return rows.map((row) => {
-    const buyer = idOf(row.customer_id) ?? '';
-    return {
-      referrer: idOf(row.referring_customer_id),
-      buyer,
-      common: {
-        key: row.key,
-        action: row.action,
-        amount: fromMicros(Number(row.amount)),
-        credit: Boolean(row.credit),
-        is_currency: Boolean(row.is_currency),
-        amount_units: row.amount_units,
-        created_at: row.created_at,
-        deleted_at: row.deleted_at,
-        rewards: rewards
-          .filter((reward) => Number(reward.transaction_id) === Number(row.id))
-          .map((reward) => ({
-            key: row.key,
-            action: row.action,
-            status: reward.status,
-            customer: idOf(reward.customer_id),
-            referred_customer: buyer,
-            amount: fromMicros(Number(reward.amount)),
-            amount_units: reward.amount_units,
-            is_currency: Boolean(reward.is_currency),
-            credit: Boolean(reward.credit),
-            created_at: reward.created_at,
-            deleted_at: reward.deleted_at,
-            product_type_data: productData(reward),
-          })),
-      },
-    };
-  });
+  return rows.map((row) => ({
+    referrer: idOf(row.referring_customer_id),
+    buyer: idOf(row.customer_id) ?? '',
+    common: commonOf(
+      row,
+      rewards.filter((reward) => Number(reward.transaction_id) === Number(row.id)),
+      idOf,
+    ),
+  }));
 }
 
 /** Lists, fetches, events: `customer` is the referrer, `referred_customer` the buyer. */
@@ -277,6 +318,18 @@ async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Tra
 
 /** The create response: the referrer in `partner`, the buyer in `customer` (spec). */
 async function serializeCreated(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
+  const known = rows.length === 1 && rows[0] ? justRecorded.get(rows[0]) : undefined;
+  if (known && rows[0]) {
+    const row = rows[0];
+    const publicId = new Map<number, string | null>([
+      [Number(known.buyer.id), known.buyer.public_id],
+      [Number(row.referring_customer_id), known.referrerPublicId],
+    ]);
+    const common = commonOf(row, known.rewards, (id) =>
+      id === null ? null : (publicId.get(Number(id)) ?? null),
+    );
+    return [{ ...common, partner: known.referrerPublicId, customer: known.buyer.public_id }];
+  }
   return (await wireParts(db, ctx, rows)).map((part) => ({
     ...part.common,
     partner: part.referrer,
