@@ -388,8 +388,7 @@ export async function seedAffiliate(
     for (const [metric, value] of figures) {
       if (value === 0) continue;
       counters.push([programId, 'partner', owner, metric, value]);
-      if (metric !== partnerMetrics.paidAccounts && !metric.startsWith('commission'))
-        counters.push([programId, 'link', firstLink + p, metric, value]);
+      if (metric === partnerMetrics.signups) counters.push([programId, 'link', firstLink + p, metric, value]);
     }
     await flush();
   }

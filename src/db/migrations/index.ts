@@ -1,5 +1,6 @@
 import { foundation } from './0001-foundation.ts';
 import { referralDomain } from './0002-referral-domain.ts';
+import { affiliate } from './0003-affiliate.ts';
 import { webhooks } from './0004-webhooks.ts';
 import { referral } from './0005-referral.ts';
 import type { VouchMigration } from './helpers.ts';
@@ -11,6 +12,7 @@ import type { VouchMigration } from './helpers.ts';
 export const migrations: Record<string, VouchMigration> = {
   '0001_foundation': foundation,
   '0002_referral_domain': referralDomain,
+  '0003_affiliate': affiliate,
   '0004_webhooks': webhooks,
   '0005_referral': referral,
 };

@@ -1,6 +1,7 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
 /** Customer queries both program types share; every one is scoped by the program. */
 
@@ -10,27 +11,33 @@ export interface CustomerRef {
   email?: string | undefined;
 }
 
+type CustomerRow = Selectable<CustomersTable>;
+const customerBy = (column: 'public_id' | 'key' | 'email' | 'id') =>
+  hotQuery<CustomerRow, [programId: number, value: string | number]>((db) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where('program_id', '=', 0)
+      .where(column, '=', column === 'id' ? 0 : ''),
+  );
+const selectCustomerBy = {
+  public_id: customerBy('public_id'),
+  key: customerBy('key'),
+  email: customerBy('email'),
+  id: customerBy('id'),
+};
+
 export async function findCustomerBy(
   db: Kysely<DB>,
   programId: number,
   column: 'public_id' | 'key' | 'email',
   value: string,
-) {
-  return db
-    .selectFrom('customers')
-    .selectAll()
-    .where('program_id', '=', programId)
-    .where(column, '=', value)
-    .executeTakeFirst();
+): Promise<CustomerRow | undefined> {
+  return (await selectCustomerBy[column](db, programId, value))[0];
 }
 
 export async function findCustomerById(db: Kysely<DB>, programId: number, id: number) {
-  return db
-    .selectFrom('customers')
-    .selectAll()
-    .where('program_id', '=', programId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return (await selectCustomerBy.id(db, programId, id))[0];
 }
 
 export async function findCustomersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {

@@ -1,6 +1,43 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PartnersTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import { hotQuery } from '../referral-links/referral-links.prepared.ts';
+
+type PartnerRow = Selectable<PartnersTable>;
+const partnerBy = (column: 'public_id' | 'email' | 'id') =>
+  hotQuery<PartnerRow, [programId: number, value: string | number]>((db) =>
+    db
+      .selectFrom('partners')
+      .selectAll()
+      .where('program_id', '=', 0)
+      .where(column, '=', column === 'id' ? 0 : ''),
+  );
+const selectPartnerBy = { public_id: partnerBy('public_id'), email: partnerBy('email'), id: partnerBy('id') };
+const selectPartnerByLinkKey = hotQuery<PartnerRow, [programId: number, key: string]>((db) =>
+  db
+    .selectFrom('referral_links')
+    .innerJoin('partners', 'partners.id', 'referral_links.partner_id')
+    .selectAll('partners')
+    .where('referral_links.program_id', '=', 0)
+    .where('referral_links.key', '=', ''),
+);
+const selectPartnerCounters = hotQuery<
+  { metric: string; value: number },
+  [programId: number, kind: 'partner', partnerId: number]
+>((db) =>
+  db
+    .selectFrom('entity_counters')
+    .select(['metric', 'value'])
+    .where('program_id', '=', 0)
+    .where('owner_kind', '=', 'partner')
+    .where('owner_id', '=', 0),
+);
+
+/** Every figure of one partner (entity counters). */
+export async function readPartnerCounters(db: Kysely<DB>, programId: number, partnerId: number) {
+  const rows = await selectPartnerCounters(db, programId, 'partner', partnerId);
+  return new Map(rows.map((row) => [row.metric, Number(row.value)]));
+}
 
 /** Partner queries; every one is scoped by the program. */
 
@@ -13,22 +50,12 @@ export async function findPartnerBy(
   programId: number,
   column: 'public_id' | 'email',
   value: string,
-) {
-  return db
-    .selectFrom('partners')
-    .selectAll()
-    .where('program_id', '=', programId)
-    .where(column, '=', value)
-    .executeTakeFirst();
+): Promise<PartnerRow | undefined> {
+  return (await selectPartnerBy[column](db, programId, value))[0];
 }
 
 export async function findPartnerById(db: Kysely<DB>, programId: number, id: number) {
-  return db
-    .selectFrom('partners')
-    .selectAll()
-    .where('program_id', '=', programId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return (await selectPartnerBy.id(db, programId, id))[0];
 }
 
 export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
@@ -43,13 +70,7 @@ export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: 
 
 /** The partner owning the referral link with this key. */
 export async function findPartnerByLinkKey(db: Kysely<DB>, programId: number, key: string) {
-  return db
-    .selectFrom('referral_links')
-    .innerJoin('partners', 'partners.id', 'referral_links.partner_id')
-    .selectAll('partners')
-    .where('referral_links.program_id', '=', programId)
-    .where('referral_links.key', '=', key)
-    .executeTakeFirst();
+  return (await selectPartnerByLinkKey(db, programId, key))[0];
 }
 
 export async function updatePartner(
@@ -96,9 +117,10 @@ export async function listPartners(
   sort: 'asc' | 'desc',
 ) {
   let query = db.selectFrom('partners').selectAll('partners').where('partners.program_id', '=', programId);
+  // A literal, not a parameter: only then may the planners use the partial index partners_visible.
   query =
     filter.status === undefined
-      ? query.where('partners.status', '<>', 'archived')
+      ? query.where(sql<boolean>`${sql.ref('partners.status')} <> 'archived'`)
       : query.where('partners.status', '=', filter.status);
   if (filter.publicId !== undefined) query = query.where('partners.public_id', '=', filter.publicId);
   if (filter.email !== undefined) query = query.where('partners.email', '=', filter.email);

@@ -11,18 +11,13 @@ import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
-import { readEntityCounters } from '../counters/counters.repository.ts';
 import {
   findLinkByKey,
   insertLink,
   listLinksOf,
   updateLink,
 } from '../referral-links/referral-links.repository.ts';
-import {
-  type LinkUrlContext,
-  loadLinkUrlContext,
-  referralLinkUrl,
-} from '../referral-links/referral-links.shared.ts';
+import { loadLinkUrlContext, referralLinkUrl } from '../referral-links/referral-links.shared.ts';
 import { settleDueCommissions } from '../transactions/transactions.affiliate.ts';
 import {
   findPartnerByRef,
@@ -39,10 +34,6 @@ export type { PartnerRow } from './partners.shared.ts';
 type Body = Record<string, unknown>;
 
 export { findPartnerByRef, getPartnerByPathOrThrow, partnerNotFound } from './partners.lookup.ts';
-
-export function affiliateLinkContext(db: Kysely<DB>, programId: number): Promise<LinkUrlContext> {
-  return loadLinkUrlContext(db, programId, 'affiliate');
-}
 
 const tagsOf = (stored: string) => (JSON.parse(stored || '[]') as string[]).map((value) => ({ value }));
 const customFieldsOf = (stored: string): unknown[] => {
@@ -64,10 +55,12 @@ export function toPartnerEntry(row: PartnerRow) {
   };
 }
 
-async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, context?: LinkUrlContext) {
+async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, figures?: Map<string, number>) {
   const links = await listLinksOf(db, programId, { partnerId: row.id });
-  const urls = context ?? (await affiliateLinkContext(db, programId));
-  const counters = await readEntityCounters(db, programId, { kind: 'partner', id: row.id });
+  // Additional domains matter only to links placed on one.
+  const withDomains = links.some((link) => link.domain_id !== null);
+  const urls = await loadLinkUrlContext(db, programId, 'affiliate', { withDomains });
+  const counters = figures ?? (await repository.readPartnerCounters(db, programId, row.id));
   const defaultLink = links.find((link) => Boolean(link.is_default)) ?? links[0];
   return {
     partner: {
@@ -97,8 +90,17 @@ function amountsOf(counters: Map<string, number>, prefix: string) {
 }
 
 /** The fetch shape: the partner plus its figures, read from counters. */
-async function serializePartnerDetail(db: Kysely<DB>, programId: number, row: PartnerRow) {
-  const { partner, counters } = await toPartner(db, programId, row);
+async function serializePartnerDetail(ctx: ProgramContext, row: PartnerRow) {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  let figures = await repository.readPartnerCounters(db, programId, row.id);
+  // Commissions in review may have reached the end of their hold: settle them first.
+  const inReview = [...figures].some(
+    ([metric, value]) => metric.startsWith('commission_pending:') && value !== 0,
+  );
+  if (inReview && (await settleDueCommissions(ctx, row.id)))
+    figures = await repository.readPartnerCounters(db, programId, row.id);
+  const { partner, counters } = await toPartner(db, programId, row, figures);
   const paid = amountsOf(counters, 'commission_paid:').reduce((sum, item) => sum + item.amount, 0);
   return {
     ...partner,
@@ -184,10 +186,7 @@ export async function createPartner(ctx: ProgramContext, body: Body) {
 
 export async function getPartner(ctx: ProgramContext, segment: string) {
   const db = ctx.database.db;
-  let row = await getPartnerByPathOrThrow(db, ctx.program.id, segment);
-  if (await settleDueCommissions(ctx, row.id))
-    row = (await repository.findPartnerById(db, ctx.program.id, row.id)) ?? row;
-  return serializePartnerDetail(db, ctx.program.id, row);
+  return serializePartnerDetail(ctx, await getPartnerByPathOrThrow(db, ctx.program.id, segment));
 }
 
 /** `GET /v1/partner?key=|email=|id=`: one partner, named by the query. */
@@ -195,8 +194,7 @@ export async function findPartner(ctx: ProgramContext, ref: PartnerRef) {
   const db = ctx.database.db;
   const row = await findPartnerByRef(db, ctx.program.id, ref);
   if (!row) throw partnerNotFound();
-  await settleDueCommissions(ctx, row.id);
-  return serializePartnerDetail(db, ctx.program.id, row);
+  return serializePartnerDetail(ctx, row);
 }
 
 export async function listPartners(ctx: ProgramContext, query: PageRequest & { status?: string }) {

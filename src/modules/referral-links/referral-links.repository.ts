@@ -1,6 +1,7 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import { hotQuery } from './referral-links.prepared.ts';
 
 /** Links of partners and of customers: the queries both program types share. */
 export type LinkOwner = { partnerId: number } | { customerId: number };
@@ -23,6 +24,18 @@ export async function findLinkByKey(db: Kysely<DB>, programId: number, key: stri
     .executeTakeFirst();
 }
 
+const linksOf = (column: 'partner_id' | 'customer_id') =>
+  hotQuery<Selectable<ReferralLinksTable>, [programId: number, ownerId: number]>((db) =>
+    db
+      .selectFrom('referral_links')
+      .selectAll()
+      .where('program_id', '=', 0)
+      .where(column, '=', 0)
+      .orderBy('is_default', 'desc')
+      .orderBy('id', 'asc'),
+  );
+const selectLinksOf = { partner_id: linksOf('partner_id'), customer_id: linksOf('customer_id') };
+
 /** Every link of one owner, default first, then in creation order. */
 export async function listLinksOf(
   db: Kysely<DB>,
@@ -31,6 +44,7 @@ export async function listLinksOf(
   window?: { offset: number; fetch: number },
 ) {
   const [column, id] = ownerColumn(owner);
+  if (!window) return selectLinksOf[column](db, programId, id);
   let query = db
     .selectFrom('referral_links')
     .selectAll()
@@ -38,7 +52,7 @@ export async function listLinksOf(
     .where(column, '=', id)
     .orderBy('is_default', 'desc')
     .orderBy('id', 'asc');
-  if (window) query = query.limit(window.fetch).offset(window.offset);
+  query = query.limit(window.fetch).offset(window.offset);
   return query.execute();
 }
 

@@ -4,6 +4,7 @@ import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import { hotQuery } from './referral-links.prepared.ts';
 
 /**
  * The referral link object, the same for partners and refer-a-friend customers (spec "Referral
@@ -68,6 +69,10 @@ export function toReferralLink(row: ReferralLinkRow, context: LinkUrlContext) {
   };
 }
 
+const selectProgramLinkSettings = hotQuery<{ website: string | null; settings: string }, [programId: number]>(
+  (db) => db.selectFrom('programs').select(['website', 'settings']).where('id', '=', 0),
+);
+
 /** The program's website and referral parameter, plus its additional link domains. */
 export async function loadLinkUrlContext(
   db: Kysely<DB>,
@@ -75,11 +80,7 @@ export async function loadLinkUrlContext(
   type: ProgramType,
   options: { withDomains?: boolean } = {},
 ): Promise<LinkUrlContext> {
-  const program = await db
-    .selectFrom('programs')
-    .select(['website', 'settings'])
-    .where('id', '=', programId)
-    .executeTakeFirst();
+  const [program] = await selectProgramLinkSettings(db, programId);
   const settings = programSettingsOf(type, program?.settings ?? '{}');
   const parameter = typeof settings.referral_parameter === 'string' ? settings.referral_parameter : 'aff';
   const domains = new Map<number, string>();

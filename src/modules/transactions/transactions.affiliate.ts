@@ -14,13 +14,15 @@ import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import { addToEntityCounters } from '../counters/counters.repository.ts';
 import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
-import { findCustomerById, findCustomersByIds } from '../customers/customers.repository.ts';
+import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { findPartnerByRef } from '../partners/partners.lookup.ts';
 import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
+import { hotQuery } from '../referral-links/referral-links.prepared.ts';
+import type { CounterDelta } from './transactions.repository.ts';
 import * as repository from './transactions.repository.ts';
 import {
   type RewardRow,
@@ -100,6 +102,29 @@ async function resolveBuyer(trx: Kysely<DB>, ctx: ProgramContext, entry: Transac
   );
 }
 
+const selectCustomerSales = hotQuery<
+  { value: number },
+  [programId: number, kind: 'customer', customerId: number, metric: string]
+>((db) =>
+  db
+    .selectFrom('entity_counters')
+    .select('value')
+    .where('program_id', '=', 0)
+    .where('owner_kind', '=', 'customer')
+    .where('owner_id', '=', 0)
+    .where('metric', '=', ''),
+);
+
+/** Sales of one customer so far (kept in its counters). */
+async function customerSales(db: Kysely<DB>, programId: number, customerId: number): Promise<number> {
+  const [row] = await selectCustomerSales(db, programId, 'customer', customerId, partnerMetrics.salesCount);
+  return Number(row?.value ?? 0);
+}
+
+// The create response of a sale just recorded, built from what `record` already holds, so that
+// serializing it costs no queries (the create flow serializes right after recording).
+const justRecorded = new WeakMap<TransactionRow, unknown>();
+
 async function record(
   trx: Kysely<DB>,
   ctx: ProgramContext,
@@ -117,10 +142,7 @@ async function record(
     buyer.partner_id === null ? undefined : await findPartnerById(trx, programId, buyer.partner_id);
   const now = nowTimestamp(ctx.clock);
   const amountMicros = toMicros(amount);
-  const previousSales =
-    (await readEntityCounters(trx, programId, { kind: 'customer', id: buyer.id })).get(
-      partnerMetrics.salesCount,
-    ) ?? 0;
+  const previousSales = await customerSales(trx, programId, buyer.id);
   // An archived partner's links no longer attribute: its customers' sales earn nothing.
   const commissions =
     partner && partner.status !== 'archived'
@@ -174,7 +196,15 @@ async function record(
       created_at: now,
     })),
   );
-  await feed(trx, ctx, row, rewards, 1);
+  await feed(trx, ctx, row, rewards, 1, { salesBefore: previousSales });
+  const partners = new Map<number, string>();
+  if (partner) partners.set(partner.id, partner.public_id);
+  const parentId = partner?.referring_partner_id;
+  if (parentId && rewards.some((reward) => reward.partner_id === parentId)) {
+    const parent = await findPartnerById(trx, programId, parentId);
+    if (parent) partners.set(parent.id, parent.public_id);
+  }
+  justRecorded.set(row, toAffiliateTransaction(row, rewards, partners, buyer.key, now));
   return row;
 }
 
@@ -185,46 +215,35 @@ async function feed(
   row: TransactionRow,
   rewards: readonly RewardRow[],
   sign: 1 | -1,
+  known?: { salesBefore: number },
 ) {
   const programId = ctx.program.id;
   const currency = row.amount_units ?? 'USD';
   const amount = sign * Number(row.amount);
-  const customer = { kind: 'customer', id: row.customer_id } as const;
-  const salesBefore =
-    (await readEntityCounters(trx, programId, customer)).get(partnerMetrics.salesCount) ?? 0;
-  await addToEntityCounters(trx, programId, customer, { [partnerMetrics.salesCount]: sign });
+  const salesBefore = known ? known.salesBefore : await customerSales(trx, programId, row.customer_id);
   const becamePaying = sign === 1 && salesBefore === 0;
   const stoppedPaying = sign === -1 && salesBefore === 1;
-  const sale = {
-    [partnerMetrics.salesCount]: sign,
-    [partnerMetrics.revenue(currency)]: amount,
-  };
+  const deltas: CounterDelta[] = [
+    { kind: 'customer', id: row.customer_id, metric: partnerMetrics.salesCount, value: sign },
+  ];
   if (row.partner_id !== null) {
-    await addToEntityCounters(
-      trx,
-      programId,
-      { kind: 'partner', id: row.partner_id },
-      {
-        ...sale,
-        [partnerMetrics.paidAccounts]: becamePaying ? 1 : stoppedPaying ? -1 : 0,
-      },
+    const partner = { kind: 'partner', id: row.partner_id } as const;
+    deltas.push(
+      { ...partner, metric: partnerMetrics.salesCount, value: sign },
+      { ...partner, metric: partnerMetrics.revenue(currency), value: amount },
+      { ...partner, metric: partnerMetrics.paidAccounts, value: becamePaying ? 1 : stoppedPaying ? -1 : 0 },
     );
-    const buyer = await findCustomerById(trx, programId, row.customer_id);
-    if (buyer?.referral_link_id)
-      await addToEntityCounters(trx, programId, { kind: 'link', id: buyer.referral_link_id }, sale);
   }
   for (const reward of rewards) {
     if (reward.partner_id === null || reward.deleted_at !== null) continue;
-    await addToEntityCounters(
-      trx,
-      programId,
-      { kind: 'partner', id: reward.partner_id },
-      {
-        [partnerMetrics.commission(reward.status as RewardStatus, reward.amount_units)]:
-          sign * Number(reward.amount),
-      },
-    );
+    deltas.push({
+      kind: 'partner',
+      id: reward.partner_id,
+      metric: partnerMetrics.commission(reward.status as RewardStatus, reward.amount_units),
+      value: sign * Number(reward.amount),
+    });
   }
+  await repository.addCounterDeltas(trx, programId, deltas);
   await recordProgramActivity(trx, programId, row.created_at, {
     [programMetrics.sales]: sign,
     [revenueMetric(currency)]: amount,
@@ -242,7 +261,50 @@ function shownStatus(reward: RewardRow, now: string): string {
     : reward.status;
 }
 
+function toAffiliateTransaction(
+  row: TransactionRow,
+  rewards: readonly RewardRow[],
+  partners: ReadonlyMap<number, string>,
+  customer: string,
+  now: string,
+) {
+  const deletedAt = row.archived_at ?? row.deleted_at;
+  return {
+    key: row.key,
+    action: row.action,
+    amount: fromMicros(Number(row.amount)),
+    partner: row.partner_id === null ? null : (partners.get(row.partner_id) ?? null),
+    customer,
+    credit: Boolean(row.credit),
+    is_currency: Boolean(row.is_currency),
+    amount_units: row.amount_units,
+    created_at: row.created_at,
+    deleted_at: deletedAt,
+    rewards: rewards
+      .filter((reward) => reward.transaction_id === row.id)
+      .map((reward) => ({
+        key: row.key,
+        action: row.action,
+        status: shownStatus(reward, now),
+        customer,
+        partner: reward.partner_id === null ? null : (partners.get(reward.partner_id) ?? null),
+        amount: fromMicros(Number(reward.amount)),
+        amount_units: reward.amount_units,
+        is_currency: Boolean(reward.is_currency),
+        credit: Boolean(reward.credit),
+        created_at: reward.created_at,
+        deleted_at: reward.deleted_at ?? deletedAt,
+        product_type_data:
+          reward.product_id !== null || reward.product_type !== null
+            ? { product_id: reward.product_id, product_type: reward.product_type }
+            : [],
+      })),
+  };
+}
+
 async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
+  const known = rows.length === 1 && rows[0] ? justRecorded.get(rows[0]) : undefined;
+  if (known) return [known];
   const programId = ctx.program.id;
   const rewards = await repository.listRewardsOf(
     db,
@@ -262,41 +324,9 @@ async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Tra
     ]),
   );
   const now = nowTimestamp(ctx.clock);
-  return rows.map((row) => {
-    const customer = customers.get(row.customer_id) ?? '';
-    const deletedAt = row.archived_at ?? row.deleted_at;
-    return {
-      key: row.key,
-      action: row.action,
-      amount: fromMicros(Number(row.amount)),
-      partner: row.partner_id === null ? null : (partners.get(row.partner_id) ?? null),
-      customer,
-      credit: Boolean(row.credit),
-      is_currency: Boolean(row.is_currency),
-      amount_units: row.amount_units,
-      created_at: row.created_at,
-      deleted_at: deletedAt,
-      rewards: rewards
-        .filter((reward) => reward.transaction_id === row.id)
-        .map((reward) => ({
-          key: row.key,
-          action: row.action,
-          status: shownStatus(reward, now),
-          customer,
-          partner: reward.partner_id === null ? null : (partners.get(reward.partner_id) ?? null),
-          amount: fromMicros(Number(reward.amount)),
-          amount_units: reward.amount_units,
-          is_currency: Boolean(reward.is_currency),
-          credit: Boolean(reward.credit),
-          created_at: reward.created_at,
-          deleted_at: reward.deleted_at ?? deletedAt,
-          product_type_data:
-            reward.product_id !== null || reward.product_type !== null
-              ? { product_id: reward.product_id, product_type: reward.product_type }
-              : [],
-        })),
-    };
-  });
+  return rows.map((row) =>
+    toAffiliateTransaction(row, rewards, partners, customers.get(row.customer_id) ?? '', now),
+  );
 }
 
 type Ref = { id?: string; key?: string; email?: string };

@@ -1,29 +1,98 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import { hotQuery } from '../referral-links/referral-links.prepared.ts';
+
+const selectTransactionByKey = hotQuery<Selectable<TransactionsTable>, [programId: number, key: string]>(
+  (db) => db.selectFrom('transactions').selectAll().where('program_id', '=', 0).where('key', '=', ''),
+);
+const selectRewardsOfOne = hotQuery<Selectable<RewardsTable>, [programId: number, transactionId: number]>(
+  (db) =>
+    db
+      .selectFrom('rewards')
+      .selectAll()
+      .where('program_id', '=', 0)
+      .where('transaction_id', '=', 0)
+      .orderBy('id', 'asc'),
+);
 
 /** Transaction and reward queries both program types share; every one is scoped by the program. */
 
 export async function findTransactionByKey(db: Kysely<DB>, programId: number, key: string) {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('program_id', '=', programId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  return (await selectTransactionByKey(db, programId, key))[0];
 }
 
+const transactionColumns = [
+  'program_id',
+  'key',
+  'customer_id',
+  'partner_id',
+  'referring_customer_id',
+  'action',
+  'amount',
+  'amount_units',
+  'is_currency',
+  'credit',
+  'rewarded',
+  'rewardable',
+  'product_id',
+  'product_type',
+  'request_digest',
+  'archived_at',
+  'created_at',
+  'deleted_at',
+] as const satisfies readonly (keyof Insertable<TransactionsTable>)[];
+
+const rewardColumns = [
+  'program_id',
+  'transaction_id',
+  'partner_id',
+  'customer_id',
+  'role',
+  'status',
+  'amount',
+  'amount_units',
+  'is_currency',
+  'credit',
+  'commission_type',
+  'commission_value',
+  'product_id',
+  'product_type',
+  'available_at',
+  'created_at',
+  'deleted_at',
+] as const satisfies readonly (keyof Insertable<RewardsTable>)[];
+
+/** An insert of every column in a fixed order, compiled once; values go in the same order. */
+function hotInsert<Row>(table: 'transactions' | 'rewards', columns: readonly string[]) {
+  return hotQuery<Row, unknown[]>(
+    (db) =>
+      db
+        .insertInto(table)
+        .values(Object.fromEntries(columns.map((column) => [column, null])) as never)
+        .returningAll() as never,
+  );
+}
+const insertTransactionRow = hotInsert<Selectable<TransactionsTable>>('transactions', transactionColumns);
+const insertRewardRow = hotInsert<Selectable<RewardsTable>>('rewards', rewardColumns);
+
+const valuesOf = (columns: readonly string[], values: Record<string, unknown>) =>
+  columns.map((column) => values[column] ?? null);
+
 export async function insertTransaction(db: Kysely<DB>, values: Insertable<TransactionsTable>) {
-  return db.insertInto('transactions').values(values).returningAll().executeTakeFirstOrThrow();
+  const [row] = await insertTransactionRow(db, ...valuesOf(transactionColumns, values));
+  return row!;
 }
 
 export async function insertRewards(db: Kysely<DB>, rows: Insertable<RewardsTable>[]) {
-  if (rows.length === 0) return [];
-  return db.insertInto('rewards').values(rows).returningAll().execute();
+  const out: Selectable<RewardsTable>[] = [];
+  for (const values of rows) out.push((await insertRewardRow(db, ...valuesOf(rewardColumns, values)))[0]!);
+  return out;
 }
 
 export async function listRewardsOf(db: Kysely<DB>, programId: number, transactionIds: readonly number[]) {
   if (transactionIds.length === 0) return [];
+  if (transactionIds.length === 1) return selectRewardsOfOne(db, programId, transactionIds[0]!);
   return db
     .selectFrom('rewards')
     .selectAll()
@@ -79,4 +148,36 @@ export async function listTransactions(
     query = query.where('referring_customer_id', '=', filter.referringCustomerId);
   if (!filter.includeArchived) query = query.where('archived_at', 'is', null);
   return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
+}
+
+export interface CounterDelta {
+  kind: 'partner' | 'customer' | 'link';
+  id: number;
+  metric: string;
+  value: number;
+}
+
+const upsertCounter = hotQuery<
+  never,
+  [programId: number, kind: string, ownerId: number, metric: string, value: number]
+>((db) =>
+  db
+    .insertInto('entity_counters')
+    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0 })
+    .onConflict((oc) =>
+      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
+        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
+      })),
+    ),
+);
+
+/**
+ * Adds to the figures of several owners in the caller's transaction. One prepared upsert per
+ * figure: on SQLite that is cheaper than compiling a multi-row statement of varying length.
+ */
+export async function addCounterDeltas(db: Kysely<DB>, programId: number, deltas: readonly CounterDelta[]) {
+  for (const delta of deltas) {
+    if (delta.value === 0) continue;
+    await upsertCounter(db, programId, delta.kind, delta.id, delta.metric, delta.value);
+  }
 }

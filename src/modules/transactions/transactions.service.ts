@@ -9,6 +9,7 @@ import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { affiliateTransactions } from './transactions.affiliate.ts';
+import { inWriteTransaction } from './transactions.group-commit.ts';
 import { referralTransactions } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
 import {
@@ -97,7 +98,7 @@ export async function createTransactions(ctx: ProgramContext, body: Record<strin
       [`transactions.${duplicate}.key`]: [messages.distinct(`transactions.${duplicate}.key`)],
     });
   try {
-    const data = await ctx.database.db.transaction().execute(async (trx) => {
+    const data = await inWriteTransaction(ctx.database, async (trx) => {
       const out: unknown[] = [];
       for (const [index, entry] of entries.entries()) {
         try {
