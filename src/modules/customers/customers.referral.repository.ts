@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { ReferralLinksTable } from '../../db/domain-tables.ts';
+import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
 import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
@@ -55,36 +55,29 @@ export async function programSettingsText(db: Kysely<DB>, programId: number): Pr
   return (await selectProgramSettings(db, programId))[0]?.settings ?? '{}';
 }
 
-/** Adds deltas to the figures of several customers in one statement, creating rows as needed. */
-export async function addToCustomerCounters(
+const buyerBy = (column: 'public_id' | 'key' | 'email') =>
+  hotQuery<
+    Selectable<CustomersTable> & { referrer_public_id: string | null },
+    [programId: number, value: string]
+  >((db) =>
+    db
+      .selectFrom('customers as c')
+      .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
+      .selectAll('c')
+      .select('r.public_id as referrer_public_id')
+      .where('c.program_id', '=', 0)
+      .where(`c.${column}`, '=', ''),
+  );
+const selectBuyerBy = { public_id: buyerBy('public_id'), key: buyerBy('key'), email: buyerBy('email') };
+
+/** A customer named by `id`, `key` or `email` (the first given), with its referrer's public id. */
+export async function findCustomerWithReferrer(
   db: Kysely<DB>,
   programId: number,
-  deltas: readonly { customerId: number; metric: string; value: number }[],
-): Promise<void> {
-  const merged = new Map<string, { customerId: number; metric: string; value: number }>();
-  for (const delta of deltas) {
-    const key = `${delta.customerId} ${delta.metric}`;
-    const entry = merged.get(key);
-    if (entry) entry.value += delta.value;
-    else merged.set(key, { ...delta });
-  }
-  const rows = [...merged.values()]
-    .filter((delta) => delta.value !== 0)
-    .map((delta) => ({
-      program_id: programId,
-      owner_kind: 'customer',
-      owner_id: delta.customerId,
-      metric: delta.metric,
-      value: delta.value,
-    }));
-  if (rows.length === 0) return;
-  await db
-    .insertInto('entity_counters')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
-        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
-      })),
-    )
-    .execute();
+  ref: { id?: string | undefined; key?: string | undefined; email?: string | undefined },
+) {
+  if (ref.id !== undefined) return (await selectBuyerBy.public_id(db, programId, ref.id))[0];
+  if (ref.key !== undefined) return (await selectBuyerBy.key(db, programId, ref.key))[0];
+  if (ref.email !== undefined) return (await selectBuyerBy.email(db, programId, ref.email))[0];
+  return undefined;
 }

@@ -16,12 +16,12 @@ import {
 import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import {
-  addToCustomerCounters,
   countersOfCustomers,
+  findCustomerWithReferrer,
   programSettingsText,
 } from '../customers/customers.referral.repository.ts';
 import { customerMetrics, insertReferralCustomer, resolveReferrer } from '../customers/customers.referral.ts';
-import { findCustomerById, findCustomersByIds } from '../customers/customers.repository.ts';
+import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
@@ -43,16 +43,20 @@ type Customer = NonNullable<Awaited<ReturnType<typeof findCustomerByRef>>>;
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** The buyer, with its referrer's public id (null when it was not referred). */
 async function resolveBuyer(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   entry: TransactionEntry,
-): Promise<Customer> {
+): Promise<{ buyer: Customer; referrerPublicId: string | null }> {
   const given = entry.customer ?? {};
   const ref = { id: text(given.id), key: text(given.key), email: text(given.email) };
   if (!ref.id && !ref.key && !ref.email) throw fieldError('customer', messages.required('customer'));
-  const found = await findCustomerByRef(trx, ctx.program.id, ref);
-  if (found) return found;
+  const found = await findCustomerWithReferrer(trx, ctx.program.id, ref);
+  if (found) {
+    const { referrer_public_id, ...buyer } = found;
+    return { buyer, referrerPublicId: referrer_public_id };
+  }
   if (!toBool(entry.options?.create_customer, false))
     throw fieldError('customer', messages.invalid('customer'));
   const referrer = await resolveReferrer(
@@ -62,7 +66,7 @@ async function resolveBuyer(
     'customer.referring_customer',
   );
   const createdAt = text(given.created_at);
-  return insertReferralCustomer(trx, ctx, {
+  const buyer = await insertReferralCustomer(trx, ctx, {
     id: ref.id,
     key: ref.key,
     email: ref.email,
@@ -71,6 +75,7 @@ async function resolveBuyer(
     created_at: createdAt === undefined ? undefined : normalizeTimestamp(createdAt),
     referrer,
   });
+  return { buyer, referrerPublicId: referrer?.public_id ?? null };
 }
 
 async function rewardSettingsOfProgram(db: Kysely<DB>, programId: number) {
@@ -100,7 +105,7 @@ async function record(
 ): Promise<TransactionRow> {
   const amount = Number(entry.amount);
   if (!Number.isFinite(amount)) throw validationError({ amount: [messages.numeric('amount')] });
-  const buyer = await resolveBuyer(trx, ctx, entry);
+  const { buyer, referrerPublicId } = await resolveBuyer(trx, ctx, entry);
   if (buyer.referring_customer_id === null) {
     throw fieldError(
       'customer',
@@ -113,10 +118,9 @@ async function record(
     // Serializes sales of one buyer, so `first_purchase` and `limit` hold under concurrency.
     await trx.selectFrom('customers').select('id').where('id', '=', buyer.id).forUpdate().execute();
   }
-  const [settings, counters, referrer] = await Promise.all([
+  const [settings, counters] = await Promise.all([
     rewardSettingsOfProgram(trx, programId),
     countersOfCustomers(trx, programId, Number(buyer.id), Number(buyer.id)),
-    findCustomerById(trx, programId, referrerId),
   ]);
   const bought = counters.get(Number(buyer.id)) ?? new Map<string, number>();
   const now = nowTimestamp(ctx.clock);
@@ -177,7 +181,7 @@ async function record(
     })),
   );
   await feed(trx, ctx, row, rewards, 1, previousPurchases + 1);
-  justRecorded.set(row, { rewards, buyer, referrerPublicId: referrer?.public_id ?? null });
+  justRecorded.set(row, { rewards, buyer, referrerPublicId });
   return row;
 }
 
@@ -226,7 +230,16 @@ async function feed(
     );
     if (revenue) deltas.push({ customerId: referrerId, metric: revenue, value: sign * amount });
   }
-  await addToCustomerCounters(trx, programId, deltas);
+  await repository.addCounterDeltas(
+    trx,
+    programId,
+    deltas.map((delta) => ({
+      kind: 'customer' as const,
+      id: delta.customerId,
+      metric: delta.metric,
+      value: delta.value,
+    })),
+  );
 }
 
 /** Archive, revoke-archive and delete (the shared flow): read what the sale earned, then feed. */
