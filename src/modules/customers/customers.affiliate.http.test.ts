@@ -163,6 +163,11 @@ describeEachDatabase('customers (affiliate)', (server) => {
       (await server().request('GET', '/v1/customers?partner_key=none', { token: p.token })).body.data,
       [],
     );
+    const older = await server().request('GET', '/v1/customers', { token: p.token, body: { key: 'f1' } });
+    assert.deepEqual(
+      older.body.data.map((c: { key: string }) => c.key),
+      ['f1'],
+    );
     for (const query of ['key=f1', 'email=f1@example.com']) {
       const res = await server().request('GET', `/v1/customers:search?${query}`, { token: p.token });
       assert.deepEqual(

@@ -93,8 +93,14 @@ async function partnerFilter(db: Kysely<DB>, ctx: ProgramContext, query: Custome
 
 async function list(ctx: ProgramContext, query: CustomerQuery) {
   const db = ctx.database.db;
-  const filter = await partnerFilter(db, ctx, query);
-  if (!filter) return [];
+  const byPartner = await partnerFilter(db, ctx, query);
+  if (!byPartner) return [];
+  // The older "get one customer" form sends `key` or `email` to the list path.
+  const filter: repository.CustomerListFilter = {
+    ...byPartner,
+    ...(typeof query.key === 'string' ? { key: query.key } : {}),
+    ...(typeof query.email === 'string' ? { email: query.email } : {}),
+  };
   const rows = await repository.listCustomers(db, ctx.program.id, filter, pageWindow(query), query.sort);
   return entries(db, ctx, rows);
 }
