@@ -269,7 +269,29 @@ describeEachDatabase('refer-a-friend customers', (server) => {
     assert.equal(events.filter((e) => e.event === 'customer.created').length, 3);
   });
 
-  test("another program's customer is 404; affiliate-only routes are 403", async () => {
+  test('DELETE /v1/customers names the customer in the body; POST /v1/customer takes the nested form', async () => {
+    const p = await server().newProgram('referral');
+    const nested = await server().request('POST', '/v1/customer', {
+      token: p.token,
+      body: { customer: { id: 'n1', key: 'nk1', email: 'n1@example.com' } },
+    });
+    assert.equal(nested.status, 201, nested.text);
+    assert.equal(nested.body.data.key, 'nk1');
+    await create(p, { id: 'n2', email: 'n2@example.com' });
+    for (const body of [{ key: 'nk1' }, { email: 'n2@example.com' }]) {
+      const res = await server().request('DELETE', '/v1/customers', { token: p.token, body });
+      assert.deepEqual(res.body, { status: 1 }, JSON.stringify(body));
+    }
+    assert.equal((await get(p, 'n1')).status, 404);
+    assert.equal((await get(p, 'n2')).status, 404);
+    const missing = await server().request('DELETE', '/v1/customers', {
+      token: p.token,
+      body: { key: 'nk1' },
+    });
+    assert.equal(missing.status, 404);
+  });
+
+  test("another program's customer is 404", async () => {
     const p = await server().newProgram('referral');
     const other = await server().newProgram('referral');
     await create(p, { id: 'mine', email: 'mine@example.com' });
