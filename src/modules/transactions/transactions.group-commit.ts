@@ -6,9 +6,9 @@ import type { DB } from '../../db/tables.ts';
  * Group commit for SQLite. SQLite has one writer, and there a commit (its WAL writes) costs more
  * than the statements of a sale. Creates that arrive while a batch is being written wait and go
  * in the next batch: one BEGIN IMMEDIATE … COMMIT for all of them, each inside its own
- * savepoint, so a create that fails is rolled back alone and answers its own error. A create
- * that finds the writer idle starts at once, so a quiet server adds no latency. PostgreSQL runs
- * each create in its own transaction (its pool writes concurrently).
+ * savepoint, so a create that fails is rolled back alone and answers its own error. A batch
+ * starts one turn of the event loop after its first create arrives (a quiet server adds only
+ * that). PostgreSQL runs each create in its own transaction (its pool writes concurrently).
  */
 
 const MAX_BATCH = 64;
@@ -31,12 +31,16 @@ class Batcher {
   run<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.#running) void this.#drain();
+      if (this.#running) return;
+      this.#running = true;
+      // better-sqlite3 answers synchronously: a batch started now would run to its commit
+      // before the event loop reads the requests already waiting on other sockets. Starting it
+      // after the loop's poll phase lets them join.
+      setImmediate(() => void this.#drain());
     });
   }
 
   async #drain(): Promise<void> {
-    this.#running = true;
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, MAX_BATCH);
