@@ -356,6 +356,24 @@ describeEachDatabase('transactions (affiliate)', (server) => {
     assert.deepEqual(await keys('sort=asc'), ['l1', 'l2']);
   });
 
+  test('concurrent sales share commits, and a failing one is rolled back alone', async () => {
+    const { p, partnerId } = await setup(server());
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        sell(server(), p, { key: `c${i}`, amount: 10, ...(i === 7 ? { customer: { key: 'nobody' } } : {}) }),
+      ),
+    );
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      Array.from({ length: 20 }, (_, i) => (i === 7 ? 422 : 200)),
+    );
+    const data = await figures(server(), p, partnerId);
+    assert.equal(data.referrals.sales_count, 19);
+    assert.deepEqual(data.commissions.not_paid, [{ currency: 'USD', amount: 38 }]);
+    assert.equal(await eventCount(server(), p, 'transaction.created'), 19);
+    assert.equal((await server().request('GET', '/v1/transactions/c7', { token: p.token })).status, 404);
+  });
+
   test("a sale of an archived partner's customer earns nothing; another program's transaction is not found", async () => {
     const { p, partnerId } = await setup(server());
     await server().request('POST', `/v1/partners/${partnerId}/archive`, { token: p.token });
