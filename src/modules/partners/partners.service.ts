@@ -41,7 +41,20 @@ const customFieldsOf = (stored: string): unknown[] => {
   return Array.isArray(parsed) ? parsed : [];
 };
 
-export function toPartnerEntry(row: PartnerRow) {
+type PartnerEntryRow = Pick<
+  PartnerRow,
+  | 'public_id'
+  | 'email'
+  | 'name'
+  | 'surname'
+  | 'approved'
+  | 'status'
+  | 'custom_fields'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export function toPartnerEntry(row: PartnerEntryRow) {
   return {
     email: row.email,
     created_at: row.created_at,
