@@ -150,7 +150,8 @@ function takenField(error: unknown): string | undefined {
   return undefined;
 }
 
-function rethrowTaken(error: unknown, prefix = ''): never {
+/** A unique violation as a 422 on the field that was taken (`prefix` names where it sits). */
+export function rethrowTaken(error: unknown, prefix = ''): never {
   const field = takenField(error);
   if (field) throw fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
   throw error;

@@ -153,6 +153,23 @@ describeEachDatabase('refer-a-friend transactions', (server) => {
     });
     assert.equal(badRef.status, 422);
     assert.ok(badRef.body.errors['customer.referring_customer'], badRef.text);
+    const takenEmail = await post(p, '/v1/transactions', {
+      amount: 1,
+      action: 'sale',
+      options: { create_customer: true },
+      customer: { id: 'fresh-id', email: 'ref@example.com', referring_customer: { id: 'ref' } },
+    });
+    assert.equal(takenEmail.status, 422, takenEmail.text);
+    assert.deepEqual(takenEmail.body.errors, {
+      'customer.email': ['The customer.email has already been taken.'],
+    });
+    const created_events = await server()
+      .deps.database.db.selectFrom('events')
+      .select('payload')
+      .where('program_id', '=', p.id)
+      .where('event', '=', 'customer.created')
+      .execute();
+    assert.ok(created_events.some((e) => JSON.parse(e.payload).email === 'new@example.com'));
   });
 
   test('percent, non-currency units, every purchase and limits follow the settings', async () => {

@@ -15,12 +15,19 @@ import {
 } from '../../core/rewards.ts';
 import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
 import {
   countersOfCustomers,
   findCustomerWithReferrer,
   programSettingsText,
 } from '../customers/customers.referral.repository.ts';
-import { customerMetrics, insertReferralCustomer, resolveReferrer } from '../customers/customers.referral.ts';
+import {
+  customerMetrics,
+  insertReferralCustomer,
+  resolveReferrer,
+  rethrowTaken,
+  toReferralCustomer,
+} from '../customers/customers.referral.ts';
 import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
@@ -66,15 +73,22 @@ async function resolveBuyer(
     'customer.referring_customer',
   );
   const createdAt = text(given.created_at);
-  const buyer = await insertReferralCustomer(trx, ctx, {
-    id: ref.id,
-    key: ref.key,
-    email: ref.email,
-    name: text(given.name),
-    surname: text(given.surname),
-    created_at: createdAt === undefined ? undefined : normalizeTimestamp(createdAt),
-    referrer,
-  });
+  let buyer: Customer;
+  try {
+    buyer = await insertReferralCustomer(trx, ctx, {
+      id: ref.id,
+      key: ref.key,
+      email: ref.email,
+      name: text(given.name),
+      surname: text(given.surname),
+      created_at: createdAt === undefined ? undefined : normalizeTimestamp(createdAt),
+      referrer,
+    });
+  } catch (error) {
+    rethrowTaken(error, 'customer.');
+  }
+  const created = await toReferralCustomer(trx, ctx, buyer);
+  await recordEvent(trx, ctx.program.id, 'customer.created', created, buyer.created_at);
   return { buyer, referrerPublicId: referrer?.public_id ?? null };
 }
 
