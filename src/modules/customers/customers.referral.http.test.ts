@@ -186,6 +186,14 @@ describeEachDatabase('refer-a-friend customers', (server) => {
         query,
       );
     }
+    const older = await server().request('GET', '/v1/customers', {
+      token: p.token,
+      body: { email: 's2@example.com' },
+    });
+    assert.deepEqual(
+      older.body.data.map((c: any) => c.id),
+      ['s2'],
+    );
     const body = await server().request('GET', '/v1/customers:search', {
       token: p.token,
       body: { key: 'sk2' },

@@ -277,12 +277,27 @@ async function get(ctx: ProgramContext, id: string) {
 
 const visible = ['active'] as const;
 
+/** `id`, `key`, `email` of a query as list filters (search, and the older identify-by-query list). */
+function identifyFilter(query: CustomerQuery) {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    ...(text(query.id) !== undefined ? { publicId: text(query.id) } : {}),
+    ...(text(query.key) !== undefined ? { key: text(query.key) } : {}),
+    ...(text(query.email) !== undefined ? { email: text(query.email) } : {}),
+  };
+}
+
 async function list(ctx: ProgramContext, query: CustomerQuery) {
   const status = query.refer_status;
+  const filter = {
+    statuses: visible,
+    ...(status === undefined ? {} : { referred: status === 'referred' }),
+    ...identifyFilter(query),
+  };
   const rows = await repository.listCustomers(
     ctx.database.db,
     ctx.program.id,
-    { statuses: visible, ...(status === undefined ? {} : { referred: status === 'referred' }) },
+    filter,
     pageWindow(query),
     query.sort,
   );
@@ -290,13 +305,7 @@ async function list(ctx: ProgramContext, query: CustomerQuery) {
 }
 
 async function search(ctx: ProgramContext, query: CustomerQuery) {
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const filter = {
-    statuses: visible,
-    ...(text(query.id) !== undefined ? { publicId: text(query.id) } : {}),
-    ...(text(query.key) !== undefined ? { key: text(query.key) } : {}),
-    ...(text(query.email) !== undefined ? { email: text(query.email) } : {}),
-  };
+  const filter = { statuses: visible, ...identifyFilter(query) };
   const rows = await repository.listCustomers(
     ctx.database.db,
     ctx.program.id,
