@@ -243,10 +243,11 @@ export async function insertReferralCustomer(
 async function create(ctx: ProgramContext, body: Body) {
   if (body.partner !== undefined) throw fieldError('partner', messages.prohibited('partner'));
   const ref = body.referring_customer as Record<string, unknown> | undefined;
-  if (
-    ref &&
-    ((ref.id !== undefined && ref.id === body.id) || (ref.key !== undefined && ref.key === body.key))
-  ) {
+  // The referrer is named by `id` when given (it wins over `key`), else by `key`.
+  const selfReferral =
+    ref !== undefined &&
+    (ref.id !== undefined ? ref.id === body.id : ref.key !== undefined && ref.key === body.key);
+  if (selfReferral) {
     throw fieldError('referring_customer', 'A customer cannot refer itself.');
   }
   try {
