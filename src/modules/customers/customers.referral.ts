@@ -226,17 +226,18 @@ export async function insertReferralCustomer(
     const before = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id });
     if ((before.get(customerMetrics.referralsCount) ?? 0) === 0)
       activity[programMetrics.referringCustomers] = 1;
+  }
+  // Program figures first, then the referrer's: every writer takes them in this order (PostgreSQL
+  // row locks), so a signup and a sale of the same referrer cannot deadlock.
+  await recordProgramActivity(trx, ctx.program.id, createdAt, activity);
+  if (referrer) {
     await addToEntityCounters(
       trx,
       ctx.program.id,
       { kind: 'customer', id: referrer.id },
-      {
-        [customerMetrics.referralsCount]: 1,
-        [customerMetrics.signups]: 1,
-      },
+      { [customerMetrics.referralsCount]: 1, [customerMetrics.signups]: 1 },
     );
   }
-  await recordProgramActivity(trx, ctx.program.id, createdAt, activity);
   return row;
 }
 
@@ -386,21 +387,19 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
     for (const purchase of purchases) await deleteTransactionRow(trx, ctx, purchase);
 
     const activity: Record<string, number> = { [programMetrics.customers]: -1 };
+    if (row.referring_customer_id !== null) activity[programMetrics.referredCustomers] = -1;
+    const own = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
+    if ((own.get(customerMetrics.referralsCount) ?? 0) > 0) activity[programMetrics.referringCustomers] = -1;
+    // Program figures before the referrer's, in the order every writer takes them.
+    await recordProgramActivity(trx, ctx.program.id, row.created_at, activity);
     if (row.referring_customer_id !== null) {
-      activity[programMetrics.referredCustomers] = -1;
       await addToEntityCounters(
         trx,
         ctx.program.id,
         { kind: 'customer', id: Number(row.referring_customer_id) },
-        {
-          [customerMetrics.referralsCount]: -1,
-          [customerMetrics.signups]: -1,
-        },
+        { [customerMetrics.referralsCount]: -1, [customerMetrics.signups]: -1 },
       );
     }
-    const own = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
-    if ((own.get(customerMetrics.referralsCount) ?? 0) > 0) activity[programMetrics.referringCustomers] = -1;
-    await recordProgramActivity(trx, ctx.program.id, row.created_at, activity);
 
     await trx
       .deleteFrom('entity_counters')
