@@ -234,6 +234,15 @@ describeEachDatabase('refer-a-friend customers', (server) => {
       body: { id: 'u1-renamed', update: { name: 'Z' } },
     });
     assert.equal(byId.body.data.name, 'Z');
+    const flatByKey = await server().request('PUT', '/v1/customers', {
+      token: p.token,
+      body: { key: 'uk2', name: 'Flat', surname: 'Form' },
+    });
+    assert.equal(flatByKey.status, 200, flatByKey.text);
+    assert.deepEqual(
+      [flatByKey.body.data.id, flatByKey.body.data.name, flatByKey.body.data.surname],
+      ['u1-renamed', 'Flat', 'Form'],
+    );
   });
 
   test('update rejects a taken email and a bad date, and a missing customer is 404', async () => {

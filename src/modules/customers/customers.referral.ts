@@ -321,8 +321,10 @@ async function search(ctx: ProgramContext, query: CustomerQuery) {
 /** The changes of an update body, wrapped or flat, as column values. */
 function changesOf(body: Body, identifiedByBody: boolean): Updateable<CustomersTable> {
   const wrapped = body.update as Body | undefined;
-  // Without a path id the top-level `id`/`key` name the customer; only `update` holds changes.
-  const source = wrapped ?? (identifiedByBody ? {} : body);
+  // Without a path id the body's `id` (else its `key`) names the customer: in the flat form the
+  // other fields are the changes.
+  const { [body.id !== undefined ? 'id' : 'key']: _identifier, ...flat } = body;
+  const source = wrapped ?? (identifiedByBody ? flat : body);
   const values: Updateable<CustomersTable> = {};
   if (typeof source.email === 'string') values.email = source.email;
   if (typeof source.name === 'string') values.name = source.name;
