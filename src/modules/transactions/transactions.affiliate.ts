@@ -196,7 +196,7 @@ async function record(
       created_at: now,
     })),
   );
-  await feed(trx, ctx, row, rewards, 1, { salesBefore: previousSales });
+  await feed(trx, ctx, row, rewards, 1);
   const partners = new Map<number, string>();
   if (partner) partners.set(partner.id, partner.public_id);
   const parentId = partner?.referring_partner_id;
@@ -215,17 +215,21 @@ async function feed(
   row: TransactionRow,
   rewards: readonly RewardRow[],
   sign: 1 | -1,
-  known?: { salesBefore: number },
 ) {
   const programId = ctx.program.id;
   const currency = row.amount_units ?? 'USD';
   const amount = sign * Number(row.amount);
-  const salesBefore = known ? known.salesBefore : await customerSales(trx, programId, row.customer_id);
-  const becamePaying = sign === 1 && salesBefore === 0;
-  const stoppedPaying = sign === -1 && salesBefore === 1;
-  const deltas: CounterDelta[] = [
-    { kind: 'customer', id: row.customer_id, metric: partnerMetrics.salesCount, value: sign },
-  ];
+  // The customer's sale count after this change says, atomically, whether it just started or
+  // stopped being a paying account (concurrent first sales on PostgreSQL count once).
+  const salesAfter = await repository.addCounterDelta(trx, programId, {
+    kind: 'customer',
+    id: row.customer_id,
+    metric: partnerMetrics.salesCount,
+    value: sign,
+  });
+  const becamePaying = sign === 1 && salesAfter === 1;
+  const stoppedPaying = sign === -1 && salesAfter === 0;
+  const deltas: CounterDelta[] = [];
   if (row.partner_id !== null) {
     const partner = { kind: 'partner', id: row.partner_id } as const;
     deltas.push(

@@ -171,6 +171,31 @@ const upsertCounter = hotQuery<
     ),
 );
 
+const upsertCounterReturning = hotQuery<
+  { value: number },
+  [programId: number, kind: string, ownerId: number, metric: string, value: number]
+>((db) =>
+  db
+    .insertInto('entity_counters')
+    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0 })
+    .onConflict((oc) =>
+      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
+        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
+      })),
+    )
+    .returning('value'),
+);
+
+/** Adds to one figure and answers its new value, in one atomic statement. */
+export async function addCounterDelta(
+  db: Kysely<DB>,
+  programId: number,
+  delta: CounterDelta,
+): Promise<number> {
+  const [row] = await upsertCounterReturning(db, programId, delta.kind, delta.id, delta.metric, delta.value);
+  return Number(row?.value ?? 0);
+}
+
 /**
  * Adds to the figures of several owners in the caller's transaction. One prepared upsert per
  * figure: on SQLite that is cheaper than compiling a multi-row statement of varying length.
