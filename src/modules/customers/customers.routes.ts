@@ -6,6 +6,7 @@ import { errorResponses, StatusOnly } from '../../http/schemas.ts';
 import {
   CreateCustomerBodyByProgramType,
   CreateCustomerNestedBodyByProgramType,
+  CreatedCustomerResponse,
   CustomerIdParams,
   CustomerListResponseByProgramType,
   CustomerResponseByProgramType,
@@ -47,7 +48,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
       operationId: 'createCustomer',
       summary: 'Create a customer',
       tags,
-      response: { 201: SuccessPlaceholder, ...errorResponses },
+      response: { 201: CreatedCustomerResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
       const data = await createCustomer(programContext(request), request.body as Body);
@@ -64,7 +65,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
       operationId: 'createCustomerNested',
       summary: 'Create a customer (older nested body `{customer, partner}`)',
       tags,
-      response: { 201: SuccessPlaceholder, ...errorResponses },
+      response: { 201: CreatedCustomerResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
       const data = await createCustomerNested(programContext(request), request.body as Body);
