@@ -49,7 +49,15 @@ console.log(`databases: ${dialects}; ${files.length} test files`);
 
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=4', '--test-timeout=120000', '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=4',
+    '--test-timeout=120000',
+    '--test-reporter=spec',
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, VOUCH_TEST_DIALECTS: dialects } },
 );
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -17,7 +17,7 @@ describeEachDatabase('OpenAPI document and docs page', (server) => {
     assert.ok(res.body.components.securitySchemes.apiKey);
     const ids = new Set<string>();
     for (const [path, operations] of Object.entries<any>(res.body.paths)) {
-      assert.ok(!path.includes('::'), `${path}: colon paths are literal`);
+      assert.ok(!path.includes('::') && !/[A-Za-z]\{/.test(path), `${path}: colon paths are literal`);
       for (const [method, operation] of Object.entries<any>(operations)) {
         const what = `${method.toUpperCase()} ${path}`;
         assert.ok(operation.operationId, `${what} has an operationId`);

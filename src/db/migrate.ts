@@ -24,7 +24,11 @@ function provider(database: Database) {
  */
 export async function migrateToLatest(database: Database): Promise<MigrationResultSet> {
   if (database.dialect === 'sqlite') {
-    return new Migrator({ db: database.db, provider: provider(database) }).migrateToLatest();
+    return new Migrator({
+      db: database.db,
+      provider: provider(database),
+      allowUnorderedMigrations: true,
+    }).migrateToLatest();
   }
   return database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
@@ -32,6 +36,8 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
       const migrator = new Migrator({
         db: connection,
         provider: provider(database),
+        // Migrations are independent of each other; one merged with a lower number still runs.
+        allowUnorderedMigrations: true,
         // Kysely looks for its tables in every schema unless told which one is ours.
         ...(database.schema ? { migrationTableSchema: database.schema } : {}),
       });

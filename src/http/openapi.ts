@@ -36,8 +36,8 @@ export const openApi = fp(async (app: FastifyInstance) => {
           security: [...security[auth]],
           hide: hidden || (schema as { hide?: boolean })?.hide,
         },
-        // Colon paths (`/v1/partners:search`) are literal segments written `::` for the router.
-        url: url.replaceAll('::', ':'),
+        // Colon paths (`/v1/partners::search` for the router) come out as `/v1/partners:search`.
+        url,
       } as never;
     },
   });
