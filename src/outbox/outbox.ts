@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { EventName } from '../core/events.ts';
 import { nowTimestamp, systemClock } from '../core/time.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/tables.ts';
+
+const insertEvent = preparedQuery<
+  never,
+  [programId: number, event: string, payload: string, createdAt: string]
+>((db) => db.insertInto('events').values({ program_id: 0, event: '', payload: '', created_at: '' }));
 
 /**
  * Records a domain event in the outbox. Call it with the transaction of the change, so that the
@@ -14,10 +20,7 @@ export async function recordEvent(
   payload: unknown,
   createdAt: string = nowTimestamp(systemClock),
 ): Promise<void> {
-  await trx
-    .insertInto('events')
-    .values({ program_id: programId, event, payload: JSON.stringify(payload), created_at: createdAt })
-    .execute();
+  await insertEvent(trx, programId, event, JSON.stringify(payload), createdAt);
 }
 
 export interface OutgoingEmail {
