@@ -30,6 +30,25 @@ export async function readCounters(db: Kysely<DB>, programId: number, sinceDay: 
   return selectCounters(db, programId, 'total', sinceDay);
 }
 
+type CounterRow = { program_id: number; metric: string; day: string; value: number };
+
+/** One compiled upsert per number of rows: sales move two to six figures at once. */
+const upserts = new Map<number, ReturnType<typeof counterUpsert>>();
+
+function counterUpsert(rows: number) {
+  const placeholder: CounterRow = { program_id: 0, metric: '', day: '', value: 0 };
+  return preparedQuery<never, unknown[]>((db) =>
+    db
+      .insertInto('program_counters')
+      .values(Array.from({ length: rows }, () => placeholder))
+      .onConflict((oc) =>
+        oc.columns(['program_id', 'metric', 'day']).doUpdateSet((eb) => ({
+          value: eb('program_counters.value', '+', eb.ref('excluded.value')),
+        })),
+      ),
+  );
+}
+
 /** Adds each delta to the day's row and to the running total, creating rows as needed. */
 export async function addToCounters(
   db: Kysely<DB>,
@@ -39,18 +58,12 @@ export async function addToCounters(
 ) {
   const rows = Object.entries(deltas)
     .filter(([, delta]) => delta !== 0)
-    .flatMap(([metric, value]) => [
+    .flatMap(([metric, value]): CounterRow[] => [
       { program_id: programId, metric, day, value },
       { program_id: programId, metric, day: 'total', value },
     ]);
   if (rows.length === 0) return;
-  await db
-    .insertInto('program_counters')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['program_id', 'metric', 'day']).doUpdateSet((eb) => ({
-        value: eb('program_counters.value', '+', eb.ref('excluded.value')),
-      })),
-    )
-    .execute();
+  let upsert = upserts.get(rows.length);
+  if (!upsert) upserts.set(rows.length, (upsert = counterUpsert(rows.length)));
+  await upsert(db, ...rows.flatMap((row) => [row.program_id, row.metric, row.day, row.value]));
 }
