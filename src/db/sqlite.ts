@@ -16,7 +16,10 @@ type Statement = Database.Statement<unknown[]>;
 
 /** better-sqlite3 binds no booleans; store them as 0/1 like SQLite itself does. */
 function bindable(parameters: readonly unknown[]): unknown[] {
-  return parameters.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+  for (const value of parameters) {
+    if (typeof value === 'boolean') return parameters.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  }
+  return parameters as unknown[];
 }
 
 /**
@@ -24,28 +27,32 @@ function bindable(parameters: readonly unknown[]): unknown[] {
  * throughput of a point read. This cache keeps prepared statements by SQL text.
  */
 function withStatementCache(raw: Database.Database): SqliteDialectConfig['database'] {
-  const cache = new Map<string, Statement>();
+  const cache = new Map<string, ReturnType<typeof wrap>>();
   return {
     close: () => raw.close(),
     prepare(sql: string) {
       let statement = cache.get(sql);
       if (!statement) {
-        statement = raw.prepare(sql);
+        statement = wrap(raw.prepare(sql));
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
         cache.set(sql, statement);
       }
-      const prepared = statement;
-      return {
-        reader: prepared.reader,
-        all: (parameters: readonly unknown[]) => prepared.all(...bindable(parameters)),
-        run: (parameters: readonly unknown[]) => {
-          const result = prepared.run(...bindable(parameters));
-          return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
-        },
-        iterate: (parameters: readonly unknown[]) => prepared.iterate(...bindable(parameters)),
-      };
+      return statement;
     },
   } as SqliteDialectConfig['database'];
+}
+
+/** The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing). */
+function wrap(statement: Statement) {
+  return {
+    reader: statement.reader,
+    all: (parameters: readonly unknown[]) => statement.all(...bindable(parameters)),
+    run: (parameters: readonly unknown[]) => {
+      const result = statement.run(...bindable(parameters));
+      return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+    },
+    iterate: (parameters: readonly unknown[]) => statement.iterate(...bindable(parameters)),
+  };
 }
 
 /** Write transactions take the write lock up front, so two processes never deadlock upgrading. */

@@ -1,4 +1,5 @@
-import rateLimit from '@fastify/rate-limit';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
@@ -8,42 +9,42 @@ const WINDOW_MS = 60_000;
 const POLICY = 'per-key';
 
 /**
- * Per-API-key budget of `RATE_LIMIT_PER_MINUTE`, counted in Redis when `REDIS_URL` is set so that
- * every instance draws on one budget. Counting is @fastify/rate-limit's; the answer carries the
- * IETF `RateLimit` and `RateLimit-Policy` fields (draft-ietf-httpapi-ratelimit-headers), which
- * this hook writes from the plugin's draft-spec headers.
+ * Per-API-key budget of `RATE_LIMIT_PER_MINUTE` in fixed one-minute windows, counted by
+ * @fastify/rate-limit's stores: in process, or in Redis when `REDIS_URL` is set so that every
+ * instance draws on one budget. Every authenticated response carries the IETF `RateLimit` and
+ * `RateLimit-Policy` fields (draft-ietf-httpapi-ratelimit-headers); a spent budget answers 429
+ * with `Retry-After`. The hook runs after authentication, which names the key.
  */
 export const rateLimiting = fp(async (app: FastifyInstance) => {
-  const { rateLimitPerMinute, redisUrl } = app.deps.config;
-  if (rateLimitPerMinute === 0) return;
-  const redis = redisUrl
-    ? new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true })
-    : undefined;
+  const { rateLimitPerMinute: max, redisUrl } = app.deps.config;
+  if (max === 0) return;
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  const store = redis
+    ? new RedisStore(false, false, redis, 'vouch-rate-limit:')
+    : new LocalStore(false, false, 50_000);
+  const policy = `"${POLICY}";q=${max};w=${WINDOW_MS / 1000}`;
 
-  await app.register(rateLimit, {
-    global: true,
-    max: rateLimitPerMinute,
-    timeWindow: WINDOW_MS,
-    hook: 'onRequest',
-    enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: 'vouch-rate-limit:' } : {}),
-    // Only API-key routes are limited; authentication (an earlier hook) has set the program.
-    allowList: (request) => request.program === null,
-    keyGenerator: (request) => request.program?.keyPublicId ?? '',
-    errorResponseBuilder: () => new AppError('rate_limited', 'Too Many Attempts.'),
-  });
-
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    const limit = reply.getHeader('ratelimit-limit');
-    if (limit === undefined) return done(null, payload);
-    const remaining = reply.getHeader('ratelimit-remaining');
-    const reset = reply.getHeader('ratelimit-reset');
-    reply.removeHeader('ratelimit-limit');
-    reply.removeHeader('ratelimit-remaining');
-    reply.removeHeader('ratelimit-reset');
-    reply.header('ratelimit-policy', `"${POLICY}";q=${limit};w=${WINDOW_MS / 1000}`);
-    reply.header('ratelimit', `"${POLICY}";r=${remaining};t=${reset}`);
-    done(null, payload);
+  app.addHook('onRequest', (request, reply, done) => {
+    const key = request.program?.keyPublicId;
+    if (!key) return done();
+    store.incr(
+      key,
+      (error, count) => {
+        // A budget we cannot count is not a reason to refuse service.
+        if (error || !count) {
+          request.log.warn({ err: error }, 'rate limit store unavailable');
+          return done();
+        }
+        const reset = Math.max(0, Math.ceil(count.ttl / 1000));
+        reply.header('ratelimit-policy', policy);
+        reply.header('ratelimit', `"${POLICY}";r=${Math.max(0, max - count.current)};t=${reset}`);
+        if (count.current <= max) return done();
+        reply.header('retry-after', reset);
+        done(new AppError('rate_limited', 'Too Many Attempts.'));
+      },
+      WINDOW_MS,
+      max,
+    );
   });
 });
