@@ -1,3 +1,5 @@
+import type { ProgramType } from './program-types.ts';
+
 /**
  * The program counters modules keep current (program_counters), and how the overview reads them:
  * each figure is the count of the last 30 days, `_before` the count of the 30 days before that,
@@ -8,8 +10,6 @@ export const programMetrics = {
   referringCustomers: 'referring_customers',
   referredCustomers: 'referred_customers',
   sales: 'sales',
-  /** Active reward or commission configurations: a running total, not a daily figure. */
-  activeRewards: 'active_rewards',
 } as const;
 
 /** Revenue of a currency, in micro-units: `revenue:usd`. */
@@ -27,4 +27,24 @@ export function growth(current: number, before: number): number {
 export function participation(referring: number, customers: number): number {
   if (customers === 0) return 0;
   return Math.round((referring / customers) * 10_000) / 100;
+}
+
+const isSet = (value: unknown) => value !== null && value !== undefined;
+
+/**
+ * `active_rewards` of the overview: how many reward rules the program's settings switch on. It
+ * is read from the settings themselves, the one place those rules live.
+ */
+const activeRewardsByType = {
+  affiliate: (settings) =>
+    Number(isSet(settings.commission)) +
+    (Array.isArray(settings.product_commissions) ? settings.product_commissions.length : 0) +
+    Number(isSet(settings.tier2_commission)),
+  referral: (settings) => Number(isSet(settings.referrer_reward)) + Number(isSet(settings.referred_reward)),
+  // Newsletter rewards are resources of their own, not settings; none exist yet.
+  newsletter: () => 0,
+} satisfies Record<ProgramType, (settings: Record<string, unknown>) => number>;
+
+export function activeRewards(type: ProgramType, settings: Record<string, unknown>): number {
+  return activeRewardsByType[type](settings);
 }

@@ -201,7 +201,6 @@ describeEachDatabase('program endpoints', (server) => {
     await recordProgramActivity(db, program.id, at(29), { customers: 1 });
     await recordProgramActivity(db, program.id, at(30), { customers: 2, referring_customers: 1 });
     await recordProgramActivity(db, program.id, at(90), { customers: 50 });
-    await recordProgramActivity(db, program.id, at(400), { active_rewards: 2 });
     const data = (await server().request('GET', '/v1/program', { token: program.token })).body.data;
     assert.equal(data.total_customers, 4);
     assert.equal(data.total_customers_before, 2);
@@ -213,8 +212,32 @@ describeEachDatabase('program endpoints', (server) => {
     assert.equal(data.participation, 25);
     assert.equal(data.participation_before, 50);
     assert.equal(data.participation_growth, -50);
-    assert.equal(data.active_rewards, 2);
     assert.deepEqual(data.total_revenue_from_sales, { usd: '$1,124.90' });
+  });
+
+  test('active_rewards counts the reward rules the settings switch on', async () => {
+    const referral = await server().newProgram('referral');
+    const read = async (token: string) =>
+      (await server().request('GET', '/v1/program', { token })).body.data.active_rewards;
+    assert.equal(await read(referral.token), 2, 'both sides rewarded by default');
+    await server().request('PUT', '/v1/program', {
+      token: referral.token,
+      body: { program_settings: { referrer_reward: null } },
+    });
+    assert.equal(await read(referral.token), 1);
+    const affiliate = await server().newProgram('affiliate');
+    assert.equal(await read(affiliate.token), 1, 'the default commission');
+    await server().request('PUT', '/v1/program', {
+      token: affiliate.token,
+      body: {
+        program_settings: {
+          tier2_commission: { type: 'percent', value: 5 },
+          product_commissions: [{ product_id: 'p1', type: 'fixed', value: 3 }],
+        },
+      },
+    });
+    assert.equal(await read(affiliate.token), 3);
+    assert.equal(await read((await server().newProgram('newsletter')).token), 0);
   });
 
   test('GET /v1/test tells which program a key belongs to', async () => {

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
 import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
 import {
+  activeRewards,
   growth,
   OVERVIEW_WINDOW_DAYS,
   participation,
@@ -40,7 +41,6 @@ export async function getProgramOverview(ctx: ProgramContext) {
   const rows = await repository.readCounters(ctx.database.db, ctx.program.id, beforeFrom);
   const current = windowSums(rows, currentFrom, today);
   const before = windowSums(rows, beforeFrom, addDays(currentFrom, -1));
-  const totals = new Map(rows.filter((r) => r.day === 'total').map((r) => [r.metric, Number(r.value)]));
 
   const figure = (name: string, now: number, then: number) => ({
     [name]: now,
@@ -58,6 +58,7 @@ export async function getProgramOverview(ctx: ProgramContext) {
       revenue[metric.slice('revenue:'.length)] = formatAmount(micros, metric.slice(8));
   }
 
+  const settings = programSettingsOf(row.type, row.settings);
   return {
     program: {
       id: row.id,
@@ -68,7 +69,7 @@ export async function getProgramOverview(ctx: ProgramContext) {
       name: row.name,
       created_at: dayOf(row.created_at),
       last_edited: dayOf(row.updated_at),
-      program_settings: programSettingsOf(row.type, row.settings),
+      program_settings: settings,
       portal_settings: portalSettingsOf(row.type, row.portal_settings),
     },
     ...count(programMetrics.customers, 'total_customers'),
@@ -80,7 +81,7 @@ export async function getProgramOverview(ctx: ProgramContext) {
       participation(current.get(programMetrics.referringCustomers) ?? 0, customersNow),
       participation(before.get(programMetrics.referringCustomers) ?? 0, customersBefore),
     ),
-    active_rewards: totals.get(programMetrics.activeRewards) ?? 0,
+    active_rewards: activeRewards(row.type, settings),
     total_revenue_from_sales: revenue,
     overview_program_current_settings: {
       // Vouch serves no partner portal of its own; a program links its own, when it has one.
