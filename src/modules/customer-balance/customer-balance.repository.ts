@@ -1,9 +1,9 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BalanceCreditsTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
-const selectNonCurrencyRewards = hotQuery<
+const selectNonCurrencyRewards = preparedQuery<
   { amount: number; amount_units: string; commission_type: string; created_at: string },
   [programId: number, customerId: number, max: number]
 >((db) =>

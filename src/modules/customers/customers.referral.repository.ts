@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
 /**
  * Hot-path reads of refer-a-friend customers, compiled once: a customer record needs the links
@@ -9,18 +9,20 @@ import { hotQuery } from '../referral-links/referral-links.prepared.ts';
  * twice for a customer without a referrer).
  */
 
-const selectLinksOfTwo = hotQuery<Selectable<ReferralLinksTable>, [programId: number, a: number, b: number]>(
-  (db) =>
-    db
-      .selectFrom('referral_links')
-      .selectAll()
-      .where('program_id', '=', 0)
-      .where('customer_id', 'in', [0, 0])
-      .orderBy('is_default', 'desc')
-      .orderBy('id', 'asc'),
+const selectLinksOfTwo = preparedQuery<
+  Selectable<ReferralLinksTable>,
+  [programId: number, a: number, b: number]
+>((db) =>
+  db
+    .selectFrom('referral_links')
+    .selectAll()
+    .where('program_id', '=', 0)
+    .where('customer_id', 'in', [0, 0])
+    .orderBy('is_default', 'desc')
+    .orderBy('id', 'asc'),
 );
 
-const selectCountersOfTwo = hotQuery<
+const selectCountersOfTwo = preparedQuery<
   { owner_id: number; metric: string; value: number },
   [programId: number, a: number, b: number]
 >((db) =>
@@ -32,7 +34,7 @@ const selectCountersOfTwo = hotQuery<
     .where('owner_id', 'in', [0, 0]),
 );
 
-const selectProgramSettings = hotQuery<{ settings: string }, [programId: number]>((db) =>
+const selectProgramSettings = preparedQuery<{ settings: string }, [programId: number]>((db) =>
   db.selectFrom('programs').select('settings').where('id', '=', 0),
 );
 
@@ -56,7 +58,7 @@ export async function programSettingsText(db: Kysely<DB>, programId: number): Pr
 }
 
 const buyerBy = (column: 'public_id' | 'key' | 'email') =>
-  hotQuery<
+  preparedQuery<
     Selectable<CustomersTable> & { referrer_public_id: string | null },
     [programId: number, value: string]
   >((db) =>

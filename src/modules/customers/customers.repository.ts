@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CustomersTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
 /** Customer queries both program types share; every one is scoped by the program. */
 
@@ -13,7 +13,7 @@ export interface CustomerRef {
 
 type CustomerRow = Selectable<CustomersTable>;
 const customerBy = (column: 'public_id' | 'key' | 'email' | 'id') =>
-  hotQuery<CustomerRow, [programId: number, value: string | number]>((db) =>
+  preparedQuery<CustomerRow, [programId: number, value: string | number]>((db) =>
     db
       .selectFrom('customers')
       .selectAll()

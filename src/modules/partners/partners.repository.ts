@@ -1,11 +1,11 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PartnersTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
 type PartnerRow = Selectable<PartnersTable>;
 const partnerBy = (column: 'public_id' | 'email' | 'id') =>
-  hotQuery<PartnerRow, [programId: number, value: string | number]>((db) =>
+  preparedQuery<PartnerRow, [programId: number, value: string | number]>((db) =>
     db
       .selectFrom('partners')
       .selectAll()
@@ -13,7 +13,7 @@ const partnerBy = (column: 'public_id' | 'email' | 'id') =>
       .where(column, '=', column === 'id' ? 0 : ''),
   );
 const selectPartnerBy = { public_id: partnerBy('public_id'), email: partnerBy('email'), id: partnerBy('id') };
-const selectPartnerByLinkKey = hotQuery<PartnerRow, [programId: number, key: string]>((db) =>
+const selectPartnerByLinkKey = preparedQuery<PartnerRow, [programId: number, key: string]>((db) =>
   db
     .selectFrom('referral_links')
     .innerJoin('partners', 'partners.id', 'referral_links.partner_id')
@@ -21,7 +21,7 @@ const selectPartnerByLinkKey = hotQuery<PartnerRow, [programId: number, key: str
     .where('referral_links.program_id', '=', 0)
     .where('referral_links.key', '=', ''),
 );
-const selectPartnerCounters = hotQuery<
+const selectPartnerCounters = preparedQuery<
   { metric: string; value: number },
   [programId: number, kind: 'partner', partnerId: number]
 >((db) =>

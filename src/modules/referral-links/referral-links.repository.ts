@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from './referral-links.prepared.ts';
 
 /** Links of partners and of customers: the queries both program types share. */
 export type LinkOwner = { partnerId: number } | { customerId: number };
@@ -25,7 +25,7 @@ export async function findLinkByKey(db: Kysely<DB>, programId: number, key: stri
 }
 
 const linksOf = (column: 'partner_id' | 'customer_id') =>
-  hotQuery<Selectable<ReferralLinksTable>, [programId: number, ownerId: number]>((db) =>
+  preparedQuery<Selectable<ReferralLinksTable>, [programId: number, ownerId: number]>((db) =>
     db
       .selectFrom('referral_links')
       .selectAll()

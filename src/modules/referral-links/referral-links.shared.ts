@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from './referral-links.prepared.ts';
 
 /**
  * The referral link object, the same for partners and refer-a-friend customers (spec "Referral
@@ -69,9 +69,10 @@ export function toReferralLink(row: ReferralLinkRow, context: LinkUrlContext) {
   };
 }
 
-const selectProgramLinkSettings = hotQuery<{ website: string | null; settings: string }, [programId: number]>(
-  (db) => db.selectFrom('programs').select(['website', 'settings']).where('id', '=', 0),
-);
+const selectProgramLinkSettings = preparedQuery<
+  { website: string | null; settings: string },
+  [programId: number]
+>((db) => db.selectFrom('programs').select(['website', 'settings']).where('id', '=', 0));
 
 /** The program's website and referral parameter, plus its additional link domains. */
 export async function loadLinkUrlContext(

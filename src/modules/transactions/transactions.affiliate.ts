@@ -13,6 +13,7 @@ import { fromMicros, toMicros } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { addToEntityCounters } from '../counters/counters.repository.ts';
 import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
@@ -21,7 +22,6 @@ import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { findPartnerByRef } from '../partners/partners.lookup.ts';
 import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
-import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 import type { CounterDelta } from './transactions.repository.ts';
 import * as repository from './transactions.repository.ts';
 import {
@@ -102,7 +102,7 @@ async function resolveBuyer(trx: Kysely<DB>, ctx: ProgramContext, entry: Transac
   );
 }
 
-const selectCustomerSales = hotQuery<
+const selectCustomerSales = preparedQuery<
   { value: number },
   [programId: number, kind: 'customer', customerId: number, metric: string]
 >((db) =>

@@ -1,19 +1,21 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { hotQuery } from '../referral-links/referral-links.prepared.ts';
 
-const selectTransactionByKey = hotQuery<Selectable<TransactionsTable>, [programId: number, key: string]>(
+const selectTransactionByKey = preparedQuery<Selectable<TransactionsTable>, [programId: number, key: string]>(
   (db) => db.selectFrom('transactions').selectAll().where('program_id', '=', 0).where('key', '=', ''),
 );
-const selectRewardsOfOne = hotQuery<Selectable<RewardsTable>, [programId: number, transactionId: number]>(
-  (db) =>
-    db
-      .selectFrom('rewards')
-      .selectAll()
-      .where('program_id', '=', 0)
-      .where('transaction_id', '=', 0)
-      .orderBy('id', 'asc'),
+const selectRewardsOfOne = preparedQuery<
+  Selectable<RewardsTable>,
+  [programId: number, transactionId: number]
+>((db) =>
+  db
+    .selectFrom('rewards')
+    .selectAll()
+    .where('program_id', '=', 0)
+    .where('transaction_id', '=', 0)
+    .orderBy('id', 'asc'),
 );
 
 /** Transaction and reward queries both program types share; every one is scoped by the program. */
@@ -65,7 +67,7 @@ const rewardColumns = [
 
 /** An insert of every column in a fixed order, compiled once; values go in the same order. */
 function hotInsert<Row>(table: 'transactions' | 'rewards', columns: readonly string[]) {
-  return hotQuery<Row, unknown[]>(
+  return preparedQuery<Row, unknown[]>(
     (db) =>
       db
         .insertInto(table)
@@ -157,7 +159,7 @@ export interface CounterDelta {
   value: number;
 }
 
-const upsertCounter = hotQuery<
+const upsertCounter = preparedQuery<
   never,
   [programId: number, kind: string, ownerId: number, metric: string, value: number]
 >((db) =>
@@ -171,7 +173,7 @@ const upsertCounter = hotQuery<
     ),
 );
 
-const upsertCounterReturning = hotQuery<
+const upsertCounterReturning = preparedQuery<
   { value: number },
   [programId: number, kind: string, ownerId: number, metric: string, value: number]
 >((db) =>
