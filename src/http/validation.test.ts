@@ -62,3 +62,19 @@ test('numeric strings are numbers to Numeric()', () => {
   assert.equal(validate({ email: 'a@b.co', amount: '99.99' }), true);
   assert.equal(validate({ email: 'a@b.co', amount: 99.99 }), true);
 });
+
+test('a conditional rule reports the field it is about, once', () => {
+  const conditional = compileBodyValidator(
+    Type.Object(
+      { is_currency: Type.Boolean(), amount_units: Type.String() },
+      {
+        if: { properties: { is_currency: { const: true } } },
+        then: { properties: { amount_units: { format: 'iso4217' } } },
+      },
+    ),
+  );
+  assert.equal(conditional({ is_currency: true, amount_units: 'points' }), false);
+  assert.deepEqual(fieldErrorsFromAjv(conditional.errors ?? []), {
+    amount_units: ['The selected amount units is invalid.'],
+  });
+});

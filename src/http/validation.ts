@@ -183,6 +183,8 @@ export function fieldErrorsFromAjv(errors: readonly ErrorObject[]): FieldErrors 
     .map((e) => e.schemaPath);
   const fields: FieldErrors = {};
   for (const error of errors) {
+    // `if`/`then` reports the failed `then` itself; the `if` error only repeats it on the parent.
+    if (error.keyword === 'if') continue;
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') {
       if (unions.some((union) => error.schemaPath.startsWith(`${union}/`))) continue;
     }
