@@ -8,6 +8,7 @@ export const Timestamp = Type.String({
 });
 export const DateOnly = Type.String({ description: 'YYYY-MM-DD', examples: ['2025-04-30'] });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const NullableString = Type.Union([Type.String(), Type.Null()]);
 
 /** A string field that clients may also send as a number (Laravel's "numeric"). */
 export const Numeric = (options: { minimum?: number; exclusiveMinimum?: number; maximum?: number } = {}) =>

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import { Email, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { Email, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
 /** Wire shapes of customers in affiliate programs (spec "Customer (affiliate program)"). */
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 export const TagsInput = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
 export const Tags = Type.Array(Type.Object({ value: Type.String() }));
 

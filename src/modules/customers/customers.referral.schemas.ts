@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import { Email, Timestamp } from '../../http/schemas.ts';
+import { Email, NullableString, Timestamp } from '../../http/schemas.ts';
 
 /** Wire shapes of customers in refer-a-friend programs (spec "Customer (refer-a-friend program)"). */
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 const Identifier = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/?#\\s]+$' });
 
 /** A customer named by one of its identifiers (`id` wins over `key`, `key` over `email`). */

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
 import { ListQuery } from '../../http/pagination.ts';
-import { Email, Paginated, Success, Timestamp } from '../../http/schemas.ts';
+import { Email, NullableString, Paginated, Success, Timestamp } from '../../http/schemas.ts';
 import { PartnerRefInput, Tags, TagsInput } from '../customers/customers.affiliate.schemas.ts';
 
 /** Wire shapes of partners (spec "Partner (affiliate)"). */
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('archived')]);
 const Amounts = Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() }));
 

@@ -1,0 +1,71 @@
+import { type TProperties, type TSchema, Type } from 'typebox';
+import { BooleanLike, NullableString, NullableTimestamp, Numeric, Timestamp } from '../../http/schemas.ts';
+
+/**
+ * Wire pieces both program types' transactions share (spec "Transaction"); each type's
+ * `transactions.<type>.schemas.ts` adds who the sale and its rewards belong to. Property order is
+ * the order responses are serialized in.
+ */
+
+/** What one sale carries; the multiple form repeats it in `transactions`. */
+export const transactionEntryFields = {
+  key: Type.String({ minLength: 1, maxLength: 255 }),
+  amount: Numeric(),
+  amount_units: Type.String({ format: 'iso4217' }),
+  action: Type.String({ minLength: 1, maxLength: 255 }),
+  rewarded: BooleanLike,
+  rewardable: BooleanLike,
+  product_id: Type.String({ maxLength: 255 }),
+  product_type: Type.String({ maxLength: 255 }),
+};
+
+const TransactionItem = Type.Object(transactionEntryFields, { required: ['amount', 'action'] });
+
+/** `POST /v1/transactions`: one sale, or up to 100 in `transactions`, for the buyer in `customer`. */
+export const createTransactionBody = <Customer extends TSchema>(customer: Customer, title: string) =>
+  Type.Object(
+    {
+      ...transactionEntryFields,
+      customer,
+      options: Type.Partial(Type.Object({ create_customer: BooleanLike })),
+      transactions: Type.Array(TransactionItem, { minItems: 1, maxItems: 100 }),
+    },
+    { required: ['customer'], title },
+  );
+
+/** One reward; `parties` name who else it concerns and follow `customer` on the wire. */
+export const rewardSchema = <Parties extends TProperties>(
+  title: string,
+  statusDescription: string,
+  parties: Parties,
+) =>
+  Type.Object(
+    {
+      key: Type.String(),
+      action: Type.String(),
+      status: Type.String({ description: statusDescription }),
+      customer: NullableString,
+      ...parties,
+      amount: Type.Number(),
+      amount_units: Type.String(),
+      is_currency: Type.Boolean(),
+      credit: Type.Boolean(),
+      created_at: Timestamp,
+      deleted_at: NullableTimestamp,
+      product_type_data: Type.Union([
+        Type.Array(Type.Never(), { maxItems: 0 }),
+        Type.Object({ product_id: NullableString, product_type: NullableString }),
+      ]),
+    },
+    { title },
+  );
+
+/** What a transaction reports after its amount: its kind, its time and its rewards. */
+export const transactionOutcomeFields = <Reward extends TSchema>(reward: Reward) => ({
+  credit: Type.Boolean(),
+  is_currency: Type.Boolean(),
+  amount_units: NullableString,
+  created_at: Timestamp,
+  deleted_at: NullableTimestamp,
+  rewards: Type.Array(reward),
+});
