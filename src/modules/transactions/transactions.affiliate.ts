@@ -25,6 +25,8 @@ import { recordProgramActivity } from '../program/program.service.ts';
 import type { CounterDelta } from './transactions.repository.ts';
 import * as repository from './transactions.repository.ts';
 import {
+  insertSale,
+  productTypeData,
   type RewardRow,
   type TransactionBehaviour,
   type TransactionEntry,
@@ -158,28 +160,18 @@ async function record(
           hasParent: partner.referring_partner_id !== null,
         })
       : [];
-  const row = await repository.insertTransaction(trx, {
-    program_id: programId,
-    key,
-    customer_id: buyer.id,
-    partner_id: partner?.id ?? null,
-    action: entry.action,
-    amount: amountMicros,
-    amount_units: currency,
-    is_currency: true,
-    credit: false,
-    rewarded: toBool(entry.rewarded, false),
-    rewardable: toBool(entry.rewardable, true),
-    product_id: entry.product_id ?? null,
-    product_type: entry.product_type ?? null,
-    request_digest: digest,
-    created_at: now,
-  });
-  const rewards = await repository.insertRewards(
+  const { row, rewards } = await insertSale(
     trx,
+    programId,
+    { entry, key, digest, now },
+    {
+      customer_id: buyer.id,
+      partner_id: partner?.id ?? null,
+      referring_customer_id: null,
+      amount: amountMicros,
+      amount_units: currency,
+    },
     commissions.map((commission) => ({
-      program_id: programId,
-      transaction_id: row.id,
       partner_id: commission.role === 'tier2' ? partner!.referring_partner_id : partner!.id,
       customer_id: null,
       role: commission.role,
@@ -187,13 +179,9 @@ async function record(
       amount: commission.amountMicros,
       amount_units: currency,
       is_currency: true,
-      credit: false,
       commission_type: commission.type,
       commission_value: String(commission.value),
-      product_id: entry.product_id ?? null,
-      product_type: entry.product_type ?? null,
       available_at: commission.availableAt,
-      created_at: now,
     })),
   );
   await feed(trx, ctx, row, rewards, 1);
@@ -298,10 +286,7 @@ function toAffiliateTransaction(
         credit: Boolean(reward.credit),
         created_at: reward.created_at,
         deleted_at: reward.deleted_at ?? deletedAt,
-        product_type_data:
-          reward.product_id !== null || reward.product_type !== null
-            ? { product_id: reward.product_id, product_type: reward.product_type }
-            : [],
+        product_type_data: productTypeData(reward),
       })),
   };
 }

@@ -33,6 +33,8 @@ import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
 import {
+  insertSale,
+  productTypeData,
   type RewardRow,
   type TransactionBehaviour,
   type TransactionEntry,
@@ -152,31 +154,18 @@ async function record(
       rewardRoles.map((role) => [role, bought.get(rewardCountMetric(role)) ?? 0]),
     ) as Record<RewardRole, number>,
   });
-  const row = await repository.insertTransaction(trx, {
-    program_id: programId,
-    key,
-    customer_id: buyer.id,
-    partner_id: null,
-    referring_customer_id: referrerId,
-    action: entry.action,
-    amount: toMicros(amount),
-    amount_units: amountUnits,
-    is_currency: true,
-    credit: false,
-    rewarded,
-    rewardable,
-    product_id: entry.product_id ?? null,
-    product_type: entry.product_type ?? null,
-    request_digest: digest,
-    archived_at: null,
-    created_at: now,
-    deleted_at: null,
-  });
-  const rewards = await repository.insertRewards(
+  const { row, rewards } = await insertSale(
     trx,
+    programId,
+    { entry, key, digest, now },
+    {
+      customer_id: buyer.id,
+      partner_id: null,
+      referring_customer_id: referrerId,
+      amount: toMicros(amount),
+      amount_units: amountUnits,
+    },
     drafts.map((draft) => ({
-      program_id: programId,
-      transaction_id: row.id,
       partner_id: null,
       customer_id: draft.role === 'referrer' ? referrerId : buyer.id,
       role: draft.role,
@@ -184,14 +173,9 @@ async function record(
       amount: draft.amount,
       amount_units: draft.amountUnits,
       is_currency: draft.isCurrency,
-      credit: false,
       commission_type: draft.commissionType,
       commission_value: String(draft.commissionValue),
-      product_id: row.product_id,
-      product_type: row.product_type,
       available_at: null,
-      created_at: now,
-      deleted_at: null,
     })),
   );
   await feed(trx, ctx, row, rewards, 1, previousPurchases + 1);
@@ -268,12 +252,6 @@ async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: Transacti
   await feed(trx, ctx, row, rewards, sign, purchases + sign);
 }
 
-function productData(row: RewardRow) {
-  return row.product_id === null && row.product_type === null
-    ? []
-    : { product_id: row.product_id, product_type: row.product_type };
-}
-
 /** The fields both wire shapes share, given the sale's rewards and a public-id lookup. */
 function commonOf(
   row: TransactionRow,
@@ -302,7 +280,7 @@ function commonOf(
       credit: Boolean(reward.credit),
       created_at: reward.created_at,
       deleted_at: reward.deleted_at,
-      product_type_data: productData(reward),
+      product_type_data: productTypeData(reward),
     })),
   };
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
-import type { TransactionListFilter } from './transactions.repository.ts';
+import { insertRewards, insertTransaction, type TransactionListFilter } from './transactions.repository.ts';
 
 /**
  * What the transactions module shares between program types: which types have transactions,
@@ -58,6 +58,107 @@ export interface TransactionBehaviour {
     ctx: ProgramContext,
     query: Record<string, unknown>,
   ): Promise<TransactionListFilter | undefined>;
+}
+
+/** Who a sale concerns and what it is worth, as the type decided them. */
+export interface SaleParties {
+  customer_id: number;
+  partner_id: number | null;
+  referring_customer_id: number | null;
+  amount: number;
+  amount_units: string | null;
+}
+
+/** One sale being recorded: the entry, its key and replay digest, and when it is recorded. */
+export interface SaleRecording {
+  entry: TransactionEntry;
+  key: string;
+  digest: string;
+  now: string;
+}
+
+/**
+ * Stores a sale and its rewards, as the type decided them, in the caller's transaction (the
+ * rewards take the sale's product and time).
+ */
+export async function insertSale(
+  trx: Kysely<DB>,
+  programId: number,
+  sale: SaleRecording,
+  parties: SaleParties,
+  rewards: readonly RewardDecision[],
+): Promise<{ row: TransactionRow; rewards: RewardRow[] }> {
+  const row = await insertTransaction(trx, saleValues(programId, sale, parties));
+  return {
+    row,
+    rewards: await insertRewards(
+      trx,
+      rewards.map((reward) => rewardValues(programId, row, reward, sale.now)),
+    ),
+  };
+}
+
+function saleValues(
+  programId: number,
+  { entry, key, digest, now }: SaleRecording,
+  parties: SaleParties,
+): Insertable<TransactionsTable> {
+  return {
+    program_id: programId,
+    key,
+    ...parties,
+    action: entry.action,
+    is_currency: true,
+    credit: false,
+    rewarded: toBool(entry.rewarded, false),
+    rewardable: toBool(entry.rewardable, true),
+    product_id: entry.product_id ?? null,
+    product_type: entry.product_type ?? null,
+    request_digest: digest,
+    archived_at: null,
+    created_at: now,
+    deleted_at: null,
+  };
+}
+
+/** What the type decided about one reward of a sale. */
+export type RewardDecision = Pick<
+  Insertable<RewardsTable>,
+  | 'partner_id'
+  | 'customer_id'
+  | 'role'
+  | 'status'
+  | 'amount'
+  | 'amount_units'
+  | 'is_currency'
+  | 'commission_type'
+  | 'commission_value'
+  | 'available_at'
+>;
+
+function rewardValues(
+  programId: number,
+  row: TransactionRow,
+  reward: RewardDecision,
+  now: string,
+): Insertable<RewardsTable> {
+  return {
+    program_id: programId,
+    transaction_id: row.id,
+    ...reward,
+    credit: false,
+    product_id: row.product_id,
+    product_type: row.product_type,
+    created_at: now,
+    deleted_at: null,
+  };
+}
+
+/** A reward's `product_type_data`: an empty array when it names no product. */
+export function productTypeData(reward: RewardRow) {
+  return reward.product_id === null && reward.product_type === null
+    ? []
+    : { product_id: reward.product_id, product_type: reward.product_type };
 }
 
 export function transactionNotFound(): AppError {
