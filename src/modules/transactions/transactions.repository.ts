@@ -159,10 +159,8 @@ export interface CounterDelta {
   value: number;
 }
 
-const upsertCounter = preparedQuery<
-  never,
-  [programId: number, kind: string, ownerId: number, metric: string, value: number]
->((db) =>
+/** Adds `value` to one figure, creating it at `value`; built with placeholders for preparedQuery. */
+const upsertCounterQuery = (db: Kysely<DB>) =>
   db
     .insertInto('entity_counters')
     .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0 })
@@ -170,23 +168,17 @@ const upsertCounter = preparedQuery<
       oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
         value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
       })),
-    ),
-);
+    );
+
+const upsertCounter = preparedQuery<
+  never,
+  [programId: number, kind: string, ownerId: number, metric: string, value: number]
+>(upsertCounterQuery);
 
 const upsertCounterReturning = preparedQuery<
   { value: number },
   [programId: number, kind: string, ownerId: number, metric: string, value: number]
->((db) =>
-  db
-    .insertInto('entity_counters')
-    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0 })
-    .onConflict((oc) =>
-      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
-        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
-      })),
-    )
-    .returning('value'),
-);
+>((db) => upsertCounterQuery(db).returning('value'));
 
 /** Adds to one figure and answers its new value, in one atomic statement. */
 export async function addCounterDelta(
