@@ -1,3 +1,6 @@
+import { fieldError } from '../core/errors.ts';
+import { messages } from '../core/messages.ts';
+
 /**
  * Driver errors of both databases, translated in one place. Services ask "was this a unique
  * violation, and on which columns?" and answer with the field that was taken.
@@ -37,4 +40,18 @@ export function uniqueViolationColumn(error: unknown): string | undefined {
   const translated = translateDriverError(error);
   if (translated?.kind !== 'unique') return undefined;
   return translated.columns.filter((column) => column !== 'program_id').pop();
+}
+
+/** The unique business columns of customers, partners and their links, as clients name them. */
+const takenFields: Readonly<Record<string, string>> = { public_id: 'id', key: 'key', email: 'email' };
+
+/**
+ * A unique violation on `id`, `key` or `email` as a 422 on that field (`prefix` says where the
+ * field sits in the body, e.g. `update.`); any other error as it was.
+ */
+export function takenFieldError(error: unknown, prefix = ''): unknown {
+  const column = uniqueViolationColumn(error);
+  const field = column === undefined ? undefined : takenFields[column];
+  if (field === undefined) return error;
+  return fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
 }

@@ -6,7 +6,7 @@ import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
@@ -37,15 +37,6 @@ import {
 
 type Body = Record<string, unknown>;
 const PATH_ORDER = ['key'] as const;
-const UNIQUE_FIELDS: Record<string, string> = { public_id: 'id', key: 'key', email: 'email' };
-
-function takenError(error: unknown, prefix = ''): unknown {
-  const column = uniqueViolationColumn(error);
-  if (!column) return error;
-  const field = `${prefix}${UNIQUE_FIELDS[column] ?? column}`;
-  return fieldError(field, messages.taken(field));
-}
-
 async function partnerIdOf(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
   if (row.partner_id === null) return null;
   return (await findPartnerById(db, ctx.program.id, row.partner_id))?.public_id ?? null;
@@ -72,7 +63,7 @@ async function create(ctx: ProgramContext, body: Body) {
       return serialize(trx, ctx, row);
     });
   } catch (error) {
-    throw takenError(error);
+    throw takenFieldError(error);
   }
 }
 
@@ -171,7 +162,7 @@ async function update(ctx: ProgramContext, segment: string | undefined, body: Bo
       return customer;
     });
   } catch (error) {
-    throw takenError(error, body.update ? 'update.' : '');
+    throw takenFieldError(error, body.update ? 'update.' : '');
   }
 }
 

@@ -6,7 +6,7 @@ import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
@@ -142,21 +142,6 @@ export async function toReferralCustomer(db: Kysely<DB>, ctx: ProgramContext, ro
   return (await loadReferralCustomer(db, ctx, row)).record;
 }
 
-/** The unique column a driver error names, as the field the client sent. */
-function takenField(error: unknown): string | undefined {
-  const column = uniqueViolationColumn(error);
-  if (column === 'public_id') return 'id';
-  if (column === 'key' || column === 'email') return column;
-  return undefined;
-}
-
-/** A unique violation as a 422 on the field that was taken (`prefix` names where it sits). */
-export function rethrowTaken(error: unknown, prefix = ''): never {
-  const field = takenField(error);
-  if (field) throw fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
-  throw error;
-}
-
 export interface NewReferralCustomer {
   id?: string | undefined;
   key?: string | undefined;
@@ -268,7 +253,7 @@ async function create(ctx: ProgramContext, body: Body) {
       return data;
     });
   } catch (error) {
-    rethrowTaken(error);
+    throw takenFieldError(error);
   }
 }
 
@@ -363,7 +348,7 @@ async function update(ctx: ProgramContext, id: string | undefined, body: Body) {
       return data;
     });
   } catch (error) {
-    rethrowTaken(error, fieldPrefix);
+    throw takenFieldError(error, fieldPrefix);
   }
 }
 

@@ -7,7 +7,7 @@ import { messages } from '../../core/messages.ts';
 import { fromMicros } from '../../core/money.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { PartnersTable } from '../../db/domain-tables.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
@@ -133,16 +133,6 @@ async function serializePartnerDetail(ctx: ProgramContext, row: PartnerRow) {
   };
 }
 
-const UNIQUE_FIELDS: Record<string, string> = { public_id: 'id', email: 'email', key: 'key' };
-
-/** A unique violation as a 422 on the field that was taken. */
-function takenError(error: unknown, prefix = ''): unknown {
-  const column = uniqueViolationColumn(error);
-  if (!column) return error;
-  const field = `${prefix}${UNIQUE_FIELDS[column] ?? column}`;
-  return fieldError(field, messages.taken(field));
-}
-
 function checkPassword(field: string, password: unknown): FieldErrors {
   if (typeof password !== 'string') return {};
   const problems = passwordProblems(field, password);
@@ -193,7 +183,7 @@ export async function createPartner(ctx: ProgramContext, body: Body) {
       return partner;
     });
   } catch (error) {
-    throw takenError(error);
+    throw takenFieldError(error);
   }
 }
 
@@ -306,7 +296,7 @@ export async function updatePartner(ctx: ProgramContext, segment: string | undef
       return partner;
     });
   } catch (error) {
-    throw takenError(error, body.update ? 'update.' : '');
+    throw takenFieldError(error, body.update ? 'update.' : '');
   }
 }
 

@@ -14,6 +14,7 @@ import {
   rewardSettingsOf,
 } from '../../core/rewards.ts';
 import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import {
@@ -25,7 +26,6 @@ import {
   customerMetrics,
   insertReferralCustomer,
   resolveReferrer,
-  rethrowTaken,
   toReferralCustomer,
 } from '../customers/customers.referral.ts';
 import { findCustomersByIds } from '../customers/customers.repository.ts';
@@ -87,7 +87,7 @@ async function resolveBuyer(
       referrer,
     });
   } catch (error) {
-    rethrowTaken(error, 'customer.');
+    throw takenFieldError(error, 'customer.');
   }
   const created = await toReferralCustomer(trx, ctx, buyer);
   await recordEvent(trx, ctx.program.id, 'customer.created', created, buyer.created_at);
