@@ -9,12 +9,14 @@ import * as customers from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import {
   deleteLink,
+  findLinkByKey,
   insertLink,
+  type LinkSearchFilter,
   listLinksOf,
+  searchLinks,
   updateLink,
 } from '../referral-links/referral-links.repository.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';
-import * as repository from './customer-referral-links.repository.ts';
 
 /**
  * Referral links of refer-a-friend customers. Every customer has a default link whose key is the
@@ -28,7 +30,7 @@ function linkNotFound(): AppError {
 }
 
 async function getLinkOrThrow(ctx: ProgramContext, key: string, db = ctx.database.db) {
-  const row = await repository.findCustomerLinkByKey(db, ctx.program.id, key);
+  const row = await findLinkByKey(db, ctx.program.id, key, 'customer');
   if (!row) throw linkNotFound();
   return row;
 }
@@ -73,7 +75,7 @@ export async function searchCustomerReferralLinks(
   query: PageRequest & { id?: string; key?: string; customer?: CustomerRef },
 ) {
   const db = ctx.database.db;
-  const filter: repository.CustomerLinkFilter = {};
+  const filter: LinkSearchFilter = {};
   const key = query.key ?? query.id;
   if (query.id !== undefined && query.key !== undefined && query.id !== query.key) return [];
   if (key !== undefined) filter.key = key;
@@ -81,15 +83,9 @@ export async function searchCustomerReferralLinks(
   if (ref.id || ref.key || ref.email) {
     const customer = await findCustomerByRef(db, ctx.program.id, ref);
     if (!customer) return [];
-    filter.customerId = customer.id;
+    filter.ownerId = customer.id;
   }
-  const rows = await repository.searchCustomerLinks(
-    db,
-    ctx.program.id,
-    filter,
-    pageWindow(query),
-    query.sort,
-  );
+  const rows = await searchLinks(db, ctx.program.id, 'customer', filter, pageWindow(query), query.sort);
   const links = await linkContext(ctx);
   return rows.map((row) => toReferralLink(row, links));
 }

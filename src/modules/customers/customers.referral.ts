@@ -11,9 +11,8 @@ import type { DB } from '../../db/tables.ts';
 import { pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
-import { renameDefaultLink } from '../customer-referral-links/customer-referral-links.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
-import { insertLink } from '../referral-links/referral-links.repository.ts';
+import { insertLink, renameDefaultLink } from '../referral-links/referral-links.repository.ts';
 import {
   type LinkUrlContext,
   linkUrl,
@@ -342,7 +341,7 @@ async function update(ctx: ProgramContext, id: string | undefined, body: Body) {
         updated_at: nowTimestamp(ctx.clock),
       });
       if (values.key !== undefined && values.key !== row.key)
-        await renameDefaultLink(trx, ctx.program.id, row.id, String(values.key));
+        await renameDefaultLink(trx, ctx.program.id, { customerId: row.id }, String(values.key));
       const data = await toReferralCustomer(trx, ctx, updated);
       await recordEvent(trx, ctx.program.id, 'customer.updated', data, updated.updated_at);
       return data;

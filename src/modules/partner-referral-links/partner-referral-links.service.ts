@@ -12,6 +12,7 @@ import {
   findLinkByKey,
   insertLink,
   listLinksOf,
+  searchLinks,
   updateLink,
 } from '../referral-links/referral-links.repository.ts';
 import {
@@ -33,8 +34,8 @@ const urls = (db: Kysely<DB>, ctx: ProgramContext): Promise<LinkUrlContext> =>
   loadLinkUrlContext(db, ctx.program.id, 'affiliate');
 
 async function getLinkOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string): Promise<ReferralLinkRow> {
-  const row = await findLinkByKey(db, ctx.program.id, key);
-  if (!row || row.partner_id === null) throw linkNotFound();
+  const row = await findLinkByKey(db, ctx.program.id, key, 'partner');
+  if (!row) throw linkNotFound();
   return row;
 }
 
@@ -136,10 +137,11 @@ export async function searchPartnerLinks(
     partnerId = partner.id;
   }
   const key = query.key ?? query.id;
-  const rows = await repository.searchPartnerLinks(
+  const rows = await searchLinks(
     db,
     ctx.program.id,
-    { ...(key !== undefined ? { key } : {}), ...(partnerId !== undefined ? { partnerId } : {}) },
+    'partner',
+    { ...(key !== undefined ? { key } : {}), ...(partnerId !== undefined ? { ownerId: partnerId } : {}) },
     pageWindow(query),
     query.sort,
   );

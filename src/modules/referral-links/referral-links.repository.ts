@@ -15,13 +15,44 @@ export async function insertLink(db: Kysely<DB>, values: Insertable<ReferralLink
   return db.insertInto('referral_links').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findLinkByKey(db: Kysely<DB>, programId: number, key: string) {
-  return db
+/** Which column names a link's owner, per kind of owner. */
+const ownerColumnOf = { partner: 'partner_id', customer: 'customer_id' } as const;
+export type LinkOwnerKind = keyof typeof ownerColumnOf;
+
+/** The link with `key`; with `kind`, only if an owner of that kind has it. */
+export async function findLinkByKey(db: Kysely<DB>, programId: number, key: string, kind?: LinkOwnerKind) {
+  let query = db
     .selectFrom('referral_links')
     .selectAll()
     .where('program_id', '=', programId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+    .where('key', '=', key);
+  if (kind !== undefined) query = query.where(ownerColumnOf[kind], 'is not', null);
+  return query.executeTakeFirst();
+}
+
+export interface LinkSearchFilter {
+  key?: string;
+  ownerId?: number;
+}
+
+/** One page of the links of one kind of owner, by `key` and by owner when given, in id order. */
+export async function searchLinks(
+  db: Kysely<DB>,
+  programId: number,
+  kind: LinkOwnerKind,
+  filter: LinkSearchFilter,
+  window: { offset: number; fetch: number },
+  sort: 'asc' | 'desc',
+) {
+  const column = ownerColumnOf[kind];
+  let query = db
+    .selectFrom('referral_links')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where(column, 'is not', null);
+  if (filter.key !== undefined) query = query.where('key', '=', filter.key);
+  if (filter.ownerId !== undefined) query = query.where(column, '=', filter.ownerId);
+  return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
 }
 
 const linksOf = (column: 'partner_id' | 'customer_id') =>
@@ -60,11 +91,11 @@ export async function listLinksOf(
 export async function listLinksOfMany(
   db: Kysely<DB>,
   programId: number,
-  kind: 'partner' | 'customer',
+  kind: LinkOwnerKind,
   ownerIds: readonly number[],
 ) {
   if (ownerIds.length === 0) return [];
-  const column = kind === 'partner' ? 'partner_id' : 'customer_id';
+  const column = ownerColumnOf[kind];
   return db
     .selectFrom('referral_links')
     .selectAll()
@@ -88,6 +119,21 @@ export async function updateLink(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * Gives the owner's default link a new key, for owners whose default link key follows their own
+ * (refer-a-friend customers: the default link's key is the customer's key).
+ */
+export async function renameDefaultLink(db: Kysely<DB>, programId: number, owner: LinkOwner, key: string) {
+  const [column, id] = ownerColumn(owner);
+  await db
+    .updateTable('referral_links')
+    .set({ key })
+    .where('program_id', '=', programId)
+    .where(column, '=', id)
+    .where('is_default', '=', true)
+    .execute();
 }
 
 export async function deleteLink(db: Kysely<DB>, programId: number, id: number) {
