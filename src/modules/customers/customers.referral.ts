@@ -273,33 +273,28 @@ function identifyFilter(query: CustomerQuery) {
   };
 }
 
-async function list(ctx: ProgramContext, query: CustomerQuery) {
-  const status = query.refer_status;
-  const filter = {
-    statuses: visible,
-    ...(status === undefined ? {} : { referred: status === 'referred' }),
-    ...identifyFilter(query),
-  };
+/** One page of visible customers matching `filter`, as list entries. */
+async function listEntries(ctx: ProgramContext, query: CustomerQuery, filter: repository.CustomerListFilter) {
   const rows = await repository.listCustomers(
     ctx.database.db,
     ctx.program.id,
-    filter,
+    { statuses: visible, ...filter },
     pageWindow(query),
     query.sort,
   );
   return rows.map(toReferralCustomerEntry);
 }
 
+async function list(ctx: ProgramContext, query: CustomerQuery) {
+  const status = query.refer_status;
+  return listEntries(ctx, query, {
+    ...(status === undefined ? {} : { referred: status === 'referred' }),
+    ...identifyFilter(query),
+  });
+}
+
 async function search(ctx: ProgramContext, query: CustomerQuery) {
-  const filter = { statuses: visible, ...identifyFilter(query) };
-  const rows = await repository.listCustomers(
-    ctx.database.db,
-    ctx.program.id,
-    filter,
-    pageWindow(query),
-    query.sort,
-  );
-  return rows.map(toReferralCustomerEntry);
+  return listEntries(ctx, query, identifyFilter(query));
 }
 
 /** The changes of an update body, wrapped or flat, as column values. */
