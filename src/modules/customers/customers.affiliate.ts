@@ -9,6 +9,7 @@ import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { pageWindow } from '../../http/pagination.ts';
+import { splitUpdateBody } from '../../http/update-body.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters } from '../counters/counters.repository.ts';
 import { findPartnerByRef, type PartnerRef } from '../partners/partners.lookup.ts';
@@ -106,32 +107,6 @@ async function search(ctx: ProgramContext, query: CustomerQuery) {
   return entries(db, ctx, rows);
 }
 
-/** Which customer a body-identified update names, and which fields are changes. */
-function splitUpdateBody(
-  segment: string | undefined,
-  body: Body,
-): { ref: repository.CustomerRef; changes: Body } {
-  const wrapped = body.update as Body | undefined;
-  if (wrapped !== undefined) {
-    if (segment !== undefined) return { ref: {}, changes: wrapped };
-    const ref: repository.CustomerRef = {};
-    if (typeof body.key === 'string') ref.key = body.key;
-    else if (typeof body.email === 'string') ref.email = body.email;
-    return { ref, changes: wrapped };
-  }
-  const { update: _update, ...flat } = body;
-  if (segment !== undefined) return { ref: {}, changes: flat };
-  if (typeof flat.key === 'string') {
-    const { key, ...rest } = flat;
-    return { ref: { key: key as string }, changes: rest };
-  }
-  if (typeof flat.email === 'string') {
-    const { email, ...rest } = flat;
-    return { ref: { email: email as string }, changes: rest };
-  }
-  return { ref: {}, changes: flat };
-}
-
 async function getForRequestOrThrow(
   db: Kysely<DB>,
   ctx: ProgramContext,
@@ -147,7 +122,7 @@ async function getForRequestOrThrow(
 }
 
 async function update(ctx: ProgramContext, segment: string | undefined, body: Body) {
-  const { ref, changes } = splitUpdateBody(segment, body);
+  const { ref, changes } = splitUpdateBody(segment, body, ['key', 'email']);
   const now = nowTimestamp(ctx.clock);
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {

@@ -10,6 +10,7 @@ import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { splitUpdateBody } from '../../http/update-body.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
 import {
   findLinkByKey,
@@ -230,32 +231,6 @@ export async function searchPartners(
   return rows.map(toPartnerEntry);
 }
 
-const IDENTITY_FIELDS = ['id', 'key', 'email'] as const;
-
-/** Which partner a body-identified request names, and which of its fields are changes. */
-function splitUpdateBody(segment: string | undefined, body: Body): { ref?: PartnerRef; changes: Body } {
-  const wrapped = body.update as Body | undefined;
-  if (wrapped !== undefined) {
-    if (segment !== undefined) return { changes: wrapped };
-    const ref: PartnerRef = {};
-    for (const field of IDENTITY_FIELDS)
-      if (typeof body[field] === 'string') ref[field] = body[field] as string;
-    return { ref, changes: wrapped };
-  }
-  const { id, update: _update, ...flat } = body;
-  if (segment !== undefined) return { changes: flat };
-  if (typeof id === 'string') return { ref: { id }, changes: flat };
-  if (typeof flat.key === 'string') {
-    const { key, ...rest } = flat;
-    return { ref: { key: key as string }, changes: rest };
-  }
-  if (typeof flat.email === 'string') {
-    const { email, ...rest } = flat;
-    return { ref: { email: email as string }, changes: rest };
-  }
-  return { ref: {}, changes: flat };
-}
-
 async function getPartnerForRequestOrThrow(
   db: Kysely<DB>,
   programId: number,
@@ -271,7 +246,7 @@ async function getPartnerForRequestOrThrow(
 
 /** `PUT /v1/partners/{id}` or `PUT /v1/partners` with `id`, `email` or `key` in the body. */
 export async function updatePartner(ctx: ProgramContext, segment: string | undefined, body: Body) {
-  const { ref, changes } = splitUpdateBody(segment, body);
+  const { ref, changes } = splitUpdateBody(segment, body, ['id', 'key', 'email']);
   const errors = checkPassword(body.update ? 'update.password' : 'password', changes.password);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const db = ctx.database.db;
