@@ -50,6 +50,13 @@ export const Paginated = <T extends TSchema>(item: T) =>
     status: Type.Literal(1),
   });
 
+/**
+ * The 200 of a route whose response depends on the caller's program type (`config.variants`):
+ * http/program-variants.ts replaces it with the variants; it keeps the declaration complete.
+ */
+export const PaginatedPlaceholder = Paginated(Type.Unknown());
+export const SuccessPlaceholder = Success(Type.Unknown());
+
 export const ErrorBody = Type.Object(
   {
     message: Type.String(),

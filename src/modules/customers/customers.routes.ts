@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
 import {
   CreateCustomerBodyByProgramType,
   CreateCustomerNestedBodyByProgramType,
@@ -14,9 +14,7 @@ import {
   CustomerTransactionsResponseByProgramType,
   DeleteCustomersQuery,
   ListCustomersQuery,
-  PaginatedPlaceholder,
   SearchCustomersQuery,
-  SuccessPlaceholder,
   UpdateCustomerBodyByProgramType,
 } from './customers.schemas.ts';
 import {

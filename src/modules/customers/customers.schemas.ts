@@ -96,10 +96,6 @@ export const CustomerTransactionsQuery = Type.Object(
   { required: [] },
 );
 
-/** Placeholders for the route declarations (and the route table); the variants replace them. */
-export const PaginatedPlaceholder = Paginated(Type.Unknown());
-export const SuccessPlaceholder = Success(Type.Unknown());
-
 /** The create answers' 201, documented as the union of the types' customers (variants serialize). */
 export const CreatedCustomerResponse = Type.Unsafe<{ data: unknown; status: 1 }>(
   Type.Union(Object.values(CustomerResponseByProgramType) as TSchema[]),

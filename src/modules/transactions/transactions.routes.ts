@@ -2,14 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
 import {
   CreateTransactionBodyByProgramType,
   CreateTransactionResponseByProgramType,
   DeleteTransactionsQuery,
   ListTransactionsQuery,
-  PaginatedPlaceholder,
-  SuccessPlaceholder,
   TransactionKeyParams,
   TransactionListResponseByProgramType,
   TransactionResponseByProgramType,

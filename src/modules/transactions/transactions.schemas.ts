@@ -57,7 +57,3 @@ export const ListTransactionsQuery = ListQuery(
 
 /** `DELETE /v1/transactions` names the transaction in its body (merged into the query). */
 export const DeleteTransactionsQuery = Type.Object({ key: Type.String({ minLength: 1 }) });
-
-/** Placeholders for the route declarations (and the route table); the variants replace them. */
-export const PaginatedPlaceholder = Paginated(Type.Unknown());
-export const SuccessPlaceholder = Success(Type.Unknown());
