@@ -1,8 +1,8 @@
 import type { ProgramContext } from '../../context.ts';
-import { AppError, fieldError } from '../../core/errors.ts';
+import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { getReferralCustomerOrThrow, linkContext } from '../customers/customers.referral.ts';
 import * as customers from '../customers/customers.repository.ts';
@@ -16,7 +16,7 @@ import {
   searchLinks,
   updateLink,
 } from '../referral-links/referral-links.repository.ts';
-import { toReferralLink } from '../referral-links/referral-links.shared.ts';
+import { linkNotFound, toReferralLink } from '../referral-links/referral-links.shared.ts';
 
 /**
  * Referral links of refer-a-friend customers. Every customer has a default link whose key is the
@@ -25,19 +25,10 @@ import { toReferralLink } from '../referral-links/referral-links.shared.ts';
 
 type CustomerRef = { id?: string; key?: string; email?: string };
 
-function linkNotFound(): AppError {
-  return new AppError('not_found', 'Referral link not found.');
-}
-
 async function getLinkOrThrow(ctx: ProgramContext, key: string, db = ctx.database.db) {
   const row = await findLinkByKey(db, ctx.program.id, key, 'customer');
   if (!row) throw linkNotFound();
   return row;
-}
-
-function keyTaken(error: unknown): never {
-  if (uniqueViolationColumn(error) === 'key') throw fieldError('key', messages.taken('key'));
-  throw error;
 }
 
 export async function createCustomerReferralLink(
@@ -61,7 +52,7 @@ export async function createCustomerReferralLink(
     });
     return toReferralLink(row, await linkContext(ctx));
   } catch (error) {
-    keyTaken(error);
+    throw takenFieldError(error);
   }
 }
 
@@ -110,7 +101,7 @@ export async function updateCustomerReferralLink(ctx: ProgramContext, key: strin
     });
     return toReferralLink(row, await linkContext(ctx));
   } catch (error) {
-    keyTaken(error);
+    throw takenFieldError(error);
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { AppError, fieldError } from '../../core/errors.ts';
+import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from '../partners/partners.lookup.ts';
@@ -18,6 +18,7 @@ import {
 import {
   domainUrl,
   type LinkUrlContext,
+  linkNotFound,
   loadLinkUrlContext,
   type ReferralLinkRow,
   toReferralLink,
@@ -26,10 +27,6 @@ import * as repository from './partner-referral-links.repository.ts';
 
 /** Partner referral links: every partner has a default link (its key); more can be added. */
 
-function linkNotFound(): AppError {
-  return new AppError('not_found', 'Referral link not found.');
-}
-
 const urls = (db: Kysely<DB>, ctx: ProgramContext): Promise<LinkUrlContext> =>
   loadLinkUrlContext(db, ctx.program.id, 'affiliate');
 
@@ -37,10 +34,6 @@ async function getLinkOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string):
   const row = await findLinkByKey(db, ctx.program.id, key, 'partner');
   if (!row) throw linkNotFound();
   return row;
-}
-
-function keyTaken(error: unknown): unknown {
-  return uniqueViolationColumn(error) === 'key' ? fieldError('key', messages.taken('key')) : error;
 }
 
 export async function createPartnerLink(
@@ -75,7 +68,7 @@ export async function createPartnerLink(
     });
     return toReferralLink(row, await urls(db, ctx));
   } catch (error) {
-    throw keyTaken(error);
+    throw takenFieldError(error);
   }
 }
 
@@ -97,7 +90,7 @@ export async function updatePartnerLink(ctx: ProgramContext, key: string, body: 
     });
     return toReferralLink(updated ?? row, await urls(db, ctx));
   } catch (error) {
-    throw keyTaken(error);
+    throw takenFieldError(error);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { Type } from 'typebox';
+import { AppError } from '../../core/errors.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
@@ -26,6 +27,10 @@ export const ReferralLink = Type.Object(
 );
 
 export type ReferralLinkRow = Selectable<ReferralLinksTable>;
+
+export function linkNotFound(): AppError {
+  return new AppError('not_found', 'Referral link not found.');
+}
 
 /** What a link URL is made of: the program website, the query parameter, extra domains. */
 export interface LinkUrlContext {
