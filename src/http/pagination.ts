@@ -41,6 +41,12 @@ export const pageWindow = (page: PageRequest) => ({
   fetch: page.limit + 1,
 });
 
+/** Rows for one page of a list answered as a bare array (no `next` link): exactly `limit`. */
+export const exactPageWindow = (page: Pick<PageRequest, 'page' | 'limit'>) => ({
+  offset: (page.page - 1) * page.limit,
+  fetch: page.limit,
+});
+
 export function baseUrl(request: FastifyRequest): string {
   return request.server.deps.config.publicUrl ?? `${request.protocol}://${request.host}`;
 }

@@ -3,7 +3,7 @@ import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
-import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { exactPageWindow, type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { getReferralCustomerOrThrow, linkContext } from '../customers/customers.referral.ts';
 import * as customers from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
@@ -119,15 +119,7 @@ export async function listCustomerReferralLinks(
 ) {
   const db = ctx.database.db;
   const customer = await getReferralCustomerOrThrow(db, ctx, id);
-  const rows = await listLinksOf(
-    db,
-    ctx.program.id,
-    { customerId: customer.id },
-    {
-      offset: (page.page - 1) * page.limit,
-      fetch: page.limit,
-    },
-  );
+  const rows = await listLinksOf(db, ctx.program.id, { customerId: customer.id }, exactPageWindow(page));
   const links = await linkContext(ctx);
   return rows.map((row) => toReferralLink(row, links));
 }

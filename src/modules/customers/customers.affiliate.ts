@@ -8,7 +8,7 @@ import { nowTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { pageWindow } from '../../http/pagination.ts';
+import { exactPageWindow, pageWindow } from '../../http/pagination.ts';
 import { splitUpdateBody } from '../../http/update-body.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters } from '../counters/counters.repository.ts';
@@ -185,7 +185,7 @@ async function transactions(ctx: ProgramContext, id: string, query: Record<strin
   const row = await getCustomerByPathOrThrow(db, ctx.program.id, id, PATH_ORDER);
   const limit = typeof query.limit === 'number' ? query.limit : 100;
   const page = typeof query.page === 'number' ? query.page : 1;
-  return listAffiliateCustomerTransactions(db, ctx, row.id, { offset: (page - 1) * limit, fetch: limit });
+  return listAffiliateCustomerTransactions(db, ctx, row.id, exactPageWindow({ page, limit }));
 }
 
 export const affiliateCustomers: CustomerBehaviour = {

@@ -8,7 +8,7 @@ import { nowTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { pageWindow } from '../../http/pagination.ts';
+import { exactPageWindow, pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
@@ -400,7 +400,7 @@ async function transactions(ctx: ProgramContext, id: string, query: Body) {
   const page = query.page === undefined ? 1 : Number(query.page);
   const db = ctx.database.db;
   const row = await getReferralCustomerOrThrow(db, ctx, id);
-  return listReferralTransactions(db, ctx, row.id, { offset: (page - 1) * limit, fetch: limit });
+  return listReferralTransactions(db, ctx, row.id, exactPageWindow({ page, limit }));
 }
 
 export const referralCustomers: CustomerBehaviour = {

@@ -5,7 +5,7 @@ import { messages } from '../../core/messages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { exactPageWindow, type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from '../partners/partners.lookup.ts';
 import {
   deleteLink,
@@ -107,13 +107,7 @@ export async function deletePartnerLink(ctx: ProgramContext, key: string): Promi
 export async function listPartnerLinks(ctx: ProgramContext, partnerSegment: string, page: PageRequest) {
   const db = ctx.database.db;
   const partner = await getPartnerByPathOrThrow(db, ctx.program.id, partnerSegment);
-  const window = pageWindow(page);
-  const rows = await listLinksOf(
-    db,
-    ctx.program.id,
-    { partnerId: partner.id },
-    { offset: window.offset, fetch: page.limit },
-  );
+  const rows = await listLinksOf(db, ctx.program.id, { partnerId: partner.id }, exactPageWindow(page));
   const context = await urls(db, ctx);
   return rows.map((row) => toReferralLink(row, context));
 }

@@ -1,6 +1,7 @@
 import type { ProgramContext } from '../../context.ts';
 import { fromMicros } from '../../core/money.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { exactPageWindow } from '../../http/pagination.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
 import {
   customerMetrics,
@@ -57,7 +58,7 @@ export async function listCustomerReferrals(
     db,
     ctx.program.id,
     { statuses: ['active'], referringCustomerId: row.id },
-    { offset: (page.page - 1) * page.limit, fetch: page.limit },
+    exactPageWindow(page),
     'desc',
   );
   return rows.map(toReferralCustomerEntry);
