@@ -12,6 +12,7 @@ import type { DB } from '../../db/tables.ts';
 import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { splitUpdateBody } from '../../http/update-body.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import {
   findLinkByKey,
   insertLink,
@@ -359,11 +360,7 @@ export async function invitePartner(
   body: { email: string; name: string; surname?: string },
 ) {
   const db = ctx.database.db;
-  const program = await db
-    .selectFrom('programs')
-    .select(['name', 'website'])
-    .where('id', '=', ctx.program.id)
-    .executeTakeFirstOrThrow();
+  const program = await getProgramNameAndWebsite(db, ctx.program.id);
   const fullName = [body.name, body.surname].filter(Boolean).join(' ');
   const site = program.website ? ` (${program.website})` : '';
   const text = `Hello ${fullName},\n\nYou are invited to become a partner of ${program.name}${site}.\n`;

@@ -10,6 +10,15 @@ export async function findProgram(db: Kysely<DB>, programId: number) {
   return (await selectProgram(db, programId))[0];
 }
 
+/** What an invitation e-mail says about the program. */
+export async function findProgramNameAndWebsite(db: Kysely<DB>, programId: number) {
+  return db
+    .selectFrom('programs')
+    .select(['name', 'website'])
+    .where('id', '=', programId)
+    .executeTakeFirstOrThrow();
+}
+
 export async function updateProgram(db: Kysely<DB>, programId: number, values: Updateable<ProgramsTable>) {
   await db.updateTable('programs').set(values).where('id', '=', programId).execute();
 }

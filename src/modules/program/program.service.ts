@@ -132,4 +132,8 @@ export async function recordProgramActivity(
   await repository.addToCounters(trx, programId, dayOf(at), deltas);
 }
 
+/** The program's name and website, as invitation e-mails show them. */
+export const getProgramNameAndWebsite = (db: Kysely<DB>, programId: number) =>
+  repository.findProgramNameAndWebsite(db, programId);
+
 export { programMetrics, revenueMetric };

@@ -11,6 +11,7 @@ import {
   toReferralCustomerEntry,
 } from '../customers/customers.referral.ts';
 import { listCustomers } from '../customers/customers.repository.ts';
+import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';
 
 /** Endpoints only refer-a-friend customers have: archive, stats, referrals, invitations. */
@@ -80,11 +81,7 @@ export async function inviteCustomer(
   body: { email: string; name?: string; personalization?: Record<string, unknown> },
 ): Promise<void> {
   const db = ctx.database.db;
-  const program = await db
-    .selectFrom('programs')
-    .select(['name', 'website'])
-    .where('id', '=', ctx.program.id)
-    .executeTakeFirstOrThrow();
+  const program = await getProgramNameAndWebsite(db, ctx.program.id);
   const data = body.personalization ?? {};
   const fill = (template: string) =>
     template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, key: string) => {
