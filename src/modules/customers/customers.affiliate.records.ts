@@ -5,6 +5,7 @@ import { fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
+import { storedTags, tagsOf } from '../../core/tags.ts';
 import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
@@ -14,7 +15,7 @@ import { recordProgramActivity } from '../program/program.service.ts';
 import { findLinkByKey, listLinksOf } from '../referral-links/referral-links.repository.ts';
 import { loadLinkUrlContext } from '../referral-links/referral-links.shared.ts';
 import { findCustomerBy, insertCustomer } from './customers.repository.ts';
-import { type CustomerRow, tagsOf } from './customers.shared.ts';
+import type { CustomerRow } from './customers.shared.ts';
 
 /**
  * Creating an affiliate customer: used by `POST /v1/customers` and by a transaction with
@@ -104,7 +105,7 @@ export async function insertAffiliateCustomer(
     email: input.email ?? null,
     name: input.name ?? null,
     surname: input.surname ?? null,
-    tags: JSON.stringify(input.tags ?? []),
+    tags: storedTags(input.tags ?? []),
     partner_id: partner.id,
     referral_link_id: linkId ?? null,
     created_at: createdAt,

@@ -4,6 +4,7 @@ import { partnerMetrics } from '../../core/commissions.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
+import { storedTags } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
@@ -130,7 +131,7 @@ async function update(ctx: ProgramContext, segment: string | undefined, body: Bo
       const values: Updateable<CustomersTable> = { updated_at: now };
       for (const field of ['name', 'surname', 'email', 'key'] as const)
         if (typeof changes[field] === 'string') values[field] = changes[field] as string;
-      if (Array.isArray(changes.tags)) values.tags = JSON.stringify(changes.tags);
+      if (Array.isArray(changes.tags)) values.tags = storedTags(changes.tags);
       const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, values);
       const customer = await serialize(trx, ctx, updated);
       await recordEvent(trx, ctx.program.id, 'customer.updated', customer, now);

@@ -71,9 +71,3 @@ export async function getCustomerByPathOrThrow(
   }
   throw customerNotFound();
 }
-
-/** Tags as stored (JSON array of strings) to the wire's `[{value}]`. */
-export function tagsOf(stored: string): { value: string }[] {
-  const parsed: unknown = JSON.parse(stored || '[]');
-  return Array.isArray(parsed) ? parsed.map((value) => ({ value: String(value) })) : [];
-}

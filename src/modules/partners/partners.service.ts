@@ -5,6 +5,7 @@ import { type FieldErrors, fieldError, validationError } from '../../core/errors
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { fromMicros } from '../../core/money.ts';
+import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
@@ -37,7 +38,6 @@ type Body = Record<string, unknown>;
 
 export { findPartnerByRef, getPartnerByPathOrThrow, partnerNotFound } from './partners.lookup.ts';
 
-const tagsOf = (stored: string) => (JSON.parse(stored || '[]') as string[]).map((value) => ({ value }));
 const customFieldsOf = (stored: string): unknown[] => {
   const parsed: unknown = JSON.parse(stored || '[]');
   return Array.isArray(parsed) ? parsed : [];
@@ -167,7 +167,7 @@ export async function createPartner(ctx: ProgramContext, body: Body) {
         password_hash: passwordHash,
         ...(body.tos !== undefined ? { tos: Boolean(body.tos) } : {}),
         ...(body.approved !== undefined ? { approved: Boolean(body.approved) } : {}),
-        tags: JSON.stringify((body.tags as string[] | undefined) ?? []),
+        tags: storedTags((body.tags as string[] | undefined) ?? []),
         referring_partner_id: parentId,
         created_at: now,
         updated_at: now,
@@ -262,7 +262,7 @@ export async function updatePartner(ctx: ProgramContext, segment: string | undef
       if (typeof changes.email === 'string') values.email = changes.email;
       if (typeof changes.name === 'string') values.name = changes.name;
       if (typeof changes.surname === 'string') values.surname = changes.surname;
-      if (Array.isArray(changes.tags)) values.tags = JSON.stringify(changes.tags);
+      if (Array.isArray(changes.tags)) values.tags = storedTags(changes.tags);
       if (passwordHash !== undefined) values.password_hash = passwordHash;
       const updated = await repository.updatePartner(trx, programId, row.id, values);
       if (typeof changes.key === 'string')
