@@ -209,6 +209,20 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
   };
 }
 
+/** The events a program recorded (the outbox), oldest first, each with its payload parsed. */
+export async function recordedEvents(
+  server: TestServer,
+  program: Pick<TestProgram, 'id'>,
+): Promise<{ event: string; payload: any }[]> {
+  const rows = await server.deps.database.db
+    .selectFrom('events')
+    .select(['event', 'payload'])
+    .where('program_id', '=', program.id)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ event: row.event, payload: JSON.parse(row.payload) }));
+}
+
 /**
  * Runs a suite once per database of this run, each on a fresh database and server of its own:
  * `describeEachDatabase('program', (server) => { test(…, async () => server().request(…)) })`.

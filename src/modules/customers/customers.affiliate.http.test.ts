@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
 
 describeEachDatabase('customers (affiliate)', (server) => {
   const partner = async (program: TestProgram, key: string, extra: Record<string, unknown> = {}) => {
@@ -264,14 +264,7 @@ describeEachDatabase('customers (affiliate)', (server) => {
       body: { email: 'x@example.com' },
     });
     assert.equal(unknown.status, 404);
-    const names = (
-      await server()
-        .deps.database.db.selectFrom('events')
-        .select('event')
-        .where('program_id', '=', p.id)
-        .orderBy('id')
-        .execute()
-    ).map((e) => e.event);
+    const names = (await recordedEvents(server(), p)).map((e) => e.event);
     assert.equal(names.filter((n) => n === 'customer.deleted').length, 2);
     assert.equal(names.filter((n) => n === 'transaction.deleted').length, 3);
   });

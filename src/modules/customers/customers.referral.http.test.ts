@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
 
 const entryKeys = [
   'approved',
@@ -277,11 +277,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
     assert.equal((await get(p, 'd1')).body.data.referrals_count, 0);
     assert.equal((await get(p, 'd3')).body.data.referring_customer, null);
     assert.equal((await server().request('DELETE', '/v1/customers/d2', { token: p.token })).status, 404);
-    const events = await server()
-      .deps.database.db.selectFrom('events')
-      .select('event')
-      .where('program_id', '=', p.id)
-      .execute();
+    const events = await recordedEvents(server(), p);
     assert.ok(events.some((e) => e.event === 'customer.deleted'));
     assert.equal(events.filter((e) => e.event === 'customer.created').length, 3);
   });

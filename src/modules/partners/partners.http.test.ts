@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
 
 describeEachDatabase('partners', (server) => {
   const create = (program: TestProgram, body: Record<string, unknown>) =>
     server().request('POST', '/v1/partners', { token: program.token, body });
   const get = (program: TestProgram, id: string) =>
     server().request('GET', `/v1/partners/${encodeURIComponent(id)}`, { token: program.token });
-  const events = async (program: TestProgram) =>
-    (
-      await server()
-        .deps.database.db.selectFrom('events')
-        .select(['event', 'payload'])
-        .where('program_id', '=', program.id)
-        .orderBy('id')
-        .execute()
-    ).map((row) => ({ event: row.event, payload: JSON.parse(row.payload) }));
+  const events = (program: TestProgram) => recordedEvents(server(), program);
   const partnerCount = async (program: TestProgram) =>
     Number(
       (

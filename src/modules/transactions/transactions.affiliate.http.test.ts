@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import {
   describeEachDatabase,
   ManualClock,
+  recordedEvents,
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
@@ -38,14 +39,7 @@ const figures = async (server: TestServer, p: TestProgram, id: string) =>
   (await server.request('GET', `/v1/partners/${id}`, { token: p.token })).body.data;
 
 const eventCount = async (server: TestServer, p: TestProgram, event: string) =>
-  (
-    await server.deps.database.db
-      .selectFrom('events')
-      .select('id')
-      .where('program_id', '=', p.id)
-      .where('event', '=', event)
-      .execute()
-  ).length;
+  (await recordedEvents(server, p)).filter((e) => e.event === event).length;
 
 describeEachDatabase('transactions (affiliate)', (server) => {
   test('a sale answers the transaction with its commission and feeds the partner figures', async () => {
