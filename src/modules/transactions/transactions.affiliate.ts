@@ -26,8 +26,9 @@ import type { CounterDelta } from './transactions.repository.ts';
 import * as repository from './transactions.repository.ts';
 import {
   insertSale,
-  productTypeData,
+  outcomeOnWire,
   type RewardRow,
+  rewardOnWire,
   type TransactionBehaviour,
   type TransactionEntry,
   type TransactionRow,
@@ -267,27 +268,20 @@ function toAffiliateTransaction(
     amount: fromMicros(Number(row.amount)),
     partner: row.partner_id === null ? null : (partners.get(row.partner_id) ?? null),
     customer,
-    credit: Boolean(row.credit),
-    is_currency: Boolean(row.is_currency),
-    amount_units: row.amount_units,
-    created_at: row.created_at,
-    deleted_at: deletedAt,
-    rewards: rewards
-      .filter((reward) => reward.transaction_id === row.id)
-      .map((reward) => ({
-        key: row.key,
-        action: row.action,
-        status: shownStatus(reward, now),
-        customer,
-        partner: reward.partner_id === null ? null : (partners.get(reward.partner_id) ?? null),
-        amount: fromMicros(Number(reward.amount)),
-        amount_units: reward.amount_units,
-        is_currency: Boolean(reward.is_currency),
-        credit: Boolean(reward.credit),
-        created_at: reward.created_at,
-        deleted_at: reward.deleted_at ?? deletedAt,
-        product_type_data: productTypeData(reward),
-      })),
+    ...outcomeOnWire(
+      row,
+      deletedAt,
+      rewards
+        .filter((reward) => reward.transaction_id === row.id)
+        .map((reward) =>
+          rewardOnWire(
+            row,
+            reward,
+            { status: shownStatus(reward, now), customer, deletedAt: reward.deleted_at ?? deletedAt },
+            { partner: reward.partner_id === null ? null : (partners.get(reward.partner_id) ?? null) },
+          ),
+        ),
+    ),
   };
 }
 

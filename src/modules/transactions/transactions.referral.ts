@@ -34,8 +34,9 @@ import { recordProgramActivity } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
 import {
   insertSale,
-  productTypeData,
+  outcomeOnWire,
   type RewardRow,
+  rewardOnWire,
   type TransactionBehaviour,
   type TransactionEntry,
   type TransactionRow,
@@ -263,25 +264,18 @@ function commonOf(
     key: row.key,
     action: row.action,
     amount: fromMicros(Number(row.amount)),
-    credit: Boolean(row.credit),
-    is_currency: Boolean(row.is_currency),
-    amount_units: row.amount_units,
-    created_at: row.created_at,
-    deleted_at: row.deleted_at,
-    rewards: rewards.map((reward) => ({
-      key: row.key,
-      action: row.action,
-      status: reward.status,
-      customer: idOf(reward.customer_id),
-      referred_customer: buyer,
-      amount: fromMicros(Number(reward.amount)),
-      amount_units: reward.amount_units,
-      is_currency: Boolean(reward.is_currency),
-      credit: Boolean(reward.credit),
-      created_at: reward.created_at,
-      deleted_at: reward.deleted_at,
-      product_type_data: productTypeData(reward),
-    })),
+    ...outcomeOnWire(
+      row,
+      row.deleted_at,
+      rewards.map((reward) =>
+        rewardOnWire(
+          row,
+          reward,
+          { status: reward.status, customer: idOf(reward.customer_id), deletedAt: reward.deleted_at },
+          { referred_customer: buyer },
+        ),
+      ),
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
+import { fromMicros } from '../../core/money.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
@@ -155,10 +156,55 @@ function rewardValues(
 }
 
 /** A reward's `product_type_data`: an empty array when it names no product. */
-export function productTypeData(reward: RewardRow) {
+function productTypeData(reward: RewardRow) {
   return reward.product_id === null && reward.product_type === null
     ? []
     : { product_id: reward.product_id, product_type: reward.product_type };
+}
+
+/** How a type shows one reward: its status, who earns it, and when it counts as deleted. */
+export interface RewardShown {
+  status: string;
+  customer: string | null;
+  deletedAt: string | null;
+}
+
+/**
+ * One reward of the sale `row` on the wire; `parties` (who else it concerns) follow `customer`,
+ * in the order of `rewardSchema` (transactions.shared.schemas.ts).
+ */
+export function rewardOnWire<Parties extends object>(
+  row: TransactionRow,
+  reward: RewardRow,
+  shown: RewardShown,
+  parties: Parties,
+) {
+  return {
+    key: row.key,
+    action: row.action,
+    status: shown.status,
+    customer: shown.customer,
+    ...parties,
+    amount: fromMicros(Number(reward.amount)),
+    amount_units: reward.amount_units,
+    is_currency: Boolean(reward.is_currency),
+    credit: Boolean(reward.credit),
+    created_at: reward.created_at,
+    deleted_at: shown.deletedAt,
+    product_type_data: productTypeData(reward),
+  };
+}
+
+/** What a transaction reports after its amount (`transactionOutcomeFields`), given its rewards on the wire. */
+export function outcomeOnWire<Reward>(row: TransactionRow, deletedAt: string | null, rewards: Reward[]) {
+  return {
+    credit: Boolean(row.credit),
+    is_currency: Boolean(row.is_currency),
+    amount_units: row.amount_units,
+    created_at: row.created_at,
+    deleted_at: deletedAt,
+    rewards,
+  };
 }
 
 export function transactionNotFound(): AppError {
