@@ -69,6 +69,7 @@ test('a conditional rule reports the field it is about, once', () => {
       { is_currency: Type.Boolean(), amount_units: Type.String() },
       {
         if: { properties: { is_currency: { const: true } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
         then: { properties: { amount_units: { format: 'iso4217' } } },
       },
     ),
