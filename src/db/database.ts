@@ -1,5 +1,6 @@
 import { Kysely, sql } from 'kysely';
 import { openPostgres } from './postgres.ts';
+import { runPreparedImmediately } from './prepared.ts';
 import { openSqlite } from './sqlite.ts';
 import type { DB } from './tables.ts';
 
@@ -18,8 +19,9 @@ export interface Database {
 /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see config.ts). */
 export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
   if (url.startsWith('sqlite:')) {
-    const { dialect } = openSqlite(url);
+    const { dialect, runNow } = openSqlite(url);
     const db = new Kysely<DB>({ dialect });
+    runPreparedImmediately(db, runNow);
     return {
       db,
       dialect: 'sqlite',

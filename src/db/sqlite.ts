@@ -26,7 +26,7 @@ function bindable(parameters: readonly unknown[]): unknown[] {
  * Kysely prepares every statement again on every query; on this machine that halves the
  * throughput of a point read. This cache keeps prepared statements by SQL text.
  */
-function withStatementCache(raw: Database.Database): SqliteDialectConfig['database'] {
+function withStatementCache(raw: Database.Database) {
   const cache = new Map<string, ReturnType<typeof wrap>>();
   return {
     close: () => raw.close(),
@@ -39,7 +39,7 @@ function withStatementCache(raw: Database.Database): SqliteDialectConfig['databa
       }
       return statement;
     },
-  } as SqliteDialectConfig['database'];
+  };
 }
 
 /** The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing). */
@@ -74,7 +74,14 @@ class VouchSqliteDialect extends SqliteDialect {
 }
 
 /** `sqlite:./data/vouch.db` or `sqlite::memory:`. */
-export function openSqlite(url: string): { dialect: SqliteDialect; raw: Database.Database } {
+export interface SqliteHandle {
+  dialect: SqliteDialect;
+  raw: Database.Database;
+  /** Runs a cached statement now, synchronously, unless a transaction holds the connection. */
+  runNow(sql: string, parameters: readonly unknown[]): { ran: false } | { ran: true; rows: unknown[] };
+}
+
+export function openSqlite(url: string): SqliteHandle {
   const path = url.slice('sqlite:'.length);
   const memory = path === ':memory:';
   if (!memory) mkdirSync(dirname(path), { recursive: true });
@@ -87,5 +94,17 @@ export function openSqlite(url: string): { dialect: SqliteDialect; raw: Database
   raw.pragma('foreign_keys = ON');
   raw.pragma('cache_size = -65536');
   raw.pragma('temp_store = MEMORY');
-  return { dialect: new VouchSqliteDialect({ database: withStatementCache(raw) }), raw };
+  const database = withStatementCache(raw);
+  return {
+    dialect: new VouchSqliteDialect({ database: database as unknown as SqliteDialectConfig['database'] }),
+    raw,
+    runNow(sql, parameters) {
+      // Inside someone's open transaction a read would see its uncommitted rows: wait in line.
+      if (raw.inTransaction) return { ran: false };
+      const statement = database.prepare(sql);
+      if (statement.reader) return { ran: true, rows: statement.all(parameters) };
+      statement.run(parameters);
+      return { ran: true, rows: [] };
+    },
+  };
 }
