@@ -3,6 +3,7 @@ import { referralDomain } from './0002-referral-domain.ts';
 import { affiliate } from './0003-affiliate.ts';
 import { webhooks } from './0004-webhooks.ts';
 import { referral } from './0005-referral.ts';
+import { programCountersByDay } from './0006-program-counters-by-day.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -15,4 +16,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0003_affiliate': affiliate,
   '0004_webhooks': webhooks,
   '0005_referral': referral,
+  '0006_program_counters_by_day': programCountersByDay,
 };

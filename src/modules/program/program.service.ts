@@ -23,24 +23,18 @@ async function getProgramRowOrThrow(ctx: ProgramContext) {
   return row;
 }
 
-/** Sums the daily rows of `[fromDay, toDay]` per metric. */
-function windowSums(rows: { metric: string; day: string; value: number }[], fromDay: string, toDay: string) {
-  const sums = new Map<string, number>();
-  for (const row of rows) {
-    if (row.day === 'total' || row.day < fromDay || row.day > toDay) continue;
-    sums.set(row.metric, (sums.get(row.metric) ?? 0) + Number(row.value));
-  }
-  return sums;
-}
-
 export async function getProgramOverview(ctx: ProgramContext) {
   const row = await getProgramRowOrThrow(ctx);
   const today = dayOf(nowTimestamp(ctx.clock));
   const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
   const beforeFrom = addDays(currentFrom, -OVERVIEW_WINDOW_DAYS);
-  const rows = await repository.readCounters(ctx.database.db, ctx.program.id, beforeFrom);
-  const current = windowSums(rows, currentFrom, today);
-  const before = windowSums(rows, beforeFrom, addDays(currentFrom, -1));
+  const sums = await repository.readWindowSums(ctx.database.db, ctx.program.id, {
+    beforeFrom,
+    currentFrom,
+    today,
+  });
+  const current = new Map(sums.map((row) => [row.metric, Number(row.current)]));
+  const before = new Map(sums.map((row) => [row.metric, Number(row.before)]));
 
   const figure = (name: string, now: number, then: number) => ({
     [name]: now,
@@ -54,7 +48,7 @@ export async function getProgramOverview(ctx: ProgramContext) {
 
   const revenue: Record<string, string> = {};
   for (const [metric, micros] of current) {
-    if (metric.startsWith('revenue:'))
+    if (metric.startsWith('revenue:') && micros !== 0)
       revenue[metric.slice('revenue:'.length)] = formatAmount(micros, metric.slice(8));
   }
 
