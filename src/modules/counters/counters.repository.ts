@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 export type CounterOwner = { kind: 'partner' | 'customer' | 'link'; id: number };
@@ -54,14 +55,30 @@ export async function subtractIfAvailable(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Every figure of one owner. */
-export async function readEntityCounters(db: Kysely<DB>, programId: number, owner: CounterOwner) {
-  const rows = await db
+const selectEntityCounters = preparedQuery<
+  { metric: string; value: number },
+  [programId: number, kind: CounterOwner['kind'], ownerId: number]
+>((db) =>
+  db
     .selectFrom('entity_counters')
     .select(['metric', 'value'])
+    .where('program_id', '=', 0)
+    .where('owner_kind', '=', 'partner')
+    .where('owner_id', '=', 0),
+);
+
+/** Every figure of one owner. */
+export async function readEntityCounters(db: Kysely<DB>, programId: number, owner: CounterOwner) {
+  const rows = await selectEntityCounters(db, programId, owner.kind, owner.id);
+  return new Map(rows.map((row) => [row.metric, Number(row.value)]));
+}
+
+/** Drops an owner's figures: the partner or customer they describe is being deleted. */
+export async function deleteEntityCounters(db: Kysely<DB>, programId: number, owner: CounterOwner) {
+  await db
+    .deleteFrom('entity_counters')
     .where('program_id', '=', programId)
     .where('owner_kind', '=', owner.kind)
     .where('owner_id', '=', owner.id)
     .execute();
-  return new Map(rows.map((row) => [row.metric, Number(row.value)]));
 }

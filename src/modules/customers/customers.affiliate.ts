@@ -12,7 +12,7 @@ import type { DB } from '../../db/tables.ts';
 import { exactPageWindow, pageWindow } from '../../http/pagination.ts';
 import { splitUpdateBody } from '../../http/update-body.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { addToEntityCounters } from '../counters/counters.repository.ts';
+import { addToEntityCounters, deleteEntityCounters } from '../counters/counters.repository.ts';
 import { findPartnerByRef, type PartnerRef } from '../partners/partners.lookup.ts';
 import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
@@ -170,12 +170,7 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
       [programMetrics.customers]: -1,
       [programMetrics.referredCustomers]: row.partner_id !== null ? -1 : 0,
     });
-    await trx
-      .deleteFrom('entity_counters')
-      .where('program_id', '=', programId)
-      .where('owner_kind', '=', 'customer')
-      .where('owner_id', '=', row.id)
-      .execute();
+    await deleteEntityCounters(trx, programId, { kind: 'customer', id: row.id });
     await repository.deleteCustomer(trx, programId, row.id);
     await recordEvent(trx, programId, 'customer.deleted', customer, now);
   });

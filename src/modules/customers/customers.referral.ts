@@ -10,7 +10,11 @@ import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { exactPageWindow, pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import {
+  addToEntityCounters,
+  deleteEntityCounters,
+  readEntityCounters,
+} from '../counters/counters.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import { insertLink, renameDefaultLink } from '../referral-links/referral-links.repository.ts';
 import {
@@ -382,12 +386,7 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
       );
     }
 
-    await trx
-      .deleteFrom('entity_counters')
-      .where('program_id', '=', ctx.program.id)
-      .where('owner_kind', '=', 'customer')
-      .where('owner_id', '=', row.id)
-      .execute();
+    await deleteEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
     await repository.deleteCustomer(trx, ctx.program.id, row.id);
     await recordEvent(trx, ctx.program.id, 'customer.deleted', data, nowTimestamp(ctx.clock));
   });

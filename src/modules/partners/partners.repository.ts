@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import type { PartnersTable } from '../../db/domain-tables.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { deleteEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
 
 type PartnerRow = Selectable<PartnersTable>;
 const partnerBy = (column: 'public_id' | 'email' | 'id') =>
@@ -21,22 +22,9 @@ const selectPartnerByLinkKey = preparedQuery<PartnerRow, [programId: number, key
     .where('referral_links.program_id', '=', 0)
     .where('referral_links.key', '=', ''),
 );
-const selectPartnerCounters = preparedQuery<
-  { metric: string; value: number },
-  [programId: number, kind: 'partner', partnerId: number]
->((db) =>
-  db
-    .selectFrom('entity_counters')
-    .select(['metric', 'value'])
-    .where('program_id', '=', 0)
-    .where('owner_kind', '=', 'partner')
-    .where('owner_id', '=', 0),
-);
-
 /** Every figure of one partner (entity counters). */
 export async function readPartnerCounters(db: Kysely<DB>, programId: number, partnerId: number) {
-  const rows = await selectPartnerCounters(db, programId, 'partner', partnerId);
-  return new Map(rows.map((row) => [row.metric, Number(row.value)]));
+  return readEntityCounters(db, programId, { kind: 'partner', id: partnerId });
 }
 
 /** Partner queries; every one is scoped by the program. */
@@ -89,12 +77,7 @@ export async function updatePartner(
 }
 
 export async function deletePartner(db: Kysely<DB>, programId: number, id: number) {
-  await db
-    .deleteFrom('entity_counters')
-    .where('program_id', '=', programId)
-    .where('owner_kind', '=', 'partner')
-    .where('owner_id', '=', id)
-    .execute();
+  await deleteEntityCounters(db, programId, { kind: 'partner', id });
   await db.deleteFrom('partners').where('program_id', '=', programId).where('id', '=', id).execute();
 }
 

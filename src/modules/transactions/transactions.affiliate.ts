@@ -13,9 +13,8 @@ import { fromMicros, toMicros } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { addToEntityCounters } from '../counters/counters.repository.ts';
+import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
 import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
 import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
@@ -105,23 +104,10 @@ async function resolveBuyer(trx: Kysely<DB>, ctx: ProgramContext, entry: Transac
   );
 }
 
-const selectCustomerSales = preparedQuery<
-  { value: number },
-  [programId: number, kind: 'customer', customerId: number, metric: string]
->((db) =>
-  db
-    .selectFrom('entity_counters')
-    .select('value')
-    .where('program_id', '=', 0)
-    .where('owner_kind', '=', 'customer')
-    .where('owner_id', '=', 0)
-    .where('metric', '=', ''),
-);
-
 /** Sales of one customer so far (kept in its counters). */
 async function customerSales(db: Kysely<DB>, programId: number, customerId: number): Promise<number> {
-  const [row] = await selectCustomerSales(db, programId, 'customer', customerId, partnerMetrics.salesCount);
-  return Number(row?.value ?? 0);
+  const figures = await readEntityCounters(db, programId, { kind: 'customer', id: customerId });
+  return figures.get(partnerMetrics.salesCount) ?? 0;
 }
 
 // The create response of a sale just recorded, built from what `record` already holds, so that
