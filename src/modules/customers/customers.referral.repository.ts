@@ -34,10 +34,6 @@ const selectCountersOfTwo = preparedQuery<
     .where('owner_id', 'in', [0, 0]),
 );
 
-const selectProgramSettings = preparedQuery<{ settings: string }, [programId: number]>((db) =>
-  db.selectFrom('programs').select('settings').where('id', '=', 0),
-);
-
 export async function linksOfCustomers(db: Kysely<DB>, programId: number, a: number, b: number) {
   return selectLinksOfTwo(db, programId, a, b);
 }
@@ -51,10 +47,6 @@ export async function countersOfCustomers(db: Kysely<DB>, programId: number, a: 
   ]);
   for (const row of rows) byOwner.get(Number(row.owner_id))?.set(row.metric, Number(row.value));
   return byOwner;
-}
-
-export async function programSettingsText(db: Kysely<DB>, programId: number): Promise<string> {
-  return (await selectProgramSettings(db, programId))[0]?.settings ?? '{}';
 }
 
 const buyerBy = (column: 'public_id' | 'key' | 'email') =>

@@ -17,6 +17,15 @@ import type { DB } from '../../db/tables.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
 
+/**
+ * The program row (name, website, stored settings) for the modules that need its settings in
+ * their own flows: sales read the commission and reward rules, links the website. One prepared
+ * read, inside the caller's transaction when given one.
+ */
+export async function readProgram(db: Kysely<DB>, programId: number) {
+  return repository.findProgram(db, programId);
+}
+
 async function getProgramRowOrThrow(ctx: ProgramContext) {
   const row = await repository.findProgram(ctx.database.db, ctx.program.id);
   if (!row) throw new AppError('not_found', 'Program not found.');

@@ -4,8 +4,8 @@ import { AppError } from '../../core/errors.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
-import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { readProgram } from '../program/program.service.ts';
 
 /**
  * The referral link object, the same for partners and refer-a-friend customers (spec "Referral
@@ -74,11 +74,6 @@ export function toReferralLink(row: ReferralLinkRow, context: LinkUrlContext) {
   };
 }
 
-const selectProgramLinkSettings = preparedQuery<
-  { website: string | null; settings: string },
-  [programId: number]
->((db) => db.selectFrom('programs').select(['website', 'settings']).where('id', '=', 0));
-
 /** The program's website and referral parameter, plus its additional link domains. */
 export async function loadLinkUrlContext(
   db: Kysely<DB>,
@@ -86,7 +81,7 @@ export async function loadLinkUrlContext(
   type: ProgramType,
   options: { withDomains?: boolean } = {},
 ): Promise<LinkUrlContext> {
-  const [program] = await selectProgramLinkSettings(db, programId);
+  const program = await readProgram(db, programId);
   const settings = programSettingsOf(type, program?.settings ?? '{}');
   const parameter = typeof settings.referral_parameter === 'string' ? settings.referral_parameter : 'aff';
   const domains = new Map<number, string>();

@@ -20,7 +20,7 @@ import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { findPartnerByRef } from '../partners/partners.lookup.ts';
 import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
-import { recordProgramActivity } from '../program/program.service.ts';
+import { readProgram, recordProgramActivity } from '../program/program.service.ts';
 import type { CounterDelta } from './transactions.repository.ts';
 import * as repository from './transactions.repository.ts';
 import {
@@ -46,11 +46,7 @@ export async function affiliateProgramSettings(
   db: Kysely<DB>,
   programId: number,
 ): Promise<AffiliateProgramSettings> {
-  const row = await db
-    .selectFrom('programs')
-    .select('settings')
-    .where('id', '=', programId)
-    .executeTakeFirst();
+  const row = await readProgram(db, programId);
   const settings = programSettingsOf('affiliate', row?.settings ?? '{}') as Record<string, unknown>;
   const commission = { ...defaultCommissionSettings.commission, ...(settings.commission as object) };
   return {

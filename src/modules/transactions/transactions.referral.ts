@@ -17,11 +17,7 @@ import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import {
-  countersOfCustomers,
-  findCustomerWithReferrer,
-  programSettingsText,
-} from '../customers/customers.referral.repository.ts';
+import { countersOfCustomers, findCustomerWithReferrer } from '../customers/customers.referral.repository.ts';
 import {
   customerMetrics,
   insertReferralCustomer,
@@ -30,7 +26,7 @@ import {
 } from '../customers/customers.referral.ts';
 import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
-import { recordProgramActivity } from '../program/program.service.ts';
+import { readProgram, recordProgramActivity } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
 import {
   insertSale,
@@ -96,7 +92,9 @@ async function resolveBuyer(
 }
 
 async function rewardSettingsOfProgram(db: Kysely<DB>, programId: number) {
-  return rewardSettingsOf(programSettingsOf('referral', await programSettingsText(db, programId)));
+  return rewardSettingsOf(
+    programSettingsOf('referral', (await readProgram(db, programId))?.settings ?? '{}'),
+  );
 }
 
 type RewardFacts = Pick<
