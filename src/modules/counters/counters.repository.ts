@@ -4,6 +4,55 @@ import type { DB } from '../../db/tables.ts';
 
 export type CounterOwner = { kind: 'partner' | 'customer' | 'link'; id: number };
 
+export interface CounterDelta {
+  kind: CounterOwner['kind'];
+  id: number;
+  metric: string;
+  value: number;
+}
+
+/** Adds `value` to one figure, creating it at `value`; built with placeholders for preparedQuery. */
+const upsertCounterQuery = (db: Kysely<DB>) =>
+  db
+    .insertInto('entity_counters')
+    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0 })
+    .onConflict((oc) =>
+      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
+        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
+      })),
+    );
+
+const upsertCounter = preparedQuery<
+  never,
+  [programId: number, kind: string, ownerId: number, metric: string, value: number]
+>(upsertCounterQuery);
+
+const upsertCounterReturning = preparedQuery<
+  { value: number },
+  [programId: number, kind: string, ownerId: number, metric: string, value: number]
+>((db) => upsertCounterQuery(db).returning('value'));
+
+/** Adds to one figure and answers its new value, in one atomic statement. */
+export async function addCounterDelta(
+  db: Kysely<DB>,
+  programId: number,
+  delta: CounterDelta,
+): Promise<number> {
+  const [row] = await upsertCounterReturning(db, programId, delta.kind, delta.id, delta.metric, delta.value);
+  return Number(row?.value ?? 0);
+}
+
+/**
+ * Adds to the figures of several owners in the caller's transaction. One prepared upsert per
+ * figure: on SQLite that is cheaper than compiling a multi-row statement of varying length.
+ */
+export async function addCounterDeltas(db: Kysely<DB>, programId: number, deltas: readonly CounterDelta[]) {
+  for (const delta of deltas) {
+    if (delta.value === 0) continue;
+    await upsertCounter(db, programId, delta.kind, delta.id, delta.metric, delta.value);
+  }
+}
+
 /** Adds each delta to the owner's figures, creating rows as needed, in the caller's transaction. */
 export async function addToEntityCounters(
   db: Kysely<DB>,
@@ -11,25 +60,11 @@ export async function addToEntityCounters(
   owner: CounterOwner,
   deltas: Record<string, number>,
 ): Promise<void> {
-  const rows = Object.entries(deltas)
-    .filter(([, value]) => value !== 0)
-    .map(([metric, value]) => ({
-      program_id: programId,
-      owner_kind: owner.kind,
-      owner_id: owner.id,
-      metric,
-      value,
-    }));
-  if (rows.length === 0) return;
-  await db
-    .insertInto('entity_counters')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
-        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
-      })),
-    )
-    .execute();
+  await addCounterDeltas(
+    db,
+    programId,
+    Object.entries(deltas).map(([metric, value]) => ({ kind: owner.kind, id: owner.id, metric, value })),
+  );
 }
 
 /**

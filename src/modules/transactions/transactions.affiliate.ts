@@ -14,14 +14,19 @@ import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { addToEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
+import {
+  addCounterDelta,
+  addCounterDeltas,
+  addToEntityCounters,
+  type CounterDelta,
+  readEntityCounters,
+} from '../counters/counters.repository.ts';
 import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
 import { findCustomersByIds } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { findPartnerByRef } from '../partners/partners.lookup.ts';
 import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
 import { readProgram, recordProgramActivity } from '../program/program.service.ts';
-import type { CounterDelta } from './transactions.repository.ts';
 import * as repository from './transactions.repository.ts';
 import {
   insertSale,
@@ -192,7 +197,7 @@ async function feed(
   const amount = sign * Number(row.amount);
   // The customer's sale count after this change says, atomically, whether it just started or
   // stopped being a paying account (concurrent first sales on PostgreSQL count once).
-  const salesAfter = await repository.addCounterDelta(trx, programId, {
+  const salesAfter = await addCounterDelta(trx, programId, {
     kind: 'customer',
     id: row.customer_id,
     metric: partnerMetrics.salesCount,
@@ -218,7 +223,7 @@ async function feed(
       value: sign * Number(reward.amount),
     });
   }
-  await repository.addCounterDeltas(trx, programId, deltas);
+  await addCounterDeltas(trx, programId, deltas);
   await recordProgramActivity(trx, programId, row.created_at, {
     [programMetrics.sales]: sign,
     [revenueMetric(currency)]: amount,

@@ -17,6 +17,7 @@ import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import { addCounterDeltas } from '../counters/counters.repository.ts';
 import { countersOfCustomers, findCustomerWithReferrer } from '../customers/customers.referral.repository.ts';
 import {
   customerMetrics,
@@ -227,7 +228,7 @@ async function feed(
     );
     if (revenue) deltas.push({ customerId: referrerId, metric: revenue, value: sign * amount });
   }
-  await repository.addCounterDeltas(
+  await addCounterDeltas(
     trx,
     programId,
     deltas.map((delta) => ({
