@@ -25,7 +25,7 @@ import {
   referralLinkUrl,
 } from '../referral-links/referral-links.shared.ts';
 import { listReferralTransactions } from '../transactions/transactions.referral.ts';
-import { deleteTransactionRow } from '../transactions/transactions.service.ts';
+import { deleteTransactionRow, transactionsOfBuyer } from '../transactions/transactions.service.ts';
 import * as referralRepository from './customers.referral.repository.ts';
 import * as repository from './customers.repository.ts';
 import {
@@ -363,12 +363,7 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
         : await findCustomerByRef(trx, ctx.program.id, ref);
     if (!row) throw customerNotFound();
     const data = await toReferralCustomer(trx, ctx, row);
-    const purchases = await trx
-      .selectFrom('transactions')
-      .selectAll()
-      .where('program_id', '=', ctx.program.id)
-      .where('customer_id', '=', row.id)
-      .execute();
+    const purchases = await transactionsOfBuyer(trx, ctx.program.id, row.id);
     for (const purchase of purchases) await deleteTransactionRow(trx, ctx, purchase);
 
     const activity: Record<string, number> = { [programMetrics.customers]: -1 };

@@ -104,3 +104,14 @@ export async function listCustomers(
   if (filter.email !== undefined) query = query.where('email', '=', filter.email);
   return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
 }
+
+/** Takes the customer's row lock (PostgreSQL) so that its sales are recorded one at a time. */
+export async function lockCustomer(db: Kysely<DB>, programId: number, id: number): Promise<void> {
+  await db
+    .selectFrom('customers')
+    .select('id')
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .forUpdate()
+    .execute();
+}

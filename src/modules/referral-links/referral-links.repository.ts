@@ -139,3 +139,8 @@ export async function renameDefaultLink(db: Kysely<DB>, programId: number, owner
 export async function deleteLink(db: Kysely<DB>, programId: number, id: number) {
   await db.deleteFrom('referral_links').where('program_id', '=', programId).where('id', '=', id).execute();
 }
+
+/** The program's additional link domains. */
+export async function listLinkDomains(db: Kysely<DB>, programId: number) {
+  return db.selectFrom('link_domains').select(['id', 'domain']).where('program_id', '=', programId).execute();
+}

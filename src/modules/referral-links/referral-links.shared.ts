@@ -6,6 +6,7 @@ import type { ProgramType } from '../../core/program-types.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
 import { readProgram } from '../program/program.service.ts';
+import { listLinkDomains } from './referral-links.repository.ts';
 
 /**
  * The referral link object, the same for partners and refer-a-friend customers (spec "Referral
@@ -86,11 +87,7 @@ export async function loadLinkUrlContext(
   const parameter = typeof settings.referral_parameter === 'string' ? settings.referral_parameter : 'aff';
   const domains = new Map<number, string>();
   if (options.withDomains !== false) {
-    const rows = await db
-      .selectFrom('link_domains')
-      .select(['id', 'domain'])
-      .where('program_id', '=', programId)
-      .execute();
+    const rows = await listLinkDomains(db, programId);
     for (const row of rows) domains.set(Number(row.id), row.domain);
   }
   return { website: program?.website ?? null, parameter, domains };

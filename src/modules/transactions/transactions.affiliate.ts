@@ -343,30 +343,17 @@ export async function listAffiliateCustomerTransactions(
 export async function settleDueCommissions(ctx: ProgramContext, partnerId: number): Promise<boolean> {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
-  const due = (db: Kysely<DB>) =>
-    db
-      .selectFrom('rewards')
-      .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-      .select(['rewards.id', 'rewards.amount', 'rewards.amount_units', 'transactions.archived_at'])
-      .where('rewards.program_id', '=', programId)
-      .where('rewards.partner_id', '=', partnerId)
-      .where('rewards.status', '=', 'review_period')
-      .where('rewards.available_at', '<=', now)
-      .execute();
+  const due = (db: Kysely<DB>) => repository.listDueCommissions(db, programId, partnerId, now);
   if ((await due(ctx.database.db)).length === 0) return false;
   await ctx.database.db.transaction().execute(async (trx) => {
     const rows = await due(trx);
     if (rows.length === 0) return;
-    await trx
-      .updateTable('rewards')
-      .set({ status: 'ok' })
-      .where('program_id', '=', programId)
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
+    await repository.setRewardsStatus(
+      trx,
+      programId,
+      rows.map((r) => r.id),
+      'ok',
+    );
     const deltas: Record<string, number> = {};
     for (const row of rows) {
       if (row.archived_at !== null) continue;

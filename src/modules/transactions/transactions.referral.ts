@@ -25,7 +25,7 @@ import {
   resolveReferrer,
   toReferralCustomer,
 } from '../customers/customers.referral.ts';
-import { findCustomersByIds } from '../customers/customers.repository.ts';
+import { findCustomersByIds, lockCustomer } from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';
 import { readProgram, recordProgramActivity } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
@@ -132,7 +132,7 @@ async function record(
   const referrerId = Number(buyer.referring_customer_id);
   if (ctx.database.dialect === 'postgres') {
     // Serializes sales of one buyer, so `first_purchase` and `limit` hold under concurrency.
-    await trx.selectFrom('customers').select('id').where('id', '=', buyer.id).forUpdate().execute();
+    await lockCustomer(trx, programId, Number(buyer.id));
   }
   const [settings, counters] = await Promise.all([
     rewardSettingsOfProgram(trx, programId),
@@ -368,15 +368,6 @@ export async function listReferralTransactions(
   customerId: number,
   window: { offset: number; fetch: number },
 ) {
-  const rows = await db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('program_id', '=', ctx.program.id)
-    .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('referring_customer_id', '=', customerId)]))
-    .where('archived_at', 'is', null)
-    .orderBy('id', 'desc')
-    .limit(window.fetch)
-    .offset(window.offset)
-    .execute();
+  const rows = await repository.listTransactionsInvolving(db, ctx.program.id, customerId, window);
   return serialize(db, ctx, rows);
 }

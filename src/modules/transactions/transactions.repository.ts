@@ -151,3 +151,60 @@ export async function listTransactions(
   if (!filter.includeArchived) query = query.where('archived_at', 'is', null);
   return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
 }
+
+/** A partner's commissions whose hold has ended (with whether their sale is archived). */
+export async function listDueCommissions(db: Kysely<DB>, programId: number, partnerId: number, now: string) {
+  return db
+    .selectFrom('rewards')
+    .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+    .select(['rewards.id', 'rewards.amount', 'rewards.amount_units', 'transactions.archived_at'])
+    .where('rewards.program_id', '=', programId)
+    .where('rewards.partner_id', '=', partnerId)
+    .where('rewards.status', '=', 'review_period')
+    .where('rewards.available_at', '<=', now)
+    .execute();
+}
+
+export async function setRewardsStatus(
+  db: Kysely<DB>,
+  programId: number,
+  ids: readonly number[],
+  status: string,
+) {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('rewards')
+    .set({ status })
+    .where('program_id', '=', programId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Every transaction of one buyer, archived ones included (a customer delete takes them all). */
+export async function listTransactionsOfBuyer(db: Kysely<DB>, programId: number, customerId: number) {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('customer_id', '=', customerId)
+    .execute();
+}
+
+/** A customer's live transactions as buyer or as referrer, newest first. */
+export async function listTransactionsInvolving(
+  db: Kysely<DB>,
+  programId: number,
+  customerId: number,
+  window: { offset: number; fetch: number },
+) {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('referring_customer_id', '=', customerId)]))
+    .where('archived_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
+}

@@ -177,3 +177,8 @@ export async function deleteTransaction(ctx: ProgramContext, key: string): Promi
     await deleteTransactionRow(trx, ctx, await getRowOrThrow(trx, ctx, key));
   });
 }
+
+/** Every transaction a customer bought, for a customer delete that takes them with it. */
+export async function transactionsOfBuyer(db: Kysely<DB>, programId: number, customerId: number) {
+  return repository.listTransactionsOfBuyer(db, programId, customerId);
+}
