@@ -6,8 +6,6 @@ import { describeEachDatabase, startServer, testDialects } from './harness.ts';
 describeEachDatabase(
   'wire conventions',
   (server) => {
-    const bodyOf = (status: number) => ({ status });
-
     test('malformed JSON answers 400 with the JSON error body', async () => {
       const p = await server().newProgram('affiliate');
       const res = await server().request('PUT', '/v1/program', { token: p.token, body: '{"name": ' });
@@ -126,13 +124,18 @@ describeEachDatabase(
       assert.match(res.body.data.created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
     });
 
+    test('an error a service raises answers its own status and message', async () => {
+      const res = await server().request('GET', '/test-only/app-error');
+      assert.equal(res.status, 403);
+      assert.deepEqual(res.body, { message: 'nope', errors: {}, status: 0 });
+    });
+
     test('an unexpected error answers 500 with a generic message and leaks nothing', async () => {
       const res = await server().request('GET', '/test-only/explode');
       assert.equal(res.status, 500);
       assert.deepEqual(res.body, { message: 'Server Error.', errors: {}, status: 0 });
       assert.doesNotMatch(res.text, /secret|stack|at /);
       assert.ok(res.headers.get('x-request-id'));
-      void bodyOf;
     });
   },
   {
