@@ -14,7 +14,7 @@ import { newKey } from '../src/core/ids.ts';
 import { nowTimestamp, systemClock } from '../src/core/time.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateOrThrow } from '../src/db/migrate.ts';
-import { createProgram } from '../src/modules/programs/programs.service.ts';
+import { createProgram } from '../src/modules/program/program.service.ts';
 import '../src/modules/webhooks/webhooks.tables.ts';
 import { recordEvent } from '../src/outbox/outbox.ts';
 import { startWorker } from '../src/worker.ts';

@@ -1,5 +1,5 @@
 import { createApiKey } from '../../modules/api-keys/api-keys.service.ts';
-import { getProgramOrThrow } from '../../modules/programs/programs.service.ts';
+import { getProgramOrThrow } from '../../modules/program/program.service.ts';
 import { type Command, options, required, UsageError } from './command.ts';
 
 export const keysCreate: Command = {

@@ -1,5 +1,5 @@
 import { isProgramType, programTypes } from '../../core/program-types.ts';
-import { createProgramWithKey } from '../../modules/programs/programs.service.ts';
+import { createProgramWithKey } from '../../modules/program/program.service.ts';
 import { type Command, options, required, UsageError } from './command.ts';
 
 export const programsCreate: Command = {

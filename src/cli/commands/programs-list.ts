@@ -1,4 +1,4 @@
-import { listPrograms } from '../../modules/programs/programs.service.ts';
+import { listPrograms } from '../../modules/program/program.service.ts';
 import { type Command, options } from './command.ts';
 
 export const programsList: Command = {

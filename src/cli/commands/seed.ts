@@ -6,8 +6,7 @@ import { randomAlphanumeric } from '../../core/ids.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import { openSqlite } from '../../db/sqlite.ts';
-import { recordProgramActivity } from '../../modules/program/program.service.ts';
-import { createProgramWithKey } from '../../modules/programs/programs.service.ts';
+import { createProgramWithKey, recordProgramActivity } from '../../modules/program/program.service.ts';
 import { affiliateProgramSettings } from '../../modules/transactions/transactions.affiliate.ts';
 import { type Command, options, UsageError } from './command.ts';
 

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ListQuery, paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.service.ts';
-import { createProgram, getProgramOrThrow, listPrograms } from '../programs/programs.service.ts';
+import { createProgram, getProgramOrThrow, listPrograms } from '../program/program.service.ts';
 import {
   AdminProgram,
   ApiKey,

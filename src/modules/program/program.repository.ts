@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 
@@ -103,4 +103,31 @@ export async function addToCounters(
   let upsert = upserts.get(rows.length);
   if (!upsert) upserts.set(rows.length, (upsert = counterUpsert(rows.length)));
   await upsert(db, ...rows.flatMap((row) => [row.program_id, row.metric, row.day, row.value]));
+}
+
+// Program management for the admin API and the CLI.
+
+export async function insertProgram(db: Kysely<DB>, values: Insertable<ProgramsTable>) {
+  return db.insertInto('programs').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findProgramByIdOrPublicId(db: Kysely<DB>, id: string) {
+  const query = db.selectFrom('programs').selectAll();
+  return (
+    /^\d+$/.test(id) ? query.where('id', '=', Number(id)) : query.where('public_id', '=', id)
+  ).executeTakeFirst();
+}
+
+export async function listPrograms(
+  db: Kysely<DB>,
+  window: { offset: number; fetch: number },
+  sort: 'asc' | 'desc',
+) {
+  return db
+    .selectFrom('programs')
+    .selectAll()
+    .orderBy('id', sort)
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { ProgramContext } from '../../context.ts';
+import type { Deps, ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
+import { newKey } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
 import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
 import {
@@ -11,9 +12,11 @@ import {
   programMetrics,
   revenueMetric,
 } from '../../core/program-stats.ts';
-import { programTypeLabel } from '../../core/program-types.ts';
+import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
-import type { DB } from '../../db/tables.ts';
+import type { DB, ProgramsTable } from '../../db/tables.ts';
+import { type PageRequest, pageWindow } from '../../http/pagination.ts';
+import { createApiKey } from '../api-keys/api-keys.service.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
 
@@ -140,3 +143,59 @@ export const getProgramNameAndWebsite = (db: Kysely<DB>, programId: number) =>
   repository.findProgramNameAndWebsite(db, programId);
 
 export { programMetrics, revenueMetric };
+
+// Program management for the admin API and the CLI.
+
+type ProgramRow = Omit<ProgramsTable, 'id'> & { id: number };
+
+/** How the admin API and the CLI show a program. */
+export function toAdminProgram(row: ProgramRow) {
+  return {
+    id: row.id,
+    public_id: row.public_id,
+    name: row.name,
+    type: row.type,
+    website: row.website,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function createProgram(
+  deps: Deps,
+  input: { name: string; type: ProgramType; website?: string },
+) {
+  const now = nowTimestamp(deps.clock);
+  const row = await repository.insertProgram(deps.database.db, {
+    public_id: newKey(),
+    name: input.name,
+    type: input.type,
+    website: input.website ?? null,
+    settings: '{}',
+    portal_settings: '{}',
+    created_at: now,
+    updated_at: now,
+  });
+  return toAdminProgram(row);
+}
+
+/** A program with a fresh full-scope key: what `vouch programs create` prints. */
+export async function createProgramWithKey(
+  deps: Deps,
+  input: { name: string; type: ProgramType; website?: string },
+) {
+  const program = await createProgram(deps, input);
+  const apiKey = await createApiKey(deps, program.id, { name: 'default' });
+  return { program, api_key: apiKey };
+}
+
+export async function getProgramOrThrow(deps: Deps, id: string) {
+  const row = await repository.findProgramByIdOrPublicId(deps.database.db, id);
+  if (!row) throw new AppError('not_found', 'Program not found.');
+  return toAdminProgram(row);
+}
+
+export async function listPrograms(deps: Deps, page: PageRequest) {
+  const rows = await repository.listPrograms(deps.database.db, pageWindow(page), page.sort);
+  return rows.map(toAdminProgram);
+}

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Email } from '../../http/schemas.ts';
-import { ReferralCustomer, ReferralCustomerEntry } from '../customers/customers.referral.schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.shared.ts';
+import { ReferralCustomer, ReferralCustomerEntry } from './customers.referral.schemas.ts';
 
 export const CustomerStats = Type.Object(
   {

@@ -2,20 +2,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { errorResponses, StatusOnly, Success } from '../../http/schemas.ts';
-import { CustomerIdParams } from '../customers/customers.schemas.ts';
 import {
   CustomerReferrals,
   CustomerReferralsQuery,
   CustomerStats,
   InviteCustomerBody,
-} from './referral-customers.schemas.ts';
+} from './customers.referrer.schemas.ts';
 import {
   archiveCustomer,
   getCustomerStats,
   inviteCustomer,
   listCustomerReferrals,
   revokeArchiveCustomer,
-} from './referral-customers.service.ts';
+} from './customers.referrer.service.ts';
+import { CustomerIdParams } from './customers.schemas.ts';
 
 const policy = { auth: 'apiKey', programTypes: ['referral'] } as const;
 const tags = ['Customers'];

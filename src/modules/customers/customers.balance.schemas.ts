@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { BooleanLike, Numeric, Timestamp } from '../../http/schemas.ts';
-import { ReferralCustomer } from '../customers/customers.referral.schemas.ts';
+import { ReferralCustomer } from './customers.referral.schemas.ts';
 
 export const CustomerBalance = Type.Object(
   {

@@ -1,5 +1,5 @@
 import type { RouteSamples } from '../../../test/contracts/route-samples.ts';
-import { createReferralCustomerSample } from '../customers/customers.referral.contract.ts';
+import { createReferralCustomerSample } from './customers.referral.contract.ts';
 
 export const contractSamples: RouteSamples = {
   'POST /v1/customers/:id/archive': { create: createReferralCustomerSample },

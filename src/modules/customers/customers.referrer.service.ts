@@ -3,16 +3,16 @@ import { fromMicros } from '../../core/money.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { exactPageWindow } from '../../http/pagination.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
+import { getProgramNameAndWebsite } from '../program/program.service.ts';
+import { toReferralLink } from '../referral-links/referral-links.shared.ts';
 import {
   customerMetrics,
   getReferralCustomerOrThrow,
   loadReferralCustomer,
   setReferralCustomerStatus,
   toReferralCustomerEntry,
-} from '../customers/customers.referral.ts';
-import { listCustomers } from '../customers/customers.repository.ts';
-import { getProgramNameAndWebsite } from '../program/program.service.ts';
-import { toReferralLink } from '../referral-links/referral-links.shared.ts';
+} from './customers.referral.ts';
+import { listCustomers } from './customers.repository.ts';
 
 /** Endpoints only refer-a-friend customers have: archive, stats, referrals, invitations. */
 

@@ -2,9 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { errorResponses, StatusOnly, Success } from '../../http/schemas.ts';
-import { CustomerIdParams } from '../customers/customers.schemas.ts';
-import { CreditBalanceBody, CustomerBalance } from './customer-balance.schemas.ts';
-import { creditCustomerBalance, getCustomerBalance } from './customer-balance.service.ts';
+import { CreditBalanceBody, CustomerBalance } from './customers.balance.schemas.ts';
+import { creditCustomerBalance, getCustomerBalance } from './customers.balance.service.ts';
+import { CustomerIdParams } from './customers.schemas.ts';
 
 const policy = { auth: 'apiKey', programTypes: ['referral'] } as const;
 const tags = ['Customer balance'];

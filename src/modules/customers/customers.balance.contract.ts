@@ -1,5 +1,5 @@
 import type { RouteSamples } from '../../../test/contracts/route-samples.ts';
-import { createReferralCustomerSample } from '../customers/customers.referral.contract.ts';
+import { createReferralCustomerSample } from './customers.referral.contract.ts';
 
 export const contractSamples: RouteSamples = {
   'GET /v1/customers/:id/balance': { create: createReferralCustomerSample },

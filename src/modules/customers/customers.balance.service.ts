@@ -6,8 +6,8 @@ import { fromMicros, toMicros } from '../../core/money.ts';
 import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { readEntityCounters, subtractIfAvailable } from '../counters/counters.repository.ts';
-import { getReferralCustomerOrThrow, loadReferralCustomer } from '../customers/customers.referral.ts';
-import * as repository from './customer-balance.repository.ts';
+import * as repository from './customers.balance.repository.ts';
+import { getReferralCustomerOrThrow, loadReferralCustomer } from './customers.referral.ts';
 
 /**
  * A refer-a-friend customer's balance: the `ok` rewards it earned, per unit, minus what the
