@@ -1,4 +1,4 @@
-import { toMicros } from './money.ts';
+import { type Micros, parseAmount, percentOf } from './money.ts';
 import { addDays } from './time.ts';
 
 /**
@@ -39,7 +39,7 @@ export const defaultCommissionSettings: CommissionSettings = {
 };
 
 export interface Sale {
-  amountMicros: number;
+  amountMicros: Micros;
   productId: string | null;
   productType: string | null;
   /** `false`: the sale earns nothing. */
@@ -60,7 +60,7 @@ export type RewardStatus = 'review_period' | 'ok' | 'paid';
 
 export interface Commission {
   role: 'commission' | 'tier2';
-  amountMicros: number;
+  amountMicros: Micros;
   type: CommissionType;
   value: number;
   status: RewardStatus;
@@ -68,8 +68,18 @@ export interface Commission {
   availableAt: string | null;
 }
 
-export function amountOf(rule: CommissionRule, saleMicros: number): number {
-  return rule.type === 'percent' ? Math.round((saleMicros * rule.value) / 100) : toMicros(rule.value);
+/**
+ * What one rule earns on a sale, exactly: a percentage is read from its decimal text and the
+ * result rounded half up to a micro-unit (30 % of 99.99 is 29.997); a fixed amount follows the
+ * money rule like any amount sent to the API.
+ */
+export function amountOf(rule: CommissionRule, saleMicros: Micros): Micros {
+  if (rule.type === 'percent') return percentOf(saleMicros, rule.value);
+  const fixed = parseAmount(rule.value);
+  // Settings are validated when written; a value that slipped past cannot be paid approximately.
+  if (!fixed.ok)
+    throw new RangeError(`Commission amount ${rule.value} cannot be kept exactly (${fixed.reason}).`);
+  return fixed.micros;
 }
 
 /** The product override that fits the sale best, if any. */
@@ -149,7 +159,7 @@ export function computeCommissions(settings: CommissionSettings, sale: Sale): Co
       availableAt,
     });
   }
-  return out.filter((commission) => commission.amountMicros !== 0);
+  return out.filter((commission) => commission.amountMicros !== 0n);
 }
 
 /** Where a reward's amount is counted in its partner's figures, by reward status. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { isCurrencyCode } from './currencies.ts';
 import { summarizeFieldErrors } from './errors.ts';
 import { randomAlphanumeric } from './ids.ts';
-import { formatAmount, fromMicros, toMicros } from './money.ts';
+import { formatAmount, microsToNumber, parseAmount, percentOf } from './money.ts';
 import { growth, participation } from './program-stats.ts';
 import { addDays, formatTimestamp, normalizeTimestamp } from './time.ts';
 
@@ -20,10 +20,10 @@ test('timestamps have six fractional digits in UTC', () => {
 });
 
 test('money stays exact in micro-units', () => {
-  assert.equal(toMicros(99.99), 99_990_000);
-  assert.equal(fromMicros((toMicros(99.99) * 30) / 100), 29.997);
-  assert.equal(formatAmount(1_124_900_000, 'usd'), '$1,124.90');
-  assert.equal(formatAmount(5_000_000, 'EUR'), '€5.00');
+  assert.deepEqual(parseAmount(99.99), { ok: true, micros: 99_990_000n });
+  assert.equal(microsToNumber(percentOf(99_990_000n, 30)), 29.997);
+  assert.equal(formatAmount(1_124_900_000n, 'usd'), '$1,124.90');
+  assert.equal(formatAmount(5_000_000n, 'EUR'), '€5.00');
 });
 
 test('currency codes are ISO 4217', () => {

@@ -1,21 +1,188 @@
-/**
- * Money is stored as integer micro-units (amount × 1,000,000) so that commissions such as
- * 30 % of 99.99 (29.997) stay exact in integer columns and counters; responses are numbers.
- */
-export const MICROS_PER_UNIT = 1_000_000;
+import { fieldError } from './errors.ts';
+import { messages } from './messages.ts';
 
-export function toMicros(amount: number): number {
-  return Math.round(amount * MICROS_PER_UNIT);
+/**
+ * Money is exact integer micro-units (amount × 1,000,000) held in `bigint`: a sale of
+ * 999999999999.999999 is 10^18 − 1 micro-units, beyond what a double holds exactly, and sums
+ * go further still. The one rule: an amount is read through its decimal text (a JSON number's
+ * shortest round-trip text, or the string as sent), never by multiplying floats, and is kept
+ * exactly or refused. Responses show the nearest JSON number.
+ */
+export type Micros = bigint;
+
+export const MICROS_PER_UNIT = 1_000_000n;
+/** Most decimal places an amount may have: one micro-unit. */
+export const AMOUNT_DECIMALS = 6;
+/** Amounts must stay below this in magnitude (contract §4.18). */
+export const AMOUNT_LIMIT = 1_000_000_000_000;
+const LIMIT_DIGITS = 12;
+
+/** A decimal read exactly: `digits × 10^-scale`; scale < 0 means trailing zeros. */
+interface ExactDecimal {
+  negative: boolean;
+  digits: string;
+  scale: number;
 }
 
-export function fromMicros(micros: number): number {
-  return micros / MICROS_PER_UNIT;
+const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/** The decimal text of a JSON number or numeric string, exactly; undefined when not numeric. */
+function readDecimal(value: unknown): ExactDecimal | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    text = String(value);
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else if (typeof value === 'bigint') {
+    text = value.toString();
+  } else {
+    return undefined;
+  }
+  const match = DECIMAL_TEXT.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  if (whole === '' && fraction === '') return undefined;
+  const shift = Number(exponent);
+  if (!Number.isSafeInteger(shift)) return undefined;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  let scale = fraction.length - shift;
+  if (digits === '') return { negative: false, digits: '0', scale: 0 };
+  // Trailing zeros say nothing about precision: 10.50 has two decimals worth keeping, not three.
+  const trimmed = digits.replace(/0+$/, '');
+  scale -= digits.length - trimmed.length;
+  digits = trimmed;
+  return { negative: sign === '-', digits, scale };
+}
+
+export type ParsedAmount =
+  | { ok: true; micros: Micros }
+  | { ok: false; reason: 'numeric' | 'decimals' | 'range' };
+
+/**
+ * An amount (a JSON number or a numeric string) as exact micro-units, or why it cannot be kept:
+ * not a number (`numeric`), finer than a micro-unit (`decimals`), or 10^12 or more in magnitude
+ * (`range`). Sign rules (a sale is never negative) are the caller's.
+ */
+export function parseAmount(value: unknown): ParsedAmount {
+  const decimal = readDecimal(value);
+  if (!decimal) return { ok: false, reason: 'numeric' };
+  const { negative, digits, scale } = decimal;
+  if (digits === '0') return { ok: true, micros: 0n };
+  if (digits.length - scale > LIMIT_DIGITS) return { ok: false, reason: 'range' };
+  if (scale > AMOUNT_DECIMALS) return { ok: false, reason: 'decimals' };
+  const micros = BigInt(digits) * 10n ** BigInt(AMOUNT_DECIMALS - scale);
+  return { ok: true, micros: negative ? -micros : micros };
+}
+
+/**
+ * The amount of a request field as micro-units, or the 422 on that field in Laravel's wording.
+ * Amounts are never negative unless the field says so (`allowNegative`).
+ */
+export function amountOrThrow(
+  value: unknown,
+  field: string,
+  options: { allowNegative?: boolean } = {},
+): Micros {
+  const message = amountProblem(value, field, options);
+  if (typeof message === 'string') throw fieldError(field, message);
+  return message;
+}
+
+/** The micro-units of an amount, or the Laravel message that refuses it. */
+export function amountProblem(
+  value: unknown,
+  field: string,
+  options: { allowNegative?: boolean } = {},
+): Micros | string {
+  const parsed = parseAmount(value);
+  if (!parsed.ok) {
+    switch (parsed.reason) {
+      case 'numeric':
+        return messages.numeric(field);
+      case 'decimals':
+        return `The ${field.replaceAll('_', ' ')} field must not have more than ${AMOUNT_DECIMALS} decimal places.`;
+      case 'range':
+        return `The ${field.replaceAll('_', ' ')} field must be less than ${AMOUNT_LIMIT}.`;
+    }
+  }
+  if (parsed.micros < 0n && !options.allowNegative) return messages.min(field, 0);
+  return parsed.micros;
+}
+
+/** Exact decimal text of micro-units: `1124900000n` → `"1124.9"`. */
+export function microsToText(micros: bigint | number): string {
+  const value = BigInt(micros);
+  const negative = value < 0n;
+  const magnitude = (negative ? -value : value).toString().padStart(7, '0');
+  const whole = magnitude.slice(0, -6);
+  const fraction = magnitude.slice(-6).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** The nearest JSON number to an amount of micro-units (what responses show). */
+export function microsToNumber(micros: bigint | number): number {
+  if (typeof micros === 'number') {
+    // Both operands exact and the division correctly rounded: already the nearest double.
+    if (Number.isSafeInteger(micros)) return micros / 1e6;
+    return Number(microsToText(BigInt(micros)));
+  }
+  if (micros <= 9_007_199_254_740_991n && micros >= -9_007_199_254_740_991n) return Number(micros) / 1e6;
+  return Number(microsToText(micros));
+}
+
+/**
+ * Micro-units as a database hands them back: a number when it fits a double exactly, a bigint
+ * when it does not (db/postgres.ts, db/sqlite.ts), or the text of a numeric sum.
+ */
+export function microsFrom(dbValue: number | bigint | string | null | undefined): Micros {
+  if (dbValue === null || dbValue === undefined) return 0n;
+  if (typeof dbValue === 'bigint') return dbValue;
+  if (typeof dbValue === 'number') {
+    if (!Number.isInteger(dbValue)) throw new RangeError(`Micro-units must be an integer, got ${dbValue}.`);
+    return BigInt(dbValue);
+  }
+  return BigInt(dbValue);
+}
+
+/** A percentage read exactly from its decimal text: `numerator / denominator` percent. */
+export interface ExactPercent {
+  numerator: bigint;
+  denominator: bigint;
+}
+
+export function exactPercent(value: number | string): ExactPercent {
+  const decimal = readDecimal(value);
+  if (!decimal) throw new RangeError(`Not a percentage: ${String(value)}`);
+  const units = BigInt(decimal.digits) * (decimal.negative ? -1n : 1n);
+  return decimal.scale >= 0
+    ? { numerator: units, denominator: 10n ** BigInt(decimal.scale) }
+    : { numerator: units * 10n ** BigInt(-decimal.scale), denominator: 1n };
+}
+
+/** `numerator / denominator` rounded half up (towards +∞ on a tie), for any signs. */
+export function divideRoundingHalfUp(numerator: bigint, denominator: bigint): bigint {
+  if (denominator < 0n) return divideRoundingHalfUp(-numerator, -denominator);
+  const doubled = 2n * numerator + denominator;
+  const divisor = 2n * denominator;
+  const quotient = doubled / divisor;
+  // bigint division truncates towards zero; floor it for negative results.
+  return doubled % divisor !== 0n && doubled < 0n ? quotient - 1n : quotient;
+}
+
+/** `percent` % of an amount in micro-units, rounded half up to a micro-unit: 30 % of 99.99 → 29.997. */
+export function percentOf(micros: Micros, percent: number | string): Micros {
+  const { numerator, denominator } = exactPercent(percent);
+  return divideRoundingHalfUp(micros * numerator, 100n * denominator);
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
-/** `"$1,124.90"`: how program statistics show an amount of a currency (contract §4.18). */
-export function formatAmount(micros: number, currency: string): string {
+/**
+ * `"$1,124.90"`: how program statistics show an amount of a currency (contract §4.18). The
+ * formatter gets the exact decimal text, so sums beyond a double's precision print exactly.
+ */
+export function formatAmount(micros: bigint | number, currency: string): string {
   const code = currency.toUpperCase();
   let formatter = formatters.get(code);
   if (!formatter) {
@@ -26,5 +193,19 @@ export function formatAmount(micros: number, currency: string): string {
     }
     formatters.set(code, formatter);
   }
-  return formatter.format(fromMicros(micros));
+  // Intl reads a numeric string as an exact decimal (ECMA-402 NumberFormat v3).
+  return formatter.format(microsToText(micros) as unknown as number);
+}
+
+/**
+ * @deprecated The float conversions of before the money rule, kept only until the sale code
+ * moves to `amountOrThrow` / `microsToNumber`; do not use in new code.
+ */
+export function toMicros(amount: number): number {
+  return Math.round(amount * 1e6);
+}
+
+/** @deprecated Use `microsToNumber`. */
+export function fromMicros(micros: number | bigint): number {
+  return microsToNumber(micros);
 }

@@ -22,7 +22,7 @@ const pct30: RewardSetting = { ...usd10, type: 'percent', value: 30, amount_unit
 const points: RewardSetting = { ...usd10, value: 100, is_currency: false, amount_units: 'points' };
 
 const purchase = (overrides: Partial<Purchase> = {}): Purchase => ({
-  amount: 99_990_000,
+  amount: 99_990_000n,
   amountUnits: 'USD',
   rewardable: true,
   rewarded: false,
@@ -40,39 +40,39 @@ const cases: [string, RewardSettings, Purchase, Expected[]][] = [
     { referrer_reward: usd10, referred_reward: usd10 },
     purchase(),
     [
-      { role: 'referrer', amount: 10_000_000, amountUnits: 'USD', isCurrency: true, status: 'ok' },
-      { role: 'referred', amount: 10_000_000, amountUnits: 'USD', isCurrency: true, status: 'ok' },
+      { role: 'referrer', amount: 10_000_000n, amountUnits: 'USD', isCurrency: true, status: 'ok' },
+      { role: 'referred', amount: 10_000_000n, amountUnits: 'USD', isCurrency: true, status: 'ok' },
     ],
   ],
   [
     'percent is exact: 30 % of 99.99 is 29.997, in the purchase currency',
     { referrer_reward: pct30, referred_reward: null },
     purchase(),
-    [{ role: 'referrer', amount: 29_997_000, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
+    [{ role: 'referrer', amount: 29_997_000n, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
   ],
   [
     'percent without a purchase currency uses the setting units',
     { referrer_reward: pct30, referred_reward: null },
     purchase({ amountUnits: null }),
-    [{ role: 'referrer', amount: 29_997_000, amountUnits: 'EUR', isCurrency: true, status: 'ok' }],
+    [{ role: 'referrer', amount: 29_997_000n, amountUnits: 'EUR', isCurrency: true, status: 'ok' }],
   ],
   [
     'non-currency units keep their name',
     { referrer_reward: null, referred_reward: points },
     purchase(),
-    [{ role: 'referred', amount: 100_000_000, amountUnits: 'points', isCurrency: false, status: 'ok' }],
+    [{ role: 'referred', amount: 100_000_000n, amountUnits: 'points', isCurrency: false, status: 'ok' }],
   ],
   [
     'first_purchase: only the first purchase earns',
     { referrer_reward: { ...usd10, trigger: 'first_purchase' }, referred_reward: usd10 },
     purchase({ previousPurchases: 1 }),
-    [{ role: 'referred', amount: 10_000_000, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
+    [{ role: 'referred', amount: 10_000_000n, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
   ],
   [
     'limit reached on one side only',
     { referrer_reward: { ...usd10, limit: 2 }, referred_reward: { ...usd10, limit: 3 } },
     purchase({ previousPurchases: 2, previousRewards: { referrer: 2, referred: 2 } }),
-    [{ role: 'referred', amount: 10_000_000, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
+    [{ role: 'referred', amount: 10_000_000n, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
   ],
   [
     'limit 0 never rewards',
@@ -90,13 +90,13 @@ const cases: [string, RewardSettings, Purchase, Expected[]][] = [
     'rewarded true: recorded as already paid',
     { referrer_reward: usd10, referred_reward: null },
     purchase({ rewarded: true }),
-    [{ role: 'referrer', amount: 10_000_000, amountUnits: 'USD', isCurrency: true, status: 'paid' }],
+    [{ role: 'referrer', amount: 10_000_000n, amountUnits: 'USD', isCurrency: true, status: 'paid' }],
   ],
   [
     'a zero or negative amount earns no percent reward',
     { referrer_reward: pct30, referred_reward: usd10 },
-    purchase({ amount: -5_000_000 }),
-    [{ role: 'referred', amount: 10_000_000, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
+    purchase({ amount: -5_000_000n }),
+    [{ role: 'referred', amount: 10_000_000n, amountUnits: 'USD', isCurrency: true, status: 'ok' }],
   ],
 ];
 

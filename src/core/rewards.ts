@@ -1,4 +1,4 @@
-import { toMicros } from './money.ts';
+import { type Micros, parseAmount, percentOf } from './money.ts';
 
 /**
  * Double-sided rewards of refer-a-friend programs: one purchase of a referred customer can earn
@@ -25,7 +25,7 @@ export type RewardSettings = Record<`${RewardRole}_reward`, RewardSetting | null
 
 export interface Purchase {
   /** Micro-units of the purchase. */
-  amount: number;
+  amount: Micros;
   /** The purchase's currency, when it has one. */
   amountUnits: string | null;
   /** `rewardable: false` on the transaction: it earns nothing. */
@@ -43,7 +43,7 @@ export interface RewardDraft {
   /** `ok` counts in the balance; `paid` was settled outside Vouch and does not. */
   status: 'ok' | 'paid';
   /** Micro-units. */
-  amount: number;
+  amount: Micros;
   amountUnits: string;
   isCurrency: boolean;
   commissionType: RewardSetting['type'];
@@ -51,12 +51,17 @@ export interface RewardDraft {
 }
 
 /** The amount one setting earns on one purchase, in micro-units (never rounded beyond a micro). */
-export function rewardAmount(setting: RewardSetting, purchaseMicros: number): number {
+export function rewardAmount(setting: RewardSetting, purchaseMicros: Micros): Micros {
   switch (setting.type) {
     case 'percent':
-      return Math.round((purchaseMicros * setting.value) / 100);
-    case 'fixed':
-      return toMicros(setting.value);
+      return percentOf(purchaseMicros, setting.value);
+    case 'fixed': {
+      const fixed = parseAmount(setting.value);
+      // Settings are validated when written; a value that slipped past cannot be paid approximately.
+      if (!fixed.ok)
+        throw new RangeError(`Reward amount ${setting.value} cannot be kept exactly (${fixed.reason}).`);
+      return fixed.micros;
+    }
   }
 }
 
@@ -86,7 +91,7 @@ export function calculateRewards(settings: RewardSettings, purchase: Purchase): 
     if (!setting || !isDue(setting, role, purchase)) continue;
     const amount = rewardAmount(setting, purchase.amount);
     // A refund or a free order earns nothing; negative rewards would silently drain balances.
-    if (amount <= 0) continue;
+    if (amount <= 0n) continue;
     drafts.push({
       role,
       status: purchase.rewarded ? 'paid' : 'ok',
