@@ -1,51 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
-import { type TProperties, Type } from 'typebox';
+import type { PageRequest } from '../core/pages.ts';
 
-/** The spec's `limit` ranges and defaults per list (spec, Limits). */
-export const listLimits = {
-  standard: { minimum: 1, maximum: 250, default: 15 },
-  domains: { minimum: 1, maximum: 250, default: 10 },
-  subscribers: { minimum: 10, maximum: 250, default: 10 },
-  webhooks: { minimum: 10, maximum: 100, default: 10 },
-  customerTransactions: { minimum: 10, maximum: 100, default: 10 },
-} as const;
-
-export type ListKind = keyof typeof listLimits;
-
-// Deep pages cost a scan of every skipped row; past this the answer would be slow and empty.
-const MAX_PAGE = 1_000_000;
-
-/** `limit`, `page` and `sort` of a list, plus its filters. */
-const listProperties = (kind: ListKind) => ({
-  limit: Type.Integer({ ...listLimits[kind], description: 'Items per page' }),
-  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
-  sort: Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
-    default: 'desc',
-    description: 'Order by creation time',
-  }),
-});
-
-export const ListQuery = <P extends TProperties = Record<never, never>>(kind: ListKind, filters?: P) =>
-  Type.Object({ ...listProperties(kind), ...filters } as ReturnType<typeof listProperties> & P);
-
-export interface PageRequest {
-  page: number;
-  limit: number;
-  sort: 'asc' | 'desc';
-}
-
-/** Rows for one page: the repository fetches `limit + 1` to learn whether a next page exists. */
-export const pageWindow = (page: PageRequest) => ({
-  offset: (page.page - 1) * page.limit,
-  fetch: page.limit + 1,
-});
-
-/** Rows for one page of a list answered as a bare array (no `next` link): exactly `limit`. */
-export const exactPageWindow = (page: Pick<PageRequest, 'page' | 'limit'>) => ({
-  offset: (page.page - 1) * page.limit,
-  fetch: page.limit,
-});
+// Page math is pure and lives in core/ (services use it); the list query schema lives in
+// list-query.ts (schemas files use it). Both are re-exported for the routes that import them here.
+export { exactPageWindow, type PageRequest, pageWindow } from '../core/pages.ts';
+export { type ListKind, ListQuery, listLimits } from './list-query.ts';
 
 export function baseUrl(request: FastifyRequest): string {
   return request.server.deps.config.publicUrl ?? `${request.protocol}://${request.host}`;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ListQuery, listLimits } from '../../http/pagination.ts';
+import { ListQuery, listLimits } from '../../http/list-query.ts';
 
 const LinkKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/?#\\s]+$' });
 const CustomerRef = Type.Partial(

@@ -1,9 +1,9 @@
 import type { ProgramContext } from '../../context.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
+import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
-import { exactPageWindow, type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { getReferralCustomerOrThrow, linkContext } from '../customers/customers.referral.ts';
 import * as customers from '../customers/customers.repository.ts';
 import { findCustomerByRef } from '../customers/customers.shared.ts';

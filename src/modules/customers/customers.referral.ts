@@ -3,12 +3,12 @@ import type { ProgramContext } from '../../context.ts';
 import { fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
+import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { exactPageWindow, pageWindow } from '../../http/pagination.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import {
   addToEntityCounters,

@@ -1,7 +1,7 @@
 import type { ProgramContext } from '../../context.ts';
 import { fromMicros } from '../../core/money.ts';
+import { exactPageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { exactPageWindow } from '../../http/pagination.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';

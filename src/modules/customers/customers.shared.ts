@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
+import type { PageRequest } from '../../core/pages.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
-import type { PageRequest } from '../../http/pagination.ts';
 import { type CustomerRef, findCustomerBy } from './customers.repository.ts';
 
 /**

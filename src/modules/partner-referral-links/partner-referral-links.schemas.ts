@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ListQuery } from '../../http/pagination.ts';
+import { ListQuery } from '../../http/list-query.ts';
 import { BooleanLike, Paginated, Success } from '../../http/schemas.ts';
 import { PartnerRef, PartnerRefInput } from '../customers/customers.affiliate.schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.shared.ts';

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
+import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { exactPageWindow, type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from '../partners/partners.lookup.ts';
 import {
   deleteLink,

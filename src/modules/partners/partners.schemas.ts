@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ListQuery } from '../../http/pagination.ts';
+import { ListQuery } from '../../http/list-query.ts';
 import { Email, NullableString, Paginated, Success, Timestamp } from '../../http/schemas.ts';
 import { PartnerRefInput, Tags, TagsInput } from '../customers/customers.affiliate.schemas.ts';
 

@@ -5,12 +5,12 @@ import { type FieldErrors, fieldError, validationError } from '../../core/errors
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { fromMicros } from '../../core/money.ts';
+import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { splitUpdateBody } from '../../http/update-body.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';

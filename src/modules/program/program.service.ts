@@ -3,6 +3,7 @@ import type { Deps, ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
+import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
 import {
   activeRewards,
@@ -15,7 +16,6 @@ import {
 import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
-import { type PageRequest, pageWindow } from '../../http/pagination.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';

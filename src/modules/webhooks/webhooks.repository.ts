@@ -1,8 +1,8 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
+import type { PageRequest } from '../../core/pages.ts';
+import { pageWindow } from '../../core/pages.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/tables.ts';
-import type { PageRequest } from '../../http/pagination.ts';
-import { pageWindow } from '../../http/pagination.ts';
 import type {
   DeliveryStatus,
   WebhookAttemptsTable,

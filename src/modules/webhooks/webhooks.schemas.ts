@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { eventsByProgramType } from '../../core/events.ts';
 import type { ProgramType } from '../../core/program-types.ts';
-import { ListQuery } from '../../http/pagination.ts';
+import { ListQuery } from '../../http/list-query.ts';
 import { BooleanLike, Timestamp } from '../../http/schemas.ts';
 
 export const Webhook = Type.Object(
