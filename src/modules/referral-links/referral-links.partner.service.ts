@@ -7,6 +7,7 @@ import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from '../partners/partners.lookup.ts';
+import * as repository from './referral-links.partner.repository.ts';
 import {
   deleteLink,
   findLinkByKey,
@@ -14,7 +15,7 @@ import {
   listLinksOf,
   searchLinks,
   updateLink,
-} from '../referral-links/referral-links.repository.ts';
+} from './referral-links.repository.ts';
 import {
   domainUrl,
   type LinkUrlContext,
@@ -22,8 +23,7 @@ import {
   loadLinkUrlContext,
   type ReferralLinkRow,
   toReferralLink,
-} from '../referral-links/referral-links.shared.ts';
-import * as repository from './partner-referral-links.repository.ts';
+} from './referral-links.shared.ts';
 
 /** Partner referral links: every partner has a default link (its key); more can be added. */
 

@@ -14,7 +14,7 @@ import {
   LinksQuery,
   SearchPartnerLinksQuery,
   UpdatePartnerLinkBody,
-} from './partner-referral-links.schemas.ts';
+} from './referral-links.partner.schemas.ts';
 import {
   createPartnerLink,
   deletePartnerLink,
@@ -23,7 +23,7 @@ import {
   listPartnerLinks,
   searchPartnerLinks,
   updatePartnerLink,
-} from './partner-referral-links.service.ts';
+} from './referral-links.partner.service.ts';
 
 const policy = { auth: 'apiKey', programTypes: ['affiliate'] } as const;
 const tags = ['Partner referral links'];

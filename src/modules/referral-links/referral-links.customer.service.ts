@@ -15,8 +15,8 @@ import {
   listLinksOf,
   searchLinks,
   updateLink,
-} from '../referral-links/referral-links.repository.ts';
-import { linkNotFound, toReferralLink } from '../referral-links/referral-links.shared.ts';
+} from './referral-links.repository.ts';
+import { linkNotFound, toReferralLink } from './referral-links.shared.ts';
 
 /**
  * Referral links of refer-a-friend customers. Every customer has a default link whose key is the

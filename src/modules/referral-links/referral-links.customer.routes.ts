@@ -5,14 +5,13 @@ import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
 import { CustomerIdParams } from '../customers/customers.schemas.ts';
-import { ReferralLink } from '../referral-links/referral-links.shared.ts';
 import {
   CreateCustomerReferralLinkBody,
   CustomerLinksQuery,
   CustomerReferralLinkParams,
   SearchCustomerReferralLinksQuery,
   UpdateCustomerReferralLinkBody,
-} from './customer-referral-links.schemas.ts';
+} from './referral-links.customer.schemas.ts';
 import {
   createCustomerReferralLink,
   deleteCustomerReferralLink,
@@ -20,7 +19,8 @@ import {
   listCustomerReferralLinks,
   searchCustomerReferralLinks,
   updateCustomerReferralLink,
-} from './customer-referral-links.service.ts';
+} from './referral-links.customer.service.ts';
+import { ReferralLink } from './referral-links.shared.ts';
 
 const policy = { auth: 'apiKey', programTypes: ['referral'] } as const;
 const tags = ['Customer referral links'];
