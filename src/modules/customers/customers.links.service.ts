@@ -4,9 +4,6 @@ import { messages } from '../../core/messages.ts';
 import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
-import { getReferralCustomerOrThrow, linkContext } from '../customers/customers.referral.ts';
-import * as customers from '../customers/customers.repository.ts';
-import { findCustomerByRef } from '../customers/customers.shared.ts';
 import {
   deleteLink,
   findLinkByKey,
@@ -15,8 +12,11 @@ import {
   listLinksOf,
   searchLinks,
   updateLink,
-} from './referral-links.repository.ts';
-import { linkNotFound, toReferralLink } from './referral-links.shared.ts';
+} from '../referral-links/referral-links.repository.ts';
+import { linkNotFound, toReferralLink } from '../referral-links/referral-links.shared.ts';
+import { getReferralCustomerOrThrow, linkContext } from './customers.referral.ts';
+import * as customers from './customers.repository.ts';
+import { findCustomerByRef } from './customers.shared.ts';
 
 /**
  * Referral links of refer-a-friend customers. Every customer has a default link whose key is the

@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
-import { CustomerIdParams } from '../customers/customers.schemas.ts';
+import { ReferralLink } from '../referral-links/referral-links.shared.ts';
 import {
   CreateCustomerReferralLinkBody,
   CustomerLinksQuery,
   CustomerReferralLinkParams,
   SearchCustomerReferralLinksQuery,
   UpdateCustomerReferralLinkBody,
-} from './referral-links.customer.schemas.ts';
+} from './customers.links.schemas.ts';
 import {
   createCustomerReferralLink,
   deleteCustomerReferralLink,
@@ -19,8 +19,8 @@ import {
   listCustomerReferralLinks,
   searchCustomerReferralLinks,
   updateCustomerReferralLink,
-} from './referral-links.customer.service.ts';
-import { ReferralLink } from './referral-links.shared.ts';
+} from './customers.links.service.ts';
+import { CustomerIdParams } from './customers.schemas.ts';
 
 const policy = { auth: 'apiKey', programTypes: ['referral'] } as const;
 const tags = ['Customer referral links'];

@@ -1,5 +1,5 @@
 import type { RouteSamples } from '../../../test/contracts/route-samples.ts';
-import { createReferralCustomerSample } from '../customers/customers.referral.contract.ts';
+import { createReferralCustomerSample } from './customers.referral.contract.ts';
 
 /** The default link of a fresh customer has the customer's key as its id. */
 const createLink: NonNullable<RouteSamples[string]['create']> = async (server, program) => {

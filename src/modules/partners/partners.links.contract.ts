@@ -1,5 +1,5 @@
 import type { RouteSample, RouteSamples } from '../../../test/contracts/route-samples.ts';
-import { createPartnerSample } from '../partners/partners.contract.ts';
+import { createPartnerSample } from './partners.contract.ts';
 
 /** The default link of a fresh partner: its id is the partner's key. */
 const link: RouteSample = {

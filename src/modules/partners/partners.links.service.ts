@@ -6,8 +6,6 @@ import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from '../partners/partners.lookup.ts';
-import * as repository from './referral-links.partner.repository.ts';
 import {
   deleteLink,
   findLinkByKey,
@@ -15,7 +13,7 @@ import {
   listLinksOf,
   searchLinks,
   updateLink,
-} from './referral-links.repository.ts';
+} from '../referral-links/referral-links.repository.ts';
 import {
   domainUrl,
   type LinkUrlContext,
@@ -23,7 +21,9 @@ import {
   loadLinkUrlContext,
   type ReferralLinkRow,
   toReferralLink,
-} from './referral-links.shared.ts';
+} from '../referral-links/referral-links.shared.ts';
+import * as repository from './partners.links.repository.ts';
+import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from './partners.lookup.ts';
 
 /** Partner referral links: every partner has a default link (its key); more can be added. */
 

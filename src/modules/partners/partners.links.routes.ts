@@ -14,7 +14,7 @@ import {
   LinksQuery,
   SearchPartnerLinksQuery,
   UpdatePartnerLinkBody,
-} from './referral-links.partner.schemas.ts';
+} from './partners.links.schemas.ts';
 import {
   createPartnerLink,
   deletePartnerLink,
@@ -23,7 +23,7 @@ import {
   listPartnerLinks,
   searchPartnerLinks,
   updatePartnerLink,
-} from './referral-links.partner.service.ts';
+} from './partners.links.service.ts';
 
 const policy = { auth: 'apiKey', programTypes: ['affiliate'] } as const;
 const tags = ['Partner referral links'];
