@@ -2,10 +2,18 @@
 // PostgreSQL comes from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). When it
 // is unreachable the run fails under CI and falls back to SQLite alone (with a warning) elsewhere.
 // Arguments narrow the run to some files: `npm test -- src/modules/program`.
-import { spawn } from 'node:child_process';
+// Before the files run, src/ is compiled into dist/ when stale (the CLI and shutdown tests start
+// the compiled build) and the start-up of the TypeScript app is measured once: every time budget
+// of the run is a multiple of it, so a busy machine gets proportionally longer budgets instead of
+// failures. The run ends by printing its duration.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { buildIfStale } from './build-if-stale.mjs';
+
+const started = Date.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -47,6 +55,23 @@ if (dialects.includes('postgres') && !(await postgresReachable())) {
 }
 console.log(`databases: ${dialects}; ${files.length} test files`);
 
+const build = await buildIfStale();
+console.log(build.built ? `dist/ compiled in ${seconds(build.ms)}` : 'dist/ is up to date');
+
+/** Loading the app through tsx once: what every test file pays before its first test. */
+function measureStartup() {
+  const before = Date.now();
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "await import('./src/app.ts')"], {
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  return Date.now() - before;
+}
+const startupMs = measureStartup();
+// A test that runs longer than this hangs: 100 start-ups, and never less than ten minutes.
+const testTimeoutMs = Math.max(600_000, 100 * startupMs);
+console.log(`app start-up ${seconds(startupMs)}; per-test budget ${seconds(testTimeoutMs)}`);
+
 const child = spawn(
   process.execPath,
   [
@@ -54,10 +79,16 @@ const child = spawn(
     'tsx',
     '--test',
     '--test-concurrency=4',
-    '--test-timeout=120000',
+    `--test-timeout=${testTimeoutMs}`,
     '--test-reporter=spec',
     ...files,
   ],
-  { stdio: 'inherit', env: { ...process.env, VOUCH_TEST_DIALECTS: dialects } },
+  {
+    stdio: 'inherit',
+    env: { ...process.env, VOUCH_TEST_DIALECTS: dialects, VOUCH_TEST_STARTUP_MS: String(startupMs) },
+  },
 );
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', (code, signal) => {
+  console.log(`npm test took ${seconds(Date.now() - started)}`);
+  process.exit(code ?? (signal ? 1 : 0));
+});

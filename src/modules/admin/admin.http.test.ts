@@ -3,12 +3,21 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { ADMIN_TOKEN, describeEachDatabase, startServer, testDialects } from '../../../test/harness.ts';
+import {
+  ADMIN_TOKEN,
+  describeEachDatabase,
+  startServer,
+  testDialects,
+  useCompiledBuild,
+} from '../../../test/harness.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../../', import.meta.url).pathname;
+
+// The CLI and the API process below run from the compiled build (bin/vouch.js prefers dist/).
+before(useCompiledBuild);
 
 describeEachDatabase('admin API', (server) => {
   test('creates programs of each type and shows them', async () => {
@@ -140,7 +149,7 @@ test('the vouch CLI creates programs and keys, lists, revokes and migrates', asy
 });
 
 test('a bad configuration value stops start-up with a message naming the variable', async () => {
-  const attempt = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const attempt = run(process.execPath, ['dist/main.js'], {
     cwd: root,
     env: { ...process.env, PORT: 'eighty' },
   });

@@ -4,7 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type TestServer, testDialects } from '../../../test/harness.ts';
+import {
+  startServer,
+  startupBudgetMs,
+  type TestServer,
+  testDialects,
+  useCompiledBuild,
+} from '../../../test/harness.ts';
 import { type Clock, nowTimestamp, systemClock } from '../../core/time.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { createWorker } from '../../worker.ts';
@@ -19,6 +25,9 @@ class ShiftedClock implements Clock {
 }
 
 const root = join(import.meta.dirname, '../../..');
+
+// `vouch worker` runs from the compiled build (bin/vouch.js prefers dist/).
+before(useCompiledBuild);
 
 for (const dialect of testDialects()) {
   describe(`webhook delivery survives kill -9 of the worker process [${dialect}]`, () => {
@@ -57,7 +66,7 @@ for (const dialect of testDialects()) {
       });
       const worker = createWorker(server.deps, { timeoutMs: 10_000 });
       try {
-        await receiver.waitFor(1, 60_000);
+        await receiver.waitFor(1, startupBudgetMs());
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGKILL');
         await exited;
