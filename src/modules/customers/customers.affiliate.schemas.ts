@@ -1,18 +1,11 @@
 import { Type } from 'typebox';
 import { Email, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { PartnerRef, PartnerRefInput, TagsInput } from '../partners/partners.schemas.ts';
 
 /** Wire shapes of customers in affiliate programs (spec "Customer (affiliate program)"). */
 
-export const TagsInput = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
-export const Tags = Type.Array(Type.Object({ value: Type.String() }));
-
-/** A partner named by one of its identifiers. */
-export const PartnerRef = Type.Object({
-  id: Type.String({ maxLength: 255 }),
-  key: Type.String({ maxLength: 255 }),
-  email: Type.String({ maxLength: 255 }),
-});
-export const PartnerRefInput = Type.Partial(PartnerRef);
+// Tags and partner references are the partners module's shapes; customers name their partner.
+export { PartnerRef, PartnerRefInput, Tags, TagsInput } from '../partners/partners.schemas.ts';
 
 const customerFields = {
   name: Type.String({ maxLength: 255 }),

@@ -7,14 +7,18 @@ import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { storedTags } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { splitUpdateBody } from '../../core/update-body.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { splitUpdateBody } from '../../http/update-body.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters, deleteEntityCounters } from '../counters/counters.repository.ts';
-import { findPartnerByRef, type PartnerRef } from '../partners/partners.lookup.ts';
-import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
+import {
+  findPartnerById,
+  findPartnerByRef,
+  findPartnersByIds,
+  type PartnerRef,
+} from '../partners/partners.service.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import { listAffiliateCustomerTransactions } from '../transactions/transactions.affiliate.ts';
 import * as transactionsRepository from '../transactions/transactions.repository.ts';

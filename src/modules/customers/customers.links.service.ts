@@ -12,7 +12,7 @@ import {
   listLinksOf,
   searchLinks,
   updateLink,
-} from '../referral-links/referral-links.repository.ts';
+} from '../referral-links/referral-links.service.ts';
 import { linkNotFound, toReferralLink } from '../referral-links/referral-links.shared.ts';
 import { getReferralCustomerOrThrow, linkContext } from './customers.referral.ts';
 import * as customers from './customers.repository.ts';

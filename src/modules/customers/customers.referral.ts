@@ -16,7 +16,7 @@ import {
   readEntityCounters,
 } from '../counters/counters.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
-import { insertLink, renameDefaultLink } from '../referral-links/referral-links.repository.ts';
+import { insertLink, renameDefaultLink } from '../referral-links/referral-links.service.ts';
 import {
   type LinkUrlContext,
   linkUrl,

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { BooleanLike, Paginated, Success } from '../../http/schemas.ts';
-import { PartnerRef, PartnerRefInput } from '../customers/customers.affiliate.schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.shared.ts';
+import { PartnerRef, PartnerRefInput } from './partners.schemas.ts';
 
 /** Wire shapes of partner referral links and link domains. */
 

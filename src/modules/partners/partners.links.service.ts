@@ -13,7 +13,7 @@ import {
   listLinksOf,
   searchLinks,
   updateLink,
-} from '../referral-links/referral-links.repository.ts';
+} from '../referral-links/referral-links.service.ts';
 import {
   domainUrl,
   type LinkUrlContext,

@@ -1,9 +1,19 @@
 import { Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { Email, NullableString, Paginated, Success, Timestamp } from '../../http/schemas.ts';
-import { PartnerRefInput, Tags, TagsInput } from '../customers/customers.affiliate.schemas.ts';
 
 /** Wire shapes of partners (spec "Partner (affiliate)"). */
+
+export const TagsInput = Type.Array(Type.String({ maxLength: 255 }), { maxItems: 100 });
+export const Tags = Type.Array(Type.Object({ value: Type.String() }));
+
+/** A partner named by one of its identifiers. */
+export const PartnerRef = Type.Object({
+  id: Type.String({ maxLength: 255 }),
+  key: Type.String({ maxLength: 255 }),
+  email: Type.String({ maxLength: 255 }),
+});
+export const PartnerRefInput = Type.Partial(PartnerRef);
 
 const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('archived')]);
 const Amounts = Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() }));

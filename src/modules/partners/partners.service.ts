@@ -8,10 +8,10 @@ import { fromMicros } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { splitUpdateBody } from '../../core/update-body.ts';
 import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { splitUpdateBody } from '../../http/update-body.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import {
@@ -19,7 +19,7 @@ import {
   insertLink,
   listLinksOf,
   updateLink,
-} from '../referral-links/referral-links.repository.ts';
+} from '../referral-links/referral-links.service.ts';
 import { loadLinkUrlContext, referralLinkUrl } from '../referral-links/referral-links.shared.ts';
 import { settleDueCommissions } from '../transactions/transactions.affiliate.ts';
 import {
@@ -36,7 +36,20 @@ export type { PartnerRow } from './partners.shared.ts';
 
 type Body = Record<string, unknown>;
 
-export { findPartnerByRef, getPartnerByPathOrThrow, partnerNotFound } from './partners.lookup.ts';
+export {
+  findPartnerByRef,
+  getPartnerByPathOrThrow,
+  type PartnerRef,
+  partnerNotFound,
+} from './partners.lookup.ts';
+
+/** A partner by internal id, for a module that stores the id (works inside the caller's transaction). */
+export const findPartnerById = (db: Kysely<DB>, programId: number, id: number) =>
+  repository.findPartnerById(db, programId, id);
+
+/** Several partners by internal id at once, for lists that show each row's partner. */
+export const findPartnersByIds = (db: Kysely<DB>, programId: number, ids: readonly number[]) =>
+  repository.findPartnersByIds(db, programId, ids);
 
 const customFieldsOf = (stored: string): unknown[] => {
   const parsed: unknown = JSON.parse(stored || '[]');
@@ -154,9 +167,10 @@ export async function createPartner(ctx: ProgramContext, body: Body) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
   const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : null;
-  const now = nowTimestamp(ctx.clock);
   try {
     return await db.transaction().execute(async (trx) => {
+      // Stamped inside the transaction, where the row's place in creation order is decided.
+      const now = nowTimestamp(ctx.clock);
       const parentId = await resolveReferringPartner(trx, programId, body.referring_partner as PartnerRef);
       const row = await repository.insertPartner(trx, {
         program_id: programId,
