@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Email, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
-import { PartnerRef, PartnerRefInput, TagsInput } from '../partners/partners.schemas.ts';
+import { PartnerRef, PartnerRefInput, Tags, TagsInput } from '../partners/partners.schemas.ts';
 
 /** Wire shapes of customers in affiliate programs (spec "Customer (affiliate program)"). */
 

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
-import { ReferralLink } from '../referral-links/referral-links.shared.ts';
+import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
 import {
   CreateCustomerReferralLinkBody,
   CustomerLinksQuery,

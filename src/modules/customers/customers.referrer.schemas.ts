@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Email } from '../../http/schemas.ts';
-import { ReferralLink } from '../referral-links/referral-links.shared.ts';
+import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
 import { ReferralCustomer, ReferralCustomerEntry } from './customers.referral.schemas.ts';
 
 export const CustomerStats = Type.Object(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { BooleanLike, Paginated, Success } from '../../http/schemas.ts';
-import { ReferralLink } from '../referral-links/referral-links.shared.ts';
+import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
 import { PartnerRef, PartnerRefInput } from './partners.schemas.ts';
 
 /** Wire shapes of partner referral links and link domains. */

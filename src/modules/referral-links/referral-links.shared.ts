@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { Type } from 'typebox';
 import { AppError } from '../../core/errors.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
@@ -8,25 +7,7 @@ import type { DB } from '../../db/tables.ts';
 import { readProgram } from '../program/program.service.ts';
 import { listLinkDomains } from './referral-links.repository.ts';
 
-/**
- * The referral link object, the same for partners and refer-a-friend customers (spec "Referral
- * link", contract §4.15), and how its URL is built. Both the affiliate and the refer-a-friend
- * modules import it.
- */
-export const ReferralLink = Type.Object(
-  {
-    id: Type.String({ description: 'Equals key' }),
-    key: Type.String(),
-    url: Type.String(),
-    default: Type.Boolean(),
-    is_additional: Type.Boolean(),
-    direct_tracking: Type.Boolean(),
-    direct_tracking_redirect: Type.Boolean(),
-    direct_tracking_redirect_url: Type.Union([Type.String(), Type.Null()]),
-  },
-  { title: 'ReferralLink' },
-);
-
+/** How a referral link's URL is built, the same for partners and refer-a-friend customers. */
 export type ReferralLinkRow = Selectable<ReferralLinksTable>;
 
 export function linkNotFound(): AppError {
