@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { hoistComponents } from './openapi-components.ts';
 
 const security = {
   apiKey: [{ apiKey: [] }],
@@ -40,6 +41,9 @@ export const openApi = fp(async (app: FastifyInstance) => {
         url,
       } as never;
     },
+    // Each named wire shape once under `components`, referenced from the routes.
+    transformObject: (document) =>
+      'openapiObject' in document ? hoistComponents(document.openapiObject) : {},
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 });

@@ -11,9 +11,9 @@ type Serializer = (payload: unknown) => string;
 
 /**
  * Bodies and responses whose shape depends on the caller's program type. The OpenAPI document
- * shows the union of the variants; each request is validated and serialized with exactly the
- * variant of its program (a union would validate loosely and serialize with its first fitting
- * branch).
+ * shows the union of the variants, marked with their program types in order; each request is
+ * validated and serialized with exactly the variant of its program (a union would validate loosely
+ * and serialize with its first fitting branch).
  */
 export const programVariants = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route) => {
@@ -25,7 +25,7 @@ export const programVariants = fp(async (app: FastifyInstance) => {
       const entries = Object.entries(variants.body) as [ProgramType, TSchema][];
       schema.body = Type.Union(
         entries.map(([, s]) => s),
-        { [VARIANTS_MARKER]: true },
+        { [VARIANTS_MARKER]: entries.map(([type]) => type) },
       );
       const validators = new Map(
         entries.map(([type, s]) => [type, { schema: s, validate: compileBodyValidator(s) }]),
@@ -45,7 +45,7 @@ export const programVariants = fp(async (app: FastifyInstance) => {
       const responses = (schema.response ??= {}) as Record<string, unknown>;
       responses[200] = Type.Union(
         entries.map(([, s]) => s),
-        { [VARIANTS_MARKER]: true },
+        { [VARIANTS_MARKER]: entries.map(([type]) => type) },
       );
       const serializers = new Map<ProgramType, Serializer>(
         entries.map(([type, s]) => [

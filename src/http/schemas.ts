@@ -27,28 +27,83 @@ export const BooleanLike = Type.Union(
 export const Email = (options: { maxLength?: number } = {}) =>
   Type.String({ format: 'email', maxLength: options.maxLength ?? 255 });
 
-export const Success = <T extends TSchema>(data: T) => Type.Object({ data, status: Type.Literal(1) });
+/**
+ * An envelope is named in the OpenAPI document after its item (`Partner` → `PartnerResponse`, an
+ * array of them → `PartnerArrayResponse`, a page of them → `PartnerListResponse`); an envelope of
+ * an untitled item stays inline where it is used.
+ */
+function envelopeName(
+  data: TSchema,
+  suffix: string,
+  describe: (what: string) => string,
+): { title?: string; description?: string } {
+  const item = data as { title?: unknown; type?: unknown; items?: { title?: unknown } };
+  if (typeof item.title === 'string') {
+    return { title: `${item.title}${suffix}`, description: describe(item.title) };
+  }
+  if (item.type === 'array' && typeof item.items?.title === 'string') {
+    return {
+      title: `${item.items.title}Array${suffix}`,
+      description: describe(`${item.items.title} array`),
+    };
+  }
+  return {};
+}
 
-export const StatusOnly = Type.Object({ status: Type.Literal(1) });
+/** The success envelope `{data, status: 1}`. */
+export const Success = <T extends TSchema>(data: T) =>
+  Type.Object(
+    { data, status: Type.Literal(1) },
+    envelopeName(
+      data,
+      'Response',
+      (what) => `The success envelope \`{data, status}\` whose data is ${what}.`,
+    ),
+  );
 
+export const StatusOnly = Type.Object(
+  { status: Type.Literal(1) },
+  { title: 'StatusResponse', description: 'A success that carries no data.' },
+);
+
+const PageLinks = Type.Object(
+  {
+    first: Type.String(),
+    last: Type.Null(),
+    prev: Type.Union([Type.String(), Type.Null()]),
+    next: Type.Union([Type.String(), Type.Null()]),
+  },
+  {
+    title: 'PageLinks',
+    description:
+      'Links to the first, previous and next page of a list; `last` is always null (lists are never counted).',
+  },
+);
+
+const PageMeta = Type.Object(
+  {
+    current_page: Type.Integer(),
+    from: Type.Union([Type.Integer(), Type.Null()]),
+    path: Type.String(),
+    per_page: Type.Integer(),
+    to: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  {
+    title: 'PageMeta',
+    description: 'Where this page sits in the list: its number, size and item positions.',
+  },
+);
+
+/** The paginated list envelope `{data: [...], links, meta, status: 1}`. */
 export const Paginated = <T extends TSchema>(item: T) =>
-  Type.Object({
-    data: Type.Array(item),
-    links: Type.Object({
-      first: Type.String(),
-      last: Type.Null(),
-      prev: Type.Union([Type.String(), Type.Null()]),
-      next: Type.Union([Type.String(), Type.Null()]),
-    }),
-    meta: Type.Object({
-      current_page: Type.Integer(),
-      from: Type.Union([Type.Integer(), Type.Null()]),
-      path: Type.String(),
-      per_page: Type.Integer(),
-      to: Type.Union([Type.Integer(), Type.Null()]),
-    }),
-    status: Type.Literal(1),
-  });
+  Type.Object(
+    { data: Type.Array(item), links: PageLinks, meta: PageMeta, status: Type.Literal(1) },
+    envelopeName(
+      item,
+      'ListResponse',
+      (what) => `A page of a list of ${what} items, with its links and meta.`,
+    ),
+  );
 
 /**
  * The 200 of a route whose response depends on the caller's program type (`config.variants`):
@@ -57,14 +112,24 @@ export const Paginated = <T extends TSchema>(item: T) =>
 export const PaginatedPlaceholder = Paginated(Type.Unknown());
 export const SuccessPlaceholder = Success(Type.Unknown());
 
-export const ErrorBody = Type.Object(
-  {
-    message: Type.String(),
-    errors: Type.Record(Type.String(), Type.Array(Type.String())),
-    status: Type.Literal(0),
-  },
-  { title: 'Error' },
-);
+const errorFields = {
+  message: Type.String(),
+  errors: Type.Record(Type.String(), Type.Array(Type.String())),
+  status: Type.Literal(0),
+};
+
+export const ErrorBody = Type.Object(errorFields, {
+  title: 'ErrorBody',
+  description:
+    'An error answer: `message` says what went wrong; `errors` maps fields to messages when the error concerns fields and is empty otherwise; `status` is 0.',
+});
+
+/** The same fields as ErrorBody; its own name documents that `errors` lists messages per field. */
+export const ValidationErrorBody = Type.Object(errorFields, {
+  title: 'ValidationErrorBody',
+  description:
+    'A refused request (422): `errors` maps each field (dotted path) to its messages; `message` is the first of them, plus ` (and N more errors)` when there are more.',
+});
 
 /** Every error status a `/v1` route may answer with; spread into each route's `response`. */
 export const errorResponses = {
@@ -74,7 +139,7 @@ export const errorResponses = {
   404: ErrorBody,
   413: ErrorBody,
   415: ErrorBody,
-  422: ErrorBody,
+  422: ValidationErrorBody,
   429: ErrorBody,
   500: ErrorBody,
 } as const;
