@@ -4,6 +4,7 @@ import { affiliate } from './0003-affiliate.ts';
 import { webhooks } from './0004-webhooks.ts';
 import { referral } from './0005-referral.ts';
 import { programCountersByDay } from './0006-program-counters-by-day.ts';
+import { creationOrder } from './0008-creation-order.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -17,4 +18,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0004_webhooks': webhooks,
   '0005_referral': referral,
   '0006_program_counters_by_day': programCountersByDay,
+  '0008_creation_order': creationOrder,
 };

@@ -38,6 +38,7 @@ export async function listApiKeys(db: Kysely<DB>, programId: number) {
     .selectFrom('api_keys')
     .select(['public_id', 'name', 'scope', 'created_at', 'revoked_at'])
     .where('program_id', '=', programId)
+    .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
 }

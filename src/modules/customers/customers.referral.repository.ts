@@ -19,6 +19,7 @@ const selectLinksOfTwo = preparedQuery<
     .where('program_id', '=', 0)
     .where('customer_id', 'in', [0, 0])
     .orderBy('is_default', 'desc')
+    .orderBy('created_at', 'asc')
     .orderBy('id', 'asc'),
 );
 

@@ -102,7 +102,12 @@ export async function listCustomers(
   if (filter.publicId !== undefined) query = query.where('public_id', '=', filter.publicId);
   if (filter.key !== undefined) query = query.where('key', '=', filter.key);
   if (filter.email !== undefined) query = query.where('email', '=', filter.email);
-  return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
+  return query
+    .orderBy('created_at', sort)
+    .orderBy('id', sort)
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
 }
 
 /** Takes the customer's row lock (PostgreSQL) so that its sales are recorded one at a time. */

@@ -112,6 +112,7 @@ const visiblePage = (sort: 'asc' | 'desc') =>
     partnerEntries(db)
       .where('partners.program_id', '=', 0)
       .where(sql<boolean>`${sql.ref('partners.status')} <> 'archived'`)
+      .orderBy('partners.created_at', sort)
       .orderBy('partners.id', sort)
       .limit(0)
       .offset(0),
@@ -155,5 +156,10 @@ export async function listPartners(
       ),
     );
   }
-  return query.orderBy('partners.id', sort).limit(window.fetch).offset(window.offset).execute();
+  return query
+    .orderBy('partners.created_at', sort)
+    .orderBy('partners.id', sort)
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
 }

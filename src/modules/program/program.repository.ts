@@ -126,6 +126,7 @@ export async function listPrograms(
   return db
     .selectFrom('programs')
     .selectAll()
+    .orderBy('created_at', sort)
     .orderBy('id', sort)
     .limit(window.fetch)
     .offset(window.offset)

@@ -52,7 +52,12 @@ export async function searchLinks(
     .where(column, 'is not', null);
   if (filter.key !== undefined) query = query.where('key', '=', filter.key);
   if (filter.ownerId !== undefined) query = query.where(column, '=', filter.ownerId);
-  return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
+  return query
+    .orderBy('created_at', sort)
+    .orderBy('id', sort)
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
 }
 
 const linksOf = (column: 'partner_id' | 'customer_id') =>
@@ -63,6 +68,7 @@ const linksOf = (column: 'partner_id' | 'customer_id') =>
       .where('program_id', '=', 0)
       .where(column, '=', 0)
       .orderBy('is_default', 'desc')
+      .orderBy('created_at', 'asc')
       .orderBy('id', 'asc'),
   );
 const selectLinksOf = { partner_id: linksOf('partner_id'), customer_id: linksOf('customer_id') };
@@ -82,6 +88,7 @@ export async function listLinksOf(
     .where('program_id', '=', programId)
     .where(column, '=', id)
     .orderBy('is_default', 'desc')
+    .orderBy('created_at', 'asc')
     .orderBy('id', 'asc');
   query = query.limit(window.fetch).offset(window.offset);
   return query.execute();
@@ -102,6 +109,7 @@ export async function listLinksOfMany(
     .where('program_id', '=', programId)
     .where(column, 'in', [...ownerIds])
     .orderBy('is_default', 'desc')
+    .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .execute();
 }
