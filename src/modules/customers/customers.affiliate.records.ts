@@ -6,7 +6,7 @@ import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
-import { normalizeTimestamp, nowTimestamp } from '../../core/time.ts';
+import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters } from '../counters/counters.repository.ts';
@@ -15,7 +15,7 @@ import { recordProgramActivity } from '../program/program.service.ts';
 import { findLinkByKey, listLinksOf } from '../referral-links/referral-links.service.ts';
 import { loadLinkUrlContext } from '../referral-links/referral-links.shared.ts';
 import { findCustomerBy, insertCustomer } from './customers.repository.ts';
-import type { CustomerRow } from './customers.shared.ts';
+import { type CustomerRow, signupTimeOrThrow } from './customers.shared.ts';
 
 /**
  * Creating an affiliate customer: used by `POST /v1/customers` and by a transaction with
@@ -96,8 +96,7 @@ export async function insertAffiliateCustomer(
   if (input.email !== undefined && (await findCustomerBy(trx, programId, 'email', input.email)))
     throw fieldError(`${prefix}email`, messages.taken(`${prefix}email`));
   const now = nowTimestamp(ctx.clock);
-  const createdAt =
-    (input.created_at !== undefined ? normalizeTimestamp(input.created_at) : undefined) ?? now;
+  const createdAt = signupTimeOrThrow(input.created_at, now, `${prefix}created_at`);
   const row = await insertCustomer(trx, {
     program_id: programId,
     public_id: newKey(),

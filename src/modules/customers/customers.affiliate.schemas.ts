@@ -7,6 +7,16 @@ import { PartnerRef, PartnerRefInput, Tags, TagsInput } from '../partners/partne
 // Tags and partner references are the partners module's shapes; customers name their partner.
 export { PartnerRef, PartnerRefInput, Tags, TagsInput } from '../partners/partners.schemas.ts';
 
+/**
+ * When a customer signed up, for customers recorded after the fact: ISO 8601 with a time zone.
+ * The schema checks the form; the service refuses a moment after its clock's now.
+ */
+export const CustomerCreatedAt = Type.String({
+  format: 'date-time',
+  maxLength: 64,
+  description: 'When the customer signed up (ISO 8601, not in the future); defaults to now',
+});
+
 const customerFields = {
   name: Type.String({ maxLength: 255 }),
   surname: Type.String({ maxLength: 255 }),
@@ -18,6 +28,7 @@ export const CreateAffiliateCustomerBody = Type.Object(
   {
     key: Type.String({ minLength: 1, maxLength: 255 }),
     ...Type.Partial(Type.Object(customerFields)).properties,
+    created_at: CustomerCreatedAt,
     partner: PartnerRefInput,
     options: Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) })),
   },
@@ -44,6 +55,7 @@ export const CreateAffiliateCustomerNestedBody = Type.Object(
       {
         key: Type.String({ minLength: 1, maxLength: 255 }),
         ...Type.Partial(Type.Object(customerFields)).properties,
+        created_at: CustomerCreatedAt,
       },
       { required: ['key'] },
     ),

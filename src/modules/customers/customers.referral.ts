@@ -35,6 +35,7 @@ import {
   customerNotFound,
   findCustomerByRef,
   getCustomerByPathOrThrow,
+  signupTimeOrThrow,
 } from './customers.shared.ts';
 
 /**
@@ -186,7 +187,8 @@ export async function insertReferralCustomer(
   input: NewReferralCustomer,
 ) {
   const now = nowTimestamp(ctx.clock);
-  const createdAt = input.created_at ?? now;
+  // Only a sale's `options.create_customer` passes a signup time: its field is the sale's customer.
+  const createdAt = signupTimeOrThrow(input.created_at, now, 'customer.created_at');
   const referrer = input.referrer;
   const row = await repository.insertCustomer(trx, {
     program_id: ctx.program.id,

@@ -1,8 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
 import type { PageRequest } from '../../core/pages.ts';
 import type { ProgramType } from '../../core/program-types.ts';
+import { normalizeTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
 import { type CustomerRef, findCustomerBy } from './customers.repository.ts';
@@ -34,6 +36,18 @@ export interface CustomerBehaviour {
   remove(ctx: ProgramContext, ref: CustomerRef & { path?: string }): Promise<void>;
   /** `GET /v1/customers/{id}/transactions`. */
   transactions(ctx: ProgramContext, id: string, query: Record<string, unknown>): Promise<unknown[]>;
+}
+
+/**
+ * A client-given signup time in the stored form, or `now` when none was given. A time after
+ * `now` (the injected clock's) would count a signup in days that have not happened: 422 on `field`.
+ */
+export function signupTimeOrThrow(given: string | undefined, now: string, field: string): string {
+  if (given === undefined) return now;
+  const normalized = normalizeTimestamp(given);
+  if (normalized === undefined) throw fieldError(field, messages.format(field));
+  if (normalized > now) throw fieldError(field, messages.notFuture(field));
+  return normalized;
 }
 
 export function customerNotFound(): AppError {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Email, NullableString } from '../../http/schemas.ts';
-import { PartnerRef, PartnerRefInput } from '../customers/customers.affiliate.schemas.ts';
+import { CustomerCreatedAt, PartnerRef, PartnerRefInput } from '../customers/customers.affiliate.schemas.ts';
 import {
   createTransactionBody,
   rewardSchema,
@@ -15,7 +15,7 @@ export const AffiliateTransactionCustomer = Type.Object({
   email: Email(),
   name: Type.String({ maxLength: 255 }),
   surname: Type.String({ maxLength: 255 }),
-  created_at: Type.String({ format: 'date-time' }),
+  created_at: CustomerCreatedAt,
   partner: PartnerRefInput,
 });
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Email, NullableString } from '../../http/schemas.ts';
+import { CustomerCreatedAt } from '../customers/customers.affiliate.schemas.ts';
 import { ReferralCustomerRef } from '../customers/customers.referral.schemas.ts';
 import {
   createTransactionBody,
@@ -17,7 +18,7 @@ export const ReferralTransactionCustomer = Type.Partial(
     email: Email(),
     name: Type.String({ maxLength: 255 }),
     surname: Type.String({ maxLength: 255 }),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: CustomerCreatedAt,
     referring_customer: ReferralCustomerRef,
   }),
 );
