@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type TestProgram, type TestServer } from './harness.ts';
+import { describeEachDatabase, type Reply, type TestProgram, type TestServer } from './harness.ts';
 
 // Contract §4.19: lists sorted by creation agree with the `created_at` they show, also for records
 // created at the same time on several connections (PostgreSQL commits them in any order).
@@ -29,7 +29,7 @@ async function listAll(server: TestServer, program: TestProgram, path: string, s
   const entries: Entry[] = [];
   let next: string | null = `${path}?sort=${sort}&limit=100`;
   while (next) {
-    const page = await server.request('GET', next.replace(server.url, ''), { token: program.token });
+    const page: Reply = await server.request('GET', next.replace(server.url, ''), { token: program.token });
     assert.equal(page.status, 200, page.text);
     entries.push(...(page.body.data as Entry[]));
     next = page.body.links.next;
