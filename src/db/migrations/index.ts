@@ -5,6 +5,7 @@ import { webhooks } from './0004-webhooks.ts';
 import { referral } from './0005-referral.ts';
 import { programCountersByDay } from './0006-program-counters-by-day.ts';
 import { creationOrder } from './0008-creation-order.ts';
+import { transactionListOrder } from './0009-transaction-list-order.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -19,4 +20,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0005_referral': referral,
   '0006_program_counters_by_day': programCountersByDay,
   '0008_creation_order': creationOrder,
+  '0009_transaction_list_order': transactionListOrder,
 };

@@ -1,45 +1,42 @@
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
-import {
-  type CommissionSettings,
-  computeCommissions,
-  defaultCommissionSettings,
-  partnerMetrics,
-  type RewardStatus,
-} from '../../core/commissions.ts';
+import { booleanOf } from '../../core/booleans.ts';
+import { type CommissionSettings, defaultCommissionSettings, partnerMetrics } from '../../core/commissions.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
-import { fromMicros, toMicros } from '../../core/money.ts';
+import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
-import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
+import { affiliateSaleFigures, decideAffiliateSale, settledCommissionFigures } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import { withSavepoint } from '../../db/savepoint.ts';
 import type { DB } from '../../db/tables.ts';
-import {
-  addCounterDelta,
-  addCounterDeltas,
-  addToEntityCounters,
-  type CounterDelta,
-  readEntityCounters,
-} from '../counters/counters.repository.ts';
+import { readEntityCounters } from '../counters/counters.repository.ts';
 import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
-import { findCustomersByIds } from '../customers/customers.repository.ts';
-import { findCustomerByRef } from '../customers/customers.shared.ts';
+import { findCustomersByIds, lockCustomer } from '../customers/customers.repository.ts';
+import { type CustomerRow, findCustomerByRef } from '../customers/customers.shared.ts';
 import { findPartnerByRef } from '../partners/partners.lookup.ts';
 import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
-import { readProgram, recordProgramActivity } from '../program/program.service.ts';
+import { readProgram } from '../program/program.service.ts';
+import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
+import { applySaleFigures } from './transactions.figures.ts';
 import * as repository from './transactions.repository.ts';
 import {
-  insertSale,
   outcomeOnWire,
   type RewardRow,
+  rewardFacts,
   rewardOnWire,
-  type TransactionBehaviour,
-  type TransactionEntry,
+  type SaleEntry,
+  type SaleHandler,
+  type StoredSales,
   type TransactionRow,
-  toBool,
 } from './transactions.shared.ts';
 
 /** Sales of affiliate programs: the customer's partner earns a commission (and its parent, tier two). */
+
+type Customer = Partial<Static<typeof AffiliateTransactionCustomer>>;
+type Partner = NonNullable<Awaited<ReturnType<typeof findPartnerById>>>;
 
 interface AffiliateProgramSettings {
   currency: string;
@@ -65,174 +62,120 @@ export async function affiliateProgramSettings(
   };
 }
 
-type CustomerInput = {
-  key?: string;
-  email?: string;
-  name?: string;
-  surname?: string;
-  created_at?: string;
-  partner?: { id?: string; key?: string; email?: string };
-};
+/** What an affiliate sale's decision needs, read in the sale's transaction. */
+interface AffiliatePrepared {
+  settings: AffiliateProgramSettings;
+  buyer: CustomerRow;
+  partner: Partner | undefined;
+  /** Public ids of the partners the sale's rewards may name (the partner and its parent). */
+  partnerIds: Map<number, string>;
+  salesBefore: number;
+}
 
-async function resolveBuyer(trx: Kysely<DB>, ctx: ProgramContext, entry: TransactionEntry) {
-  const input = (entry.customer ?? {}) as CustomerInput;
-  if (input.key === undefined && input.email === undefined)
-    throw fieldError('customer.key', messages.required('customer.key'));
-  const existing =
-    (input.key !== undefined
-      ? await findCustomerByRef(trx, ctx.program.id, { key: input.key })
-      : undefined) ??
-    (input.email !== undefined && input.key === undefined
-      ? await findCustomerByRef(trx, ctx.program.id, { email: input.email })
-      : undefined);
-  if (existing) return existing;
-  if (!toBool(entry.options?.create_customer, false))
-    throw fieldError('customer', messages.invalid('customer'));
+/**
+ * Creates the buyer a sale names (`options.create_customer`). Two requests creating one buyer at
+ * once: the loser's insert is rolled back to its savepoint and the sale goes to the winner's
+ * customer; a clash on another field (an e-mail of another customer) is a 422 on that field.
+ */
+async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer): Promise<CustomerRow> {
   if (!input.partner || Object.keys(input.partner).length === 0)
     throw fieldError('customer.partner', messages.required('customer.partner'));
-  return insertAffiliateCustomer(
-    trx,
-    ctx,
-    {
-      ...(input.key !== undefined ? { key: input.key } : {}),
-      ...(input.email !== undefined ? { email: input.email } : {}),
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.surname !== undefined ? { surname: input.surname } : {}),
-      ...(input.created_at !== undefined ? { created_at: input.created_at } : {}),
-      partner: input.partner,
-    },
-    'customer.',
-  );
-}
-
-/** Sales of one customer so far (kept in its counters). */
-async function customerSales(db: Kysely<DB>, programId: number, customerId: number): Promise<number> {
-  const figures = await readEntityCounters(db, programId, { kind: 'customer', id: customerId });
-  return figures.get(partnerMetrics.salesCount) ?? 0;
-}
-
-// The create response of a sale just recorded, built from what `record` already holds, so that
-// serializing it costs no queries (the create flow serializes right after recording).
-const justRecorded = new WeakMap<TransactionRow, unknown>();
-
-async function record(
-  trx: Kysely<DB>,
-  ctx: ProgramContext,
-  entry: TransactionEntry,
-  key: string,
-  digest: string,
-): Promise<TransactionRow> {
-  const programId = ctx.program.id;
-  const amount = Number(entry.amount);
-  if (!Number.isFinite(amount)) throw fieldError('amount', messages.numeric('amount'));
-  const buyer = await resolveBuyer(trx, ctx, entry);
-  const settings = await affiliateProgramSettings(trx, programId);
-  const currency = (entry.amount_units ?? settings.currency).toUpperCase();
-  const partner =
-    buyer.partner_id === null ? undefined : await findPartnerById(trx, programId, buyer.partner_id);
-  const now = nowTimestamp(ctx.clock);
-  const amountMicros = toMicros(amount);
-  const previousSales = await customerSales(trx, programId, buyer.id);
-  // An archived partner's links no longer attribute: its customers' sales earn nothing.
-  const commissions =
-    partner && partner.status !== 'archived'
-      ? computeCommissions(settings.commissions, {
-          amountMicros,
-          productId: entry.product_id ?? null,
-          productType: entry.product_type ?? null,
-          rewardable: toBool(entry.rewardable, true),
-          rewarded: toBool(entry.rewarded, false),
-          at: now,
-          customerSince: buyer.created_at,
-          previousSales,
-          hasParent: partner.referring_partner_id !== null,
-        })
-      : [];
-  const { row, rewards } = await insertSale(
-    trx,
-    programId,
-    { entry, key, digest, now },
-    {
-      customer_id: buyer.id,
-      partner_id: partner?.id ?? null,
-      referring_customer_id: null,
-      amount: amountMicros,
-      amount_units: currency,
-    },
-    commissions.map((commission) => ({
-      partner_id: commission.role === 'tier2' ? partner!.referring_partner_id : partner!.id,
-      customer_id: null,
-      role: commission.role,
-      status: commission.status,
-      amount: commission.amountMicros,
-      amount_units: currency,
-      is_currency: true,
-      commission_type: commission.type,
-      commission_value: String(commission.value),
-      available_at: commission.availableAt,
-    })),
-  );
-  await feed(trx, ctx, row, rewards, 1);
-  const partners = new Map<number, string>();
-  if (partner) partners.set(partner.id, partner.public_id);
-  const parentId = partner?.referring_partner_id;
-  if (parentId && rewards.some((reward) => reward.partner_id === parentId)) {
-    const parent = await findPartnerById(trx, programId, parentId);
-    if (parent) partners.set(parent.id, parent.public_id);
-  }
-  justRecorded.set(row, toAffiliateTransaction(row, rewards, partners, buyer.key, now));
-  return row;
-}
-
-/** Adds (or takes back) what a sale and its rewards count for, in the caller's transaction. */
-async function feed(
-  trx: Kysely<DB>,
-  ctx: ProgramContext,
-  row: TransactionRow,
-  rewards: readonly RewardRow[],
-  sign: 1 | -1,
-) {
-  const programId = ctx.program.id;
-  const currency = row.amount_units ?? 'USD';
-  const amount = sign * Number(row.amount);
-  // The customer's sale count after this change says, atomically, whether it just started or
-  // stopped being a paying account (concurrent first sales on PostgreSQL count once).
-  const salesAfter = await addCounterDelta(trx, programId, {
-    kind: 'customer',
-    id: row.customer_id,
-    metric: partnerMetrics.salesCount,
-    value: sign,
-  });
-  const becamePaying = sign === 1 && salesAfter === 1;
-  const stoppedPaying = sign === -1 && salesAfter === 0;
-  const deltas: CounterDelta[] = [];
-  if (row.partner_id !== null) {
-    const partner = { kind: 'partner', id: row.partner_id } as const;
-    deltas.push(
-      { ...partner, metric: partnerMetrics.salesCount, value: sign },
-      { ...partner, metric: partnerMetrics.revenue(currency), value: amount },
-      { ...partner, metric: partnerMetrics.paidAccounts, value: becamePaying ? 1 : stoppedPaying ? -1 : 0 },
+  const partner = input.partner;
+  try {
+    return await withSavepoint(trx, () =>
+      insertAffiliateCustomer(
+        trx,
+        ctx,
+        {
+          ...(input.key !== undefined ? { key: input.key } : {}),
+          ...(input.email !== undefined ? { email: input.email } : {}),
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.surname !== undefined ? { surname: input.surname } : {}),
+          ...(input.created_at !== undefined ? { created_at: input.created_at } : {}),
+          partner,
+        },
+        'customer.',
+      ),
     );
+  } catch (error) {
+    const column = uniqueViolationColumn(error);
+    if (column === undefined) throw error;
+    const winner = await findBuyer(trx, ctx.program.id, input);
+    if (winner) return winner;
+    const field = column === 'email' ? 'customer.email' : 'customer.key';
+    throw fieldError(field, messages.taken(field));
   }
-  for (const reward of rewards) {
-    if (reward.partner_id === null || reward.deleted_at !== null) continue;
-    deltas.push({
-      kind: 'partner',
-      id: reward.partner_id,
-      metric: partnerMetrics.commission(reward.status as RewardStatus, reward.amount_units),
-      value: sign * Number(reward.amount),
-    });
-  }
-  await addCounterDeltas(trx, programId, deltas);
-  await recordProgramActivity(trx, programId, row.created_at, {
-    [programMetrics.sales]: sign,
-    [revenueMetric(currency)]: amount,
-  });
 }
 
-async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
-  await feed(trx, ctx, row, await repository.listRewardsOf(trx, ctx.program.id, [row.id]), sign);
+/** The buyer by `key`, or by `email` when no key is given. */
+function findBuyer(db: Kysely<DB>, programId: number, input: Customer) {
+  return input.key !== undefined
+    ? findCustomerByRef(db, programId, { key: input.key })
+    : findCustomerByRef(db, programId, { email: input.email });
 }
+
+async function prepare(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: SaleEntry<Customer>,
+): Promise<AffiliatePrepared> {
+  const programId = ctx.program.id;
+  const input = entry.customer;
+  if (input.key === undefined && input.email === undefined)
+    throw fieldError('customer.key', messages.required('customer.key'));
+  let buyer = await findBuyer(trx, programId, input);
+  if (!buyer) {
+    if (!booleanOf(entry.options?.create_customer, false))
+      throw fieldError('customer', messages.invalid('customer'));
+    buyer = await createBuyer(trx, ctx, input);
+  }
+  // Serializes the sales of one buyer (PostgreSQL), so its sale count and paying-account change
+  // are decided on the count the previous sale left.
+  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, programId, buyer.id);
+  const [settings, figures, partner] = await Promise.all([
+    affiliateProgramSettings(trx, programId),
+    readEntityCounters(trx, programId, { kind: 'customer', id: buyer.id }),
+    buyer.partner_id === null ? undefined : findPartnerById(trx, programId, buyer.partner_id),
+  ]);
+  const partnerIds = new Map<number, string>();
+  if (partner) {
+    partnerIds.set(partner.id, partner.public_id);
+    const parentId = partner.referring_partner_id;
+    if (parentId !== null && settings.commissions.tier2_commission !== null) {
+      const parent = await findPartnerById(trx, programId, parentId);
+      if (parent) partnerIds.set(parent.id, parent.public_id);
+    }
+  }
+  return {
+    settings,
+    buyer,
+    partner,
+    partnerIds,
+    salesBefore: Number(figures.get(partnerMetrics.salesCount) ?? 0),
+  };
+}
+
+export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
+  prepare,
+  decide: (prepared, sale) =>
+    decideAffiliateSale(
+      prepared.settings.commissions,
+      {
+        buyer: { id: prepared.buyer.id, since: prepared.buyer.created_at, salesBefore: prepared.salesBefore },
+        partner: prepared.partner
+          ? {
+              id: prepared.partner.id,
+              archived: prepared.partner.status === 'archived',
+              parentId: prepared.partner.referring_partner_id,
+            }
+          : null,
+        programCurrency: prepared.settings.currency,
+      },
+      sale,
+    ),
+  created: (prepared, row, rewards) =>
+    toAffiliateTransaction(row, rewards, prepared.partnerIds, prepared.buyer.key, row.created_at),
+};
 
 /** A reward whose hold has passed shows as `ok` even before its partner's figures are settled. */
 function shownStatus(reward: RewardRow, now: string): string {
@@ -252,7 +195,7 @@ function toAffiliateTransaction(
   return {
     key: row.key,
     action: row.action,
-    amount: fromMicros(Number(row.amount)),
+    amount: microsToNumber(microsFrom(row.amount)),
     partner: row.partner_id === null ? null : (partners.get(row.partner_id) ?? null),
     customer,
     ...outcomeOnWire(
@@ -273,8 +216,6 @@ function toAffiliateTransaction(
 }
 
 async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]) {
-  const known = rows.length === 1 && rows[0] ? justRecorded.get(rows[0]) : undefined;
-  if (known) return [known];
   const programId = ctx.program.id;
   const rewards = await repository.listRewardsOf(
     db,
@@ -296,6 +237,30 @@ async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Tra
   const now = nowTimestamp(ctx.clock);
   return rows.map((row) =>
     toAffiliateTransaction(row, rewards, partners, customers.get(row.customer_id) ?? '', now),
+  );
+}
+
+/** Archive, revoke-archive and delete: the figures the sale moved, from its stored rows. */
+async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
+  const programId = ctx.program.id;
+  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, programId, row.customer_id);
+  const [rewards, figures] = await Promise.all([
+    repository.listRewardsOf(trx, programId, [row.id]),
+    readEntityCounters(trx, programId, { kind: 'customer', id: row.customer_id }),
+  ]);
+  const sale = {
+    customerId: row.customer_id,
+    partnerId: row.partner_id,
+    amountMicros: microsFrom(row.amount),
+    currency: row.amount_units ?? 'USD',
+    rewards: rewards.filter((reward) => reward.deleted_at === null).map(rewardFacts),
+  };
+  const salesBefore = Number(figures.get(partnerMetrics.salesCount) ?? 0);
+  await applySaleFigures(
+    trx,
+    programId,
+    row.created_at,
+    affiliateSaleFigures(sale, sign === 1 ? 1n : -1n, salesBefore),
   );
 }
 
@@ -323,7 +288,12 @@ async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<str
   return filter;
 }
 
-export const affiliateTransactions: TransactionBehaviour = { record, serialize, applyEffects, listFilter };
+export const storedAffiliateSales: StoredSales = {
+  serialize,
+  serializeCreated: serialize,
+  applyEffects,
+  listFilter,
+};
 
 /** The transactions of one affiliate customer, newest first. */
 export async function listAffiliateCustomerTransactions(
@@ -354,15 +324,12 @@ export async function settleDueCommissions(ctx: ProgramContext, partnerId: numbe
       rows.map((r) => r.id),
       'ok',
     );
-    const deltas: Record<string, number> = {};
-    for (const row of rows) {
-      if (row.archived_at !== null) continue;
-      const pending = partnerMetrics.commission('review_period', row.amount_units);
-      const notPaid = partnerMetrics.commission('ok', row.amount_units);
-      deltas[pending] = (deltas[pending] ?? 0) - Number(row.amount);
-      deltas[notPaid] = (deltas[notPaid] ?? 0) + Number(row.amount);
-    }
-    await addToEntityCounters(trx, programId, { kind: 'partner', id: partnerId }, deltas);
+    const settled = rows.filter((row) => row.archived_at === null);
+    const entities = settledCommissionFigures(
+      partnerId,
+      settled.map((row) => ({ amountMicros: microsFrom(row.amount), units: row.amount_units })),
+    );
+    await applySaleFigures(trx, programId, now, { program: {}, entities });
   });
   return true;
 }

@@ -65,25 +65,33 @@ const rewardColumns = [
   'deleted_at',
 ] as const satisfies readonly (keyof Insertable<RewardsTable>)[];
 
-/** An insert of every column in a fixed order, compiled once; values go in the same order. */
-function hotInsert<Row>(table: 'transactions' | 'rewards', columns: readonly string[]) {
-  return preparedQuery<Row, unknown[]>(
-    (db) =>
-      db
-        .insertInto(table)
-        .values(Object.fromEntries(columns.map((column) => [column, null])) as never)
-        .returningAll() as never,
-  );
-}
-const insertTransactionRow = hotInsert<Selectable<TransactionsTable>>('transactions', transactionColumns);
-const insertRewardRow = hotInsert<Selectable<RewardsTable>>('rewards', rewardColumns);
-
 const valuesOf = (columns: readonly string[], values: Record<string, unknown>) =>
   columns.map((column) => values[column] ?? null);
 
-export async function insertTransaction(db: Kysely<DB>, values: Insertable<TransactionsTable>) {
-  const [row] = await insertTransactionRow(db, ...valuesOf(transactionColumns, values));
-  return row!;
+const columnsAsNulls = (columns: readonly string[]) =>
+  Object.fromEntries(columns.map((column) => [column, null])) as never;
+
+/**
+ * Insert-or-replay: the sale is inserted unless its key is taken, in one statement. A request
+ * that loses a race on the key waits for the winner's commit (PostgreSQL) and gets no row, then
+ * compares itself with the stored sale.
+ */
+const insertSaleRowQuery = preparedQuery<Selectable<TransactionsTable>, unknown[]>(
+  (db) =>
+    db
+      .insertInto('transactions')
+      .values(columnsAsNulls(transactionColumns))
+      .onConflict((oc) => oc.columns(['program_id', 'key']).doNothing())
+      .returningAll() as never,
+);
+const insertRewardRow = preparedQuery<Selectable<RewardsTable>, unknown[]>(
+  (db) => db.insertInto('rewards').values(columnsAsNulls(rewardColumns)).returningAll() as never,
+);
+
+/** The stored sale, or `undefined` when another sale already has its key. */
+export async function insertSaleRow(db: Kysely<DB>, values: Insertable<TransactionsTable>) {
+  const [row] = await insertSaleRowQuery(db, ...valuesOf(transactionColumns, values));
+  return row;
 }
 
 export async function insertRewards(db: Kysely<DB>, rows: Insertable<RewardsTable>[]) {
@@ -149,7 +157,12 @@ export async function listTransactions(
   if (filter.referringCustomerId !== undefined)
     query = query.where('referring_customer_id', '=', filter.referringCustomerId);
   if (!filter.includeArchived) query = query.where('archived_at', 'is', null);
-  return query.orderBy('id', sort).limit(window.fetch).offset(window.offset).execute();
+  return query
+    .orderBy('created_at', sort)
+    .orderBy('id', sort)
+    .limit(window.fetch)
+    .offset(window.offset)
+    .execute();
 }
 
 /** A partner's commissions whose hold has ended (with whether their sale is archived). */
@@ -203,6 +216,7 @@ export async function listTransactionsInvolving(
     .where('program_id', '=', programId)
     .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('referring_customer_id', '=', customerId)]))
     .where('archived_at', 'is', null)
+    .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(window.fetch)
     .offset(window.offset)

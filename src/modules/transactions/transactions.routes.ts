@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { programContext } from '../../http/context.ts';
+import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
 import {
@@ -44,7 +44,10 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
       response: { 200: SuccessPlaceholder, ...errorResponses },
     },
     handler: async (request) => ({
-      data: await createTransactions(programContext(request), request.body as Record<string, unknown>),
+      data: await createTransactions(
+        programContext(request),
+        variantInput(request, CreateTransactionBodyByProgramType),
+      ),
       status: 1 as const,
     }),
   });

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { ListQuery } from '../../http/pagination.ts';
 import { Paginated, Success } from '../../http/schemas.ts';
 import {
@@ -23,6 +23,9 @@ export const CreateTransactionBodyByProgramType = {
   affiliate: CreateAffiliateTransactionBody,
   referral: CreateReferralTransactionBody,
 } satisfies ByTransactionType;
+
+export type AffiliateTransactionBody = Static<typeof CreateAffiliateTransactionBody>;
+export type ReferralTransactionBody = Static<typeof CreateReferralTransactionBody>;
 
 /** `data` is one transaction, or an array when the body had `transactions`. */
 export const CreateTransactionResponseByProgramType = {

@@ -19,18 +19,34 @@ export const transactionEntryFields = {
   product_type: Type.String({ maxLength: 255 }),
 };
 
-const TransactionItem = Type.Object(transactionEntryFields, { required: ['amount', 'action'] });
+/** The sale fields of one entry, every one optional: the shape the sale flow reads them in. */
+export const SaleFieldsSchema = Type.Partial(Type.Object(transactionEntryFields));
 
-/** `POST /v1/transactions`: one sale, or up to 100 in `transactions`, for the buyer in `customer`. */
+const TransactionItem = Type.Object({
+  ...SaleFieldsSchema.properties,
+  amount: transactionEntryFields.amount,
+  action: transactionEntryFields.action,
+});
+
+/**
+ * `POST /v1/transactions`: one sale, or up to 100 in `transactions`, for the buyer in `customer`.
+ * The single form needs `amount` and `action`; every missing field is reported in one answer.
+ */
 export const createTransactionBody = <Customer extends TSchema>(customer: Customer, title: string) =>
   Type.Object(
     {
-      ...transactionEntryFields,
+      ...SaleFieldsSchema.properties,
       customer,
-      options: Type.Partial(Type.Object({ create_customer: BooleanLike })),
-      transactions: Type.Array(TransactionItem, { minItems: 1, maxItems: 100 }),
+      options: Type.Optional(Type.Object({ create_customer: Type.Optional(BooleanLike) })),
+      transactions: Type.Optional(
+        Type.Array(TransactionItem, {
+          minItems: 1,
+          maxItems: 100,
+          description: 'The multiple form: at most 100 sales, recorded all or nothing.',
+        }),
+      ),
     },
-    { required: ['customer'], title },
+    { title, if: { not: { required: ['transactions'] } }, then: { required: ['amount', 'action'] } },
   );
 
 /** One reward; `parties` name who else it concerns and follow `customer` on the wire. */

@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
+import { booleanOf } from '../../core/booleans.ts';
 import { AppError } from '../../core/errors.ts';
-import { fromMicros } from '../../core/money.ts';
+import { microsFrom, microsToNumber, microsToText } from '../../core/money.ts';
 import type { ProgramType } from '../../core/program-types.ts';
+import type { SaleDecision, SaleInput } from '../../core/sales.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
-import { insertRewards, insertTransaction, type TransactionListFilter } from './transactions.repository.ts';
+import type { TransactionListFilter } from './transactions.repository.ts';
+import type { SaleFieldsSchema } from './transactions.shared.schemas.ts';
 
 /**
  * What the transactions module shares between program types: which types have transactions,
- * what each must implement (`transactions.<type>.ts`, listed in transactions.service.ts), and the
- * pieces of the create flow that do not depend on the type.
+ * what each type's sale handler implements (`transactions.<type>.ts`, listed in
+ * transactions.service.ts), and the pieces of the sale flow that do not depend on the type.
  */
 export const transactionProgramTypes = ['affiliate', 'referral'] as const satisfies readonly ProgramType[];
 export type TransactionProgramType = (typeof transactionProgramTypes)[number];
@@ -19,39 +23,37 @@ export type TransactionProgramType = (typeof transactionProgramTypes)[number];
 export type TransactionRow = Selectable<TransactionsTable>;
 export type RewardRow = Selectable<RewardsTable>;
 
+/** The sale fields of a create body (single form) or of one `transactions` item. */
+type SaleFields = Static<typeof SaleFieldsSchema>;
+
 /** One sale as the create flow hands it to a type: the multiple form is split into these. */
-export interface TransactionEntry {
-  key?: string;
+export type SaleEntry<Customer> = SaleFields & {
   amount: number | string;
-  amount_units?: string;
   action: string;
-  rewarded?: unknown;
-  rewardable?: unknown;
-  product_id?: string;
-  product_type?: string;
-  customer: Record<string, unknown>;
-  options?: { create_customer?: unknown };
-  [field: string]: unknown;
+  customer: Customer;
+  options?: { create_customer?: boolean | 'true' | 'false' | 1 | 0 } | undefined;
+};
+
+/**
+ * What one program type does with a sale: read what the decision needs (creating the buyer when
+ * `options.create_customer` says so), decide with the pure rule of `core/sales.ts`, and show the
+ * result. The flow around it (replay, all-or-nothing, writes, events) is the service's.
+ */
+export interface SaleHandler<Customer, Prepared> {
+  /** Reads the buyer and its history in `trx`; field errors name the entry's fields. */
+  prepare(trx: Kysely<DB>, ctx: ProgramContext, entry: SaleEntry<Customer>): Promise<Prepared>;
+  decide(prepared: Prepared, sale: SaleInput): SaleDecision;
+  /** The create response of a sale just written, from what `prepare` read: no second read. */
+  created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): unknown;
 }
 
-export interface TransactionBehaviour {
-  /**
-   * Resolves the buyer (creating it when `options.create_customer` says so), computes the rewards
-   * and stores the sale with them, feeding every counter, all in `trx`. Field errors name the
-   * entry's fields (`amount`, `customer`); the create flow prefixes them in the multiple form.
-   */
-  record(
-    trx: Kysely<DB>,
-    ctx: ProgramContext,
-    entry: TransactionEntry,
-    key: string,
-    digest: string,
-  ): Promise<TransactionRow>;
+/** How a type reads, lists and takes back stored sales. */
+export interface StoredSales {
   /** Stored transactions, with their rewards, in the type's wire shape. */
   serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
-  /** The create response's shape, when it differs from `serialize` (refer-a-friend: referrer in `partner`). */
-  serializeCreated?(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
-  /** Feeds (+1) or takes back (-1) every counter the transaction and its rewards fed. */
+  /** The create response's shape of a stored sale (a replay answers it). */
+  serializeCreated(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
+  /** Takes back (-1) or restores (+1) every figure the sale and its rewards moved, in `trx`. */
   applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1): Promise<void>;
   /** The list filters of the type; `undefined` when a filter names nothing (empty list). */
   listFilter(
@@ -61,97 +63,16 @@ export interface TransactionBehaviour {
   ): Promise<TransactionListFilter | undefined>;
 }
 
-/** Who a sale concerns and what it is worth, as the type decided them. */
-export interface SaleParties {
-  customer_id: number;
-  partner_id: number | null;
-  referring_customer_id: number | null;
-  amount: number;
-  amount_units: string | null;
-}
-
-/** One sale being recorded: the entry, its key and replay digest, and when it is recorded. */
-export interface SaleRecording {
-  entry: TransactionEntry;
-  key: string;
-  digest: string;
-  now: string;
-}
-
-/**
- * Stores a sale and its rewards, as the type decided them, in the caller's transaction (the
- * rewards take the sale's product and time).
- */
-export async function insertSale(
-  trx: Kysely<DB>,
-  programId: number,
-  sale: SaleRecording,
-  parties: SaleParties,
-  rewards: readonly RewardDecision[],
-): Promise<{ row: TransactionRow; rewards: RewardRow[] }> {
-  const row = await insertTransaction(trx, saleValues(programId, sale, parties));
+/** The sale a request describes, in the decision's terms. */
+export function saleInputOf(entry: SaleFields, amountMicros: bigint, at: string): SaleInput {
   return {
-    row,
-    rewards: await insertRewards(
-      trx,
-      rewards.map((reward) => rewardValues(programId, row, reward, sale.now)),
-    ),
-  };
-}
-
-function saleValues(
-  programId: number,
-  { entry, key, digest, now }: SaleRecording,
-  parties: SaleParties,
-): Insertable<TransactionsTable> {
-  return {
-    program_id: programId,
-    key,
-    ...parties,
-    action: entry.action,
-    is_currency: true,
-    credit: false,
-    rewarded: toBool(entry.rewarded, false),
-    rewardable: toBool(entry.rewardable, true),
-    product_id: entry.product_id ?? null,
-    product_type: entry.product_type ?? null,
-    request_digest: digest,
-    archived_at: null,
-    created_at: now,
-    deleted_at: null,
-  };
-}
-
-/** What the type decided about one reward of a sale. */
-export type RewardDecision = Pick<
-  Insertable<RewardsTable>,
-  | 'partner_id'
-  | 'customer_id'
-  | 'role'
-  | 'status'
-  | 'amount'
-  | 'amount_units'
-  | 'is_currency'
-  | 'commission_type'
-  | 'commission_value'
-  | 'available_at'
->;
-
-function rewardValues(
-  programId: number,
-  row: TransactionRow,
-  reward: RewardDecision,
-  now: string,
-): Insertable<RewardsTable> {
-  return {
-    program_id: programId,
-    transaction_id: row.id,
-    ...reward,
-    credit: false,
-    product_id: row.product_id,
-    product_type: row.product_type,
-    created_at: now,
-    deleted_at: null,
+    amountMicros,
+    currency: entry.amount_units?.toUpperCase() ?? null,
+    rewardable: booleanOf(entry.rewardable, true),
+    rewarded: booleanOf(entry.rewarded, false),
+    productId: entry.product_id ?? null,
+    productType: entry.product_type ?? null,
+    at,
   };
 }
 
@@ -185,7 +106,7 @@ export function rewardOnWire<Parties extends object>(
     status: shown.status,
     customer: shown.customer,
     ...parties,
-    amount: fromMicros(Number(reward.amount)),
+    amount: microsToNumber(microsFrom(reward.amount)),
     amount_units: reward.amount_units,
     is_currency: Boolean(reward.is_currency),
     credit: Boolean(reward.credit),
@@ -207,30 +128,41 @@ export function outcomeOnWire<Reward>(row: TransactionRow, deletedAt: string | n
   };
 }
 
+/** A stored reward in the decision's terms (figures of archive, revoke-archive and delete). */
+export function rewardFacts(reward: RewardRow) {
+  return {
+    role: reward.role,
+    status: reward.status,
+    partnerId: reward.partner_id === null ? null : Number(reward.partner_id),
+    customerId: reward.customer_id === null ? null : Number(reward.customer_id),
+    amountMicros: microsFrom(reward.amount),
+    units: reward.amount_units,
+    isCurrency: Boolean(reward.is_currency),
+  };
+}
+
 export function transactionNotFound(): AppError {
   return new AppError('not_found', 'Transaction not found.');
 }
 
-/** `true`, `"true"`, `1` → true; `false`, `"false"`, `0` → false; absent → the fallback. */
-export function toBool(value: unknown, fallback: boolean): boolean {
-  if (value === undefined || value === null) return fallback;
-  return value === true || value === 'true' || value === 1 || value === '1';
-}
-
 /**
  * What makes two create requests "the same" for the replay rule (contract §6): the sale's own
- * fields and who bought, not the details sent to create the buyer.
+ * fields, its exact amount and who bought, not the details sent to create the buyer.
  */
-export function transactionDigest(entry: TransactionEntry): string {
-  const customer = entry.customer ?? {};
+export function transactionDigest(
+  entry: SaleFields & { action: string },
+  amountMicros: bigint,
+  customer: { id?: string | undefined; key?: string | undefined; email?: string | undefined },
+): string {
+  const sale = saleInputOf(entry, amountMicros, '');
   const canonical = {
-    amount: Number(entry.amount),
-    amount_units: entry.amount_units?.toUpperCase() ?? null,
+    amount: microsToText(amountMicros),
+    amount_units: sale.currency,
     action: entry.action,
-    rewarded: toBool(entry.rewarded, false),
-    rewardable: toBool(entry.rewardable, true),
-    product_id: entry.product_id ?? null,
-    product_type: entry.product_type ?? null,
+    rewarded: sale.rewarded,
+    rewardable: sale.rewardable,
+    product_id: sale.productId,
+    product_type: sale.productType,
     customer: { id: customer.id ?? null, key: customer.key ?? null, email: customer.email ?? null },
   };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
