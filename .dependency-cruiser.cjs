@@ -50,7 +50,9 @@ module.exports = {
       comment:
         'A service holds the business rules and knows nothing of HTTP: no Fastify, nothing from http/. Pure helpers it needs live in core/.',
       severity: 'error',
-      from: { path: '\\.service\\.ts$' },
+      // Every module file but routes and schemas: internals such as customers.referral.ts are
+      // service code too.
+      from: { path: '^src/modules/[^/]+/', pathNot: ['\\.(routes|schemas)\\.ts$', notTests] },
       to: { path: ['^src/http/', '(^|/)node_modules/(fastify|@fastify/[^/]+)/'] },
     },
     {
