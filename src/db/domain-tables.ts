@@ -1,4 +1,10 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Micro-units of an amount: read as a number when a double holds it exactly, as a bigint when
+ * not (db/postgres.ts, db/sqlite.ts); money code normalizes with `microsFrom` (core/money.ts).
+ */
+export type MicrosColumn = ColumnType<number | bigint, number | bigint, number | bigint>;
 
 /**
  * Tables of the referral domain (migration 0002), shared by the affiliate and refer-a-friend
@@ -82,8 +88,7 @@ export interface TransactionsTable {
   partner_id: number | null;
   referring_customer_id: number | null;
   action: string;
-  /** Micro-units. */
-  amount: number;
+  amount: MicrosColumn;
   amount_units: string | null;
   is_currency: Bool;
   credit: Bool;
@@ -107,7 +112,7 @@ export interface RewardsTable {
   role: string;
   /** `review_period`, `ok`, `paid`. */
   status: string;
-  amount: number;
+  amount: MicrosColumn;
   amount_units: string;
   is_currency: Bool;
   credit: Bool;
@@ -124,7 +129,7 @@ export interface BalanceCreditsTable {
   id: Generated<number>;
   program_id: number;
   customer_id: number;
-  amount: number;
+  amount: MicrosColumn;
   amount_units: string;
   is_currency: Bool;
   created_at: string;
@@ -138,7 +143,9 @@ export interface EntityCountersTable {
   owner_id: number;
   /** `clicks`, `signups`, `sales_count`, `revenue:usd`, … */
   metric: string;
+  /** The figure is `value_hi × 10^12 + value` (db/counter-parts.ts). */
   value: number;
+  value_hi: Generated<number>;
 }
 
 declare module './tables.ts' {

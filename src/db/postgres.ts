@@ -1,8 +1,17 @@
 import { PostgresDialect } from 'kysely';
 import pg from 'pg';
 
-// int8 (ids, counters, sums of micro-units) fits a double for every value Vouch stores.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/**
+ * int8 comes back as a number when a double holds it exactly (ids, counts, most amounts) and as
+ * a bigint when it does not (micro-units of amounts near 10^12), so money is never rounded on
+ * the way out; money code normalizes with `microsFrom`. Any integer text above 2^53 − 1 parses
+ * to a double that is not a safe integer, so the check is exact.
+ */
+export function parseInt8(value: string): number | bigint {
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : BigInt(value);
+}
+pg.types.setTypeParser(pg.types.builtins.INT8, parseInt8);
 
 const DML = /^\s*(select|insert|update|delete|with)\b/i;
 

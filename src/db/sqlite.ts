@@ -42,16 +42,63 @@ function withStatementCache(raw: Database.Database) {
   };
 }
 
+/**
+ * Result columns that may hold an integer: declared with an INTEGER affinity, or computed
+ * (`sum(…)`, `count(*)`: no declared type). Text and real columns are left alone.
+ */
+function integerColumns(statement: Statement): string[] {
+  try {
+    return statement
+      .columns()
+      .filter((column) => column.type === null || /int/i.test(column.type))
+      .map((column) => column.name);
+  } catch {
+    return [];
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+/**
+ * better-sqlite3 reads an integer beyond 2^53 as the nearest double, silently (micro-units of an
+ * amount near 10^12 are 10^18). Statements that return integer columns read them as bigints, and
+ * those a double holds exactly go back to numbers, as on PostgreSQL (db/postgres.ts): callers see
+ * numbers except where a number would be wrong. Only the integer columns are visited per row.
+ */
+function exactIntegers(statement: Statement): ((rows: unknown[]) => unknown[]) | undefined {
+  if (!statement.reader) return undefined;
+  const names = integerColumns(statement);
+  if (names.length === 0) return undefined;
+  statement.safeIntegers(true);
+  return (rows) => {
+    for (const row of rows as Record<string, unknown>[]) {
+      for (const name of names) {
+        const value = row[name];
+        if (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE) row[name] = Number(value);
+      }
+    }
+    return rows;
+  };
+}
+
 /** The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing). */
 function wrap(statement: Statement) {
+  const normalize = exactIntegers(statement);
   return {
     reader: statement.reader,
-    all: (parameters: readonly unknown[]) => statement.all(...bindable(parameters)),
+    all: normalize
+      ? (parameters: readonly unknown[]) => normalize(statement.all(...bindable(parameters)))
+      : (parameters: readonly unknown[]) => statement.all(...bindable(parameters)),
     run: (parameters: readonly unknown[]) => {
       const result = statement.run(...bindable(parameters));
       return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
     },
-    iterate: (parameters: readonly unknown[]) => statement.iterate(...bindable(parameters)),
+    iterate: normalize
+      ? function* (parameters: readonly unknown[]) {
+          for (const row of statement.iterate(...bindable(parameters))) yield normalize([row])[0];
+        }
+      : (parameters: readonly unknown[]) => statement.iterate(...bindable(parameters)),
   };
 }
 

@@ -71,7 +71,9 @@ export interface ProgramCountersTable {
   program_id: number;
   metric: string;
   day: string;
+  /** The figure is `value_hi × 10^12 + value` (db/counter-parts.ts). */
   value: number;
+  value_hi: Generated<number>;
 }
 
 export interface DB {

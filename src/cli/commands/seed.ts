@@ -5,6 +5,7 @@ import { computeCommissions, partnerMetrics } from '../../core/commissions.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { formatTimestamp } from '../../core/time.ts';
+import { COUNTER_BASE, carryingUpdate, splitCounterDelta } from '../../db/counter-parts.ts';
 import { openSqlite } from '../../db/sqlite.ts';
 import { createProgramWithKey, recordProgramActivity } from '../../modules/program/program.service.ts';
 import { affiliateProgramSettings } from '../../modules/transactions/transactions.affiliate.ts';
@@ -22,6 +23,10 @@ const CHUNK = 50_000;
 const DAY_MICROS = 86_400_000_000;
 
 type Row = unknown[];
+
+/** A counter row `[program, kind, owner, metric, value]` with its value split (db/counter-parts.ts). */
+const splitFigure = (row: Row): Row => [...row.slice(0, 4), ...splitCounterDelta(row[4] as number)];
+const carrying = carryingUpdate('entity_counters');
 
 interface BulkWriter {
   insert(table: string, columns: readonly string[], rows: readonly Row[]): Promise<void>;
@@ -59,9 +64,12 @@ function sqliteWriter(url: string): BulkWriter {
     },
     async addCounters(rows) {
       runAll(
-        `insert into entity_counters (program_id, owner_kind, owner_id, metric, value) values (?, ?, ?, ?, ?)
-         on conflict (program_id, owner_kind, owner_id, metric) do update set value = value + excluded.value`,
-        rows,
+        `insert into entity_counters (program_id, owner_kind, owner_id, metric, value, value_hi)
+         values (?, ?, ?, ?, ?, ?)
+         on conflict (program_id, owner_kind, owner_id, metric) do update set
+           value = (value + excluded.value) % ${COUNTER_BASE},
+           value_hi = value_hi + excluded.value_hi + (value + excluded.value) / ${COUNTER_BASE}`,
+        rows.map(splitFigure),
       );
     },
     async finish() {},
@@ -93,10 +101,11 @@ function kyselyWriter(deps: Deps): BulkWriter {
     async addCounters(rows) {
       await batch(
         (values) =>
-          sql`insert into entity_counters (program_id, owner_kind, owner_id, metric, value) values ${values}
+          sql`insert into entity_counters (program_id, owner_kind, owner_id, metric, value, value_hi)
+              values ${values}
               on conflict (program_id, owner_kind, owner_id, metric)
-              do update set value = entity_counters.value + excluded.value`,
-        rows,
+              do update set ${sql.join([sql`value = ${carrying.value}`, sql`value_hi = ${carrying.value_hi}`])}`,
+        rows.map(splitFigure),
       );
     },
     async finish(tables) {
@@ -282,7 +291,7 @@ export async function seedAffiliate(
       ]);
       const sinceIndex = customer;
       for (const commission of computeCommissions(settings.commissions, {
-        amountMicros: amount,
+        amountMicros: BigInt(amount),
         productId: null,
         productType: null,
         rewardable: true,
@@ -298,7 +307,7 @@ export async function seedAffiliate(
           firstPartner + partner,
           commission.role,
           commission.status,
-          commission.amountMicros,
+          Number(commission.amountMicros),
           currency,
           true,
           false,
@@ -313,7 +322,7 @@ export async function seedAffiliate(
           totals = new Float64Array(input.partners);
           partnerCommission.set(metric, totals);
         }
-        totals[partner] = (totals[partner] ?? 0) + commission.amountMicros;
+        totals[partner] = (totals[partner] ?? 0) + Number(commission.amountMicros);
       }
       if ((customerSales[customer] ?? 0) === 0) partnerPaying[partner] = (partnerPaying[partner] ?? 0) + 1;
       customerSales[customer] = (customerSales[customer] ?? 0) + 1;

@@ -6,6 +6,7 @@ import { referral } from './0005-referral.ts';
 import { programCountersByDay } from './0006-program-counters-by-day.ts';
 import { creationOrder } from './0008-creation-order.ts';
 import { transactionListOrder } from './0009-transaction-list-order.ts';
+import { splitCounters } from './0010-split-counters.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -21,4 +22,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0006_program_counters_by_day': programCountersByDay,
   '0008_creation_order': creationOrder,
   '0009_transaction_list_order': transactionListOrder,
+  '0010_split_counters': splitCounters,
 };

@@ -1,6 +1,21 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import {
+  COUNTER_BASE,
+  CounterFigures,
+  carryingUpdate,
+  joinCounterParts,
+  splitCounterDelta,
+} from '../../db/counter-parts.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+
+/**
+ * Per-entity figures (entity_counters). Every figure is exact: deltas are bigints (micro-units of
+ * money) or numbers (counts), stored split in two columns (db/counter-parts.ts), and reads answer
+ * a `CounterFigures`: `micros(metric)` as a bigint for money, `count(metric)` as a number for
+ * counts, iteration over every figure as a bigint.
+ */
+export { CounterFigures };
 
 export type CounterOwner = { kind: 'partner' | 'customer' | 'link'; id: number };
 
@@ -8,38 +23,47 @@ export interface CounterDelta {
   kind: CounterOwner['kind'];
   id: number;
   metric: string;
-  value: number;
+  value: bigint | number;
 }
 
-/** Adds `value` to one figure, creating it at `value`; built with placeholders for preparedQuery. */
+type UpsertParameters = [
+  programId: number,
+  kind: string,
+  ownerId: number,
+  metric: string,
+  low: number,
+  high: number,
+];
+
+/** Adds a split delta to one figure, creating it; built with placeholders for preparedQuery. */
 const upsertCounterQuery = (db: Kysely<DB>) =>
   db
     .insertInto('entity_counters')
-    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0 })
+    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0, value_hi: 0 })
     .onConflict((oc) =>
-      oc.columns(['program_id', 'owner_kind', 'owner_id', 'metric']).doUpdateSet((eb) => ({
-        value: eb('entity_counters.value', '+', eb.ref('excluded.value')),
-      })),
+      oc
+        .columns(['program_id', 'owner_kind', 'owner_id', 'metric'])
+        .doUpdateSet(carryingUpdate('entity_counters')),
     );
 
-const upsertCounter = preparedQuery<
-  never,
-  [programId: number, kind: string, ownerId: number, metric: string, value: number]
->(upsertCounterQuery);
+const upsertCounter = preparedQuery<never, UpsertParameters>(upsertCounterQuery);
 
 const upsertCounterReturning = preparedQuery<
-  { value: number },
-  [programId: number, kind: string, ownerId: number, metric: string, value: number]
->((db) => upsertCounterQuery(db).returning('value'));
+  { value: number | bigint; value_hi: number | bigint },
+  UpsertParameters
+>((db) => upsertCounterQuery(db).returning(['value', 'value_hi']));
 
-/** Adds to one figure and answers its new value, in one atomic statement. */
+const isZero = (value: bigint | number) => value === 0 || value === 0n;
+
+/** Adds to one figure and answers its new value, exactly, in one atomic statement. */
 export async function addCounterDelta(
   db: Kysely<DB>,
   programId: number,
   delta: CounterDelta,
-): Promise<number> {
-  const [row] = await upsertCounterReturning(db, programId, delta.kind, delta.id, delta.metric, delta.value);
-  return Number(row?.value ?? 0);
+): Promise<bigint> {
+  const [low, high] = splitCounterDelta(delta.value);
+  const [row] = await upsertCounterReturning(db, programId, delta.kind, delta.id, delta.metric, low, high);
+  return row ? joinCounterParts(row.value, row.value_hi) : 0n;
 }
 
 /**
@@ -48,8 +72,9 @@ export async function addCounterDelta(
  */
 export async function addCounterDeltas(db: Kysely<DB>, programId: number, deltas: readonly CounterDelta[]) {
   for (const delta of deltas) {
-    if (delta.value === 0) continue;
-    await upsertCounter(db, programId, delta.kind, delta.id, delta.metric, delta.value);
+    if (isZero(delta.value)) continue;
+    const [low, high] = splitCounterDelta(delta.value);
+    await upsertCounter(db, programId, delta.kind, delta.id, delta.metric, low, high);
   }
 }
 
@@ -58,7 +83,7 @@ export async function addToEntityCounters(
   db: Kysely<DB>,
   programId: number,
   owner: CounterOwner,
-  deltas: Record<string, number>,
+  deltas: Record<string, bigint | number>,
 ): Promise<void> {
   await addCounterDeltas(
     db,
@@ -69,43 +94,59 @@ export async function addToEntityCounters(
 
 /**
  * Subtracts `amount` from one figure only if it stays at or above zero; answers whether it did.
- * One atomic statement, so concurrent withdrawals can never overdraw (balance credits).
+ * One atomic statement, so concurrent withdrawals can never overdraw (balance credits). The
+ * comparison is made on the two parts (`value` is normalized), so it is exact at any size.
  */
 export async function subtractIfAvailable(
   db: Kysely<DB>,
   programId: number,
   owner: CounterOwner,
   metric: string,
-  amount: number,
+  amount: bigint | number,
 ): Promise<boolean> {
+  const [needLow, needHigh] = splitCounterDelta(amount);
+  // Bound as bigints: better-sqlite3 binds a JS number as REAL, and `/` would then divide exactly.
+  const [low, high] = splitCounterDelta(-BigInt(amount)).map(BigInt) as [bigint, bigint];
+  const base = sql.lit(COUNTER_BASE);
   const result = await db
     .updateTable('entity_counters')
-    .set((eb) => ({ value: eb('value', '-', amount) }))
+    .set({
+      value: sql<number>`(value + ${low}) % ${base}`,
+      value_hi: sql<number>`value_hi + ${high} + (value + ${low}) / ${base}`,
+    })
     .where('program_id', '=', programId)
     .where('owner_kind', '=', owner.kind)
     .where('owner_id', '=', owner.id)
     .where('metric', '=', metric)
-    .where('value', '>=', amount)
+    .where((eb) =>
+      eb.or([
+        eb('value_hi', '>', needHigh),
+        eb.and([eb('value_hi', '=', needHigh), eb('value', '>=', needLow)]),
+      ]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 const selectEntityCounters = preparedQuery<
-  { metric: string; value: number },
+  { metric: string; value: number | bigint; value_hi: number | bigint },
   [programId: number, kind: CounterOwner['kind'], ownerId: number]
 >((db) =>
   db
     .selectFrom('entity_counters')
-    .select(['metric', 'value'])
+    .select(['metric', 'value', 'value_hi'])
     .where('program_id', '=', 0)
     .where('owner_kind', '=', 'partner')
     .where('owner_id', '=', 0),
 );
 
 /** Every figure of one owner. */
-export async function readEntityCounters(db: Kysely<DB>, programId: number, owner: CounterOwner) {
-  const rows = await selectEntityCounters(db, programId, owner.kind, owner.id);
-  return new Map(rows.map((row) => [row.metric, Number(row.value)]));
+export async function readEntityCounters(
+  db: Kysely<DB>,
+  programId: number,
+  owner: CounterOwner,
+): Promise<CounterFigures> {
+  return CounterFigures.of(await selectEntityCounters(db, programId, owner.kind, owner.id));
 }
 
 /** Drops an owner's figures: the partner or customer they describe is being deleted. */

@@ -2,7 +2,7 @@ import type { ProgramContext } from '../../context.ts';
 import { isCurrencyCode } from '../../core/currencies.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
-import { fromMicros, toMicros } from '../../core/money.ts';
+import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { readEntityCounters, subtractIfAvailable } from '../counters/counters.repository.ts';
@@ -31,14 +31,14 @@ export async function getCustomerBalance(ctx: ProgramContext, id: string) {
     .filter(([metric]) => metric.startsWith('balance:'))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([metric, micros]) => ({
-      amount: fromMicros(micros),
+      amount: microsToNumber(micros),
       amount_units: metric.slice('balance:'.length).toUpperCase(),
       is_currency: true,
     }));
   const nonCurrency = rewards.map((reward) => ({
     reward_type: reward.amount_units,
     commission_type: reward.commission_type,
-    reward_value: fromMicros(Number(reward.amount)),
+    reward_value: microsToNumber(microsFrom(reward.amount)),
     created_at: reward.created_at,
   }));
   return { customer, balance: { currency, non_currency: nonCurrency } };
@@ -49,10 +49,9 @@ export async function creditCustomerBalance(
   id: string,
   body: { amount: number | string; amount_units: string; is_currency: unknown },
 ): Promise<void> {
-  const amount = Number(body.amount);
-  if (!Number.isFinite(amount) || amount <= 0) throw fieldError('amount', messages.gt('amount', 0));
-  const micros = toMicros(amount);
-  if (micros <= 0) throw fieldError('amount', messages.gt('amount', 0));
+  // The money rule (core/money.ts): exact to a micro-unit below 10^12, or a 422 on `amount`.
+  const micros = amountOrThrow(body.amount, 'amount', { allowNegative: true });
+  if (micros <= 0n) throw fieldError('amount', messages.gt('amount', 0));
   const isCurrency = asBool(body.is_currency);
   if (isCurrency && !isCurrencyCode(body.amount_units))
     throw fieldError('amount_units', messages.invalid('amount_units'));
@@ -67,12 +66,11 @@ export async function creditCustomerBalance(
       micros,
     );
     if (!taken) {
-      const available = (await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id })).get(
-        metric,
-      );
+      const figures = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
+      const available = figures.micros(metric);
       throw fieldError(
         'amount',
-        `The amount must not be greater than the balance (${fromMicros(Math.max(available ?? 0, 0))} ${body.amount_units}).`,
+        `The amount must not be greater than the balance (${microsToNumber(available > 0n ? available : 0n)} ${body.amount_units}).`,
       );
     }
     await repository.insertBalanceCredit(trx, {

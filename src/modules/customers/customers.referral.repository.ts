@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
+import { CounterFigures } from '../../db/counter-parts.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
@@ -24,12 +25,12 @@ const selectLinksOfTwo = preparedQuery<
 );
 
 const selectCountersOfTwo = preparedQuery<
-  { owner_id: number; metric: string; value: number },
+  { owner_id: number; metric: string; value: number | bigint; value_hi: number | bigint },
   [programId: number, a: number, b: number]
 >((db) =>
   db
     .selectFrom('entity_counters')
-    .select(['owner_id', 'metric', 'value'])
+    .select(['owner_id', 'metric', 'value', 'value_hi'])
     .where('program_id', '=', 0)
     .where('owner_kind', '=', sql.lit('customer'))
     .where('owner_id', 'in', [0, 0]),
@@ -42,12 +43,10 @@ export async function linksOfCustomers(db: Kysely<DB>, programId: number, a: num
 /** Figures of up to two customers, by customer id then metric. */
 export async function countersOfCustomers(db: Kysely<DB>, programId: number, a: number, b: number) {
   const rows = await selectCountersOfTwo(db, programId, a, b);
-  const byOwner = new Map<number, Map<string, number>>([
-    [a, new Map()],
-    [b, new Map()],
+  return new Map([
+    [a, CounterFigures.of(rows.filter((row) => Number(row.owner_id) === a))],
+    [b, CounterFigures.of(rows.filter((row) => Number(row.owner_id) === b))],
   ]);
-  for (const row of rows) byOwner.get(Number(row.owner_id))?.set(row.metric, Number(row.value));
-  return byOwner;
 }
 
 const buyerBy = (column: 'public_id' | 'key' | 'email') =>

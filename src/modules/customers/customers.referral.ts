@@ -12,6 +12,7 @@ import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import {
   addToEntityCounters,
+  CounterFigures,
   deleteEntityCounters,
   readEntityCounters,
 } from '../counters/counters.repository.ts';
@@ -99,7 +100,7 @@ export function toReferralCustomerEntry(row: CustomerRow) {
 function recordOf(
   row: CustomerRow,
   linkRows: readonly ReferralLinkRow[],
-  counters: ReadonlyMap<string, number>,
+  counters: CounterFigures,
   links: LinkUrlContext,
 ) {
   const own = linkRows.filter((link) => Number(link.customer_id) === Number(row.id));
@@ -108,7 +109,7 @@ function recordOf(
     ...toReferralCustomerEntry(row),
     key: row.key,
     tos: Boolean(row.tos),
-    referrals_count: counters.get(customerMetrics.referralsCount) ?? 0,
+    referrals_count: counters.count(customerMetrics.referralsCount),
     metadata: metadataOf(row.metadata),
     referral_link: defaultLink
       ? referralLinkUrl(defaultLink, links)
@@ -130,11 +131,11 @@ export async function loadReferralCustomer(db: Kysely<DB>, ctx: ProgramContext, 
     referralRepository.linksOfCustomers(db, programId, Number(row.id), referrerId),
     referralRepository.countersOfCustomers(db, programId, Number(row.id), referrerId),
   ]);
-  const own = counters.get(Number(row.id)) ?? new Map<string, number>();
+  const own = counters.get(Number(row.id)) ?? new CounterFigures();
   const record = {
     ...recordOf(row, linkRows, own, links),
     referring_customer: referrer
-      ? recordOf(referrer, linkRows, counters.get(referrerId) ?? new Map(), links)
+      ? recordOf(referrer, linkRows, counters.get(referrerId) ?? new CounterFigures(), links)
       : null,
   };
   const ownLinks = linkRows.filter((link) => Number(link.customer_id) === Number(row.id));
@@ -214,8 +215,7 @@ export async function insertReferralCustomer(
   if (referrer) {
     activity[programMetrics.referredCustomers] = 1;
     const before = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id });
-    if ((before.get(customerMetrics.referralsCount) ?? 0) === 0)
-      activity[programMetrics.referringCustomers] = 1;
+    if (before.count(customerMetrics.referralsCount) === 0) activity[programMetrics.referringCustomers] = 1;
   }
   // Program figures first, then the referrer's: every writer takes them in this order (PostgreSQL
   // row locks), so a signup and a sale of the same referrer cannot deadlock.
@@ -371,7 +371,7 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
     const activity: Record<string, number> = { [programMetrics.customers]: -1 };
     if (row.referring_customer_id !== null) activity[programMetrics.referredCustomers] = -1;
     const own = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
-    if ((own.get(customerMetrics.referralsCount) ?? 0) > 0) activity[programMetrics.referringCustomers] = -1;
+    if (own.count(customerMetrics.referralsCount) > 0) activity[programMetrics.referringCustomers] = -1;
     // Program figures before the referrer's, in the order every writer takes them.
     await recordProgramActivity(trx, ctx.program.id, row.created_at, activity);
     if (row.referring_customer_id !== null) {

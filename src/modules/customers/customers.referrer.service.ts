@@ -1,5 +1,5 @@
 import type { ProgramContext } from '../../context.ts';
-import { fromMicros } from '../../core/money.ts';
+import { microsToNumber } from '../../core/money.ts';
 import { exactPageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
@@ -32,16 +32,16 @@ export async function getCustomerStats(ctx: ProgramContext, id: string) {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([metric, micros]) => ({
       currency: metric.slice('revenue:'.length).toUpperCase(),
-      amount: fromMicros(micros),
+      amount: microsToNumber(micros),
     }));
   return {
     customer: record,
     referrals: {
-      clicks: counters.get(customerMetrics.clicks) ?? 0,
-      signups: counters.get(customerMetrics.signups) ?? 0,
+      clicks: counters.count(customerMetrics.clicks),
+      signups: counters.count(customerMetrics.signups),
       revenue,
-      sales_count: counters.get(customerMetrics.salesCount) ?? 0,
-      paid_accounts: counters.get(customerMetrics.paidAccounts) ?? 0,
+      sales_count: counters.count(customerMetrics.salesCount),
+      paid_accounts: counters.count(customerMetrics.paidAccounts),
     },
     ref_links: links.map((link) => toReferralLink(link, linkContext)),
   };

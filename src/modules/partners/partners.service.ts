@@ -4,7 +4,7 @@ import { partnerMetrics } from '../../core/commissions.ts';
 import { type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
-import { fromMicros } from '../../core/money.ts';
+import { microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -83,7 +83,9 @@ export function toPartnerEntry(row: PartnerEntryRow) {
   };
 }
 
-async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, figures?: Map<string, number>) {
+type PartnerFigures = Awaited<ReturnType<typeof repository.readPartnerCounters>>;
+
+async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, figures?: PartnerFigures) {
   const links = await listLinksOf(db, programId, { partnerId: row.id });
   // Additional domains matter only to links placed on one.
   const withDomains = links.some((link) => link.domain_id !== null);
@@ -94,7 +96,7 @@ async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, fig
     partner: {
       ...toPartnerEntry(row),
       tos: Boolean(row.tos),
-      referrals_count: counters.get(partnerMetrics.signups) ?? 0,
+      referrals_count: counters.count(partnerMetrics.signups),
       tags: tagsOf(row.tags),
       referral_link: defaultLink ? referralLinkUrl(defaultLink, urls) : '',
       referral_links: links.map((link) => referralLinkUrl(link, urls)),
@@ -108,13 +110,21 @@ export async function serializePartner(db: Kysely<DB>, programId: number, row: P
   return (await toPartner(db, programId, row)).partner;
 }
 
-function amountsOf(counters: Map<string, number>, prefix: string) {
+/** Sums of one kind per currency: exact micro-units in, the nearest JSON number out. */
+function amountsOf(counters: PartnerFigures, prefix: string) {
   const out: { currency: string; amount: number }[] = [];
   for (const [metric, value] of counters) {
-    if (metric.startsWith(prefix) && value !== 0)
-      out.push({ currency: metric.slice(prefix.length).toUpperCase(), amount: fromMicros(value) });
+    if (metric.startsWith(prefix) && value !== 0n)
+      out.push({ currency: metric.slice(prefix.length).toUpperCase(), amount: microsToNumber(value) });
   }
   return out.sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+/** Every currency's paid commissions added up exactly, as one number. */
+function paidTotal(counters: PartnerFigures): number {
+  let micros = 0n;
+  for (const [metric, value] of counters) if (metric.startsWith('commission_paid:')) micros += value;
+  return microsToNumber(micros);
 }
 
 /** The fetch shape: the partner plus its figures, read from counters. */
@@ -124,23 +134,22 @@ async function serializePartnerDetail(ctx: ProgramContext, row: PartnerRow) {
   let figures = await repository.readPartnerCounters(db, programId, row.id);
   // Commissions in review may have reached the end of their hold: settle them first.
   const inReview = [...figures].some(
-    ([metric, value]) => metric.startsWith('commission_pending:') && value !== 0,
+    ([metric, value]) => metric.startsWith('commission_pending:') && value !== 0n,
   );
   if (inReview && (await settleDueCommissions(ctx, row.id)))
     figures = await repository.readPartnerCounters(db, programId, row.id);
   const { partner, counters } = await toPartner(db, programId, row, figures);
-  const paid = amountsOf(counters, 'commission_paid:').reduce((sum, item) => sum + item.amount, 0);
   return {
     ...partner,
     referrals: {
-      clicks: counters.get(partnerMetrics.clicks) ?? 0,
-      signups: counters.get(partnerMetrics.signups) ?? 0,
+      clicks: counters.count(partnerMetrics.clicks),
+      signups: counters.count(partnerMetrics.signups),
       revenue: amountsOf(counters, 'revenue:'),
-      sales_count: counters.get(partnerMetrics.salesCount) ?? 0,
-      paid_accounts: counters.get(partnerMetrics.paidAccounts) ?? 0,
+      sales_count: counters.count(partnerMetrics.salesCount),
+      paid_accounts: counters.count(partnerMetrics.paidAccounts),
     },
     commissions: {
-      paid: Math.round(paid * 1_000_000) / 1_000_000,
+      paid: paidTotal(counters),
       pending: amountsOf(counters, 'commission_pending:'),
       not_paid: amountsOf(counters, 'commission_not_paid:'),
     },

@@ -45,8 +45,10 @@ export async function getProgramOverview(ctx: ProgramContext) {
     currentFrom,
     today,
   });
+  // Counts as numbers; revenue stays exact (bigint micro-units) until it is formatted.
   const current = new Map(sums.map((row) => [row.metric, Number(row.current)]));
   const before = new Map(sums.map((row) => [row.metric, Number(row.before)]));
+  const revenueNow = sums.filter((row) => row.metric.startsWith('revenue:') && row.current !== 0n);
 
   const figure = (name: string, now: number, then: number) => ({
     [name]: now,
@@ -59,9 +61,8 @@ export async function getProgramOverview(ctx: ProgramContext) {
   const customersBefore = before.get(programMetrics.customers) ?? 0;
 
   const revenue: Record<string, string> = {};
-  for (const [metric, micros] of current) {
-    if (metric.startsWith('revenue:') && micros !== 0)
-      revenue[metric.slice('revenue:'.length)] = formatAmount(micros, metric.slice(8));
+  for (const { metric, current: micros } of revenueNow) {
+    revenue[metric.slice('revenue:'.length)] = formatAmount(micros, metric.slice('revenue:'.length));
   }
 
   const settings = programSettingsOf(row.type, row.settings);
@@ -133,7 +134,7 @@ export async function recordProgramActivity(
   trx: Kysely<DB>,
   programId: number,
   at: string,
-  deltas: Record<string, number>,
+  deltas: Record<string, bigint | number>,
 ): Promise<void> {
   await repository.addToCounters(trx, programId, dayOf(at), deltas);
 }
