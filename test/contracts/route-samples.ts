@@ -2,7 +2,7 @@ import type { TestProgram, TestServer } from '../harness.ts';
 
 /**
  * What the contract suite needs to know of a route beyond its declaration. Each module exports
- * `contractSamples` from `src/modules/<module>/<module>.contract.ts`; the suite loads them all.
+ * `contractSamples` from `src/modules/<module>/<module>[.<part>].contract.ts`; the suite loads them all.
  */
 export interface RouteSample {
   /** A body the route accepts, so that an unknown id answers 404 rather than 422. */
