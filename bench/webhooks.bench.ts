@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
-import type { Deps } from '../src/context.ts';
 import { newKey } from '../src/core/ids.ts';
 import { nowTimestamp, systemClock } from '../src/core/time.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateOrThrow } from '../src/db/migrate.ts';
+import { assembleDeps, closeDeps } from '../src/deps.ts';
 import { createProgram } from '../src/modules/program/program.service.ts';
 import '../src/modules/webhooks/webhooks.tables.ts';
 import { recordEvent } from '../src/outbox/outbox.ts';
@@ -79,7 +79,7 @@ async function throughput(name: string, databaseUrl: string) {
   });
   const database = await openDatabase(databaseUrl, { poolSize: 8 });
   await migrateOrThrow(database);
-  const deps: Deps = { database, clock: systemClock, log: pino({ level: 'warn' }), config };
+  const deps = assembleDeps({ database, clock: systemClock, log: pino({ level: 'warn' }), config });
   const receiver = await startReceiver();
   const program = await createProgram(deps, { name: 'bench', type: 'affiliate' });
   const at = nowTimestamp(systemClock);
@@ -100,7 +100,7 @@ async function throughput(name: string, databaseUrl: string) {
   for (let i = 0; i < DELIVERIES; i += 1000) {
     await database.db.transaction().execute(async (trx) => {
       for (let j = i; j < Math.min(DELIVERIES, i + 1000); j++) {
-        await recordEvent(trx, program.id, 'transaction.created', { key: `t${j}`, amount: 10 });
+        await recordEvent(trx, program.id, 'transaction.created', { key: `t${j}`, amount: 10 }, at);
       }
     });
   }
@@ -110,6 +110,7 @@ async function throughput(name: string, databaseUrl: string) {
   const seconds = (now() - started) / 1000;
   await worker.stop();
   receiver.stop();
+  closeDeps(deps);
   await database.close();
   const rate = receiver.count() / seconds;
   console.log(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import qs from 'qs';
 import type { Deps } from './context.ts';
+import { closeDeps } from './deps.ts';
 import { authenticate } from './http/authenticate.ts';
 import { errorHandling } from './http/errors.ts';
 import { openApi } from './http/openapi.ts';
@@ -36,6 +37,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
   });
   app.decorate('deps', deps);
+  // What the deps hold for this app (the webhook sender) goes with it; the database stays open
+  // for its owner, which closes it after the app.
+  app.addHook('onClose', async () => closeDeps(deps));
   app.setValidatorCompiler(validatorCompiler);
 
   await app.register(errorHandling);

@@ -5,6 +5,7 @@ import type { Deps } from './context.ts';
 import { systemClock } from './core/time.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateOrThrow } from './db/migrate.ts';
+import { assembleDeps, closeDeps } from './deps.ts';
 
 const usage = `vouch — admin CLI
 
@@ -31,12 +32,13 @@ async function main(argv: string[]) {
 
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl, { poolSize: 2 });
-  const deps: Deps = { database, clock: systemClock, log: pino({ level: 'warn' }), config };
+  const deps: Deps = assembleDeps({ database, clock: systemClock, log: pino({ level: 'warn' }), config });
   try {
     await migrateOrThrow(database);
     const result = await command.run(deps, args);
     if (result !== undefined) console.log(JSON.stringify(result, null, 2));
   } finally {
+    closeDeps(deps);
     await database.close();
   }
 }

@@ -4,12 +4,27 @@ import type { ProgramType } from './core/program-types.ts';
 import type { Clock } from './core/time.ts';
 import type { Database } from './db/database.ts';
 
-/** What every service and process entry shares: built once in main.ts, cli.ts or a test. */
-export interface Deps {
+/** What a process entry opens before anything else: database, clock, logger, configuration. */
+export interface Resources {
   database: Database;
   clock: Clock;
   log: FastifyBaseLogger;
   config: Config;
+}
+
+/** Sends a queued webhook delivery at once, outside the worker's loop (the API's test and retry). */
+export interface WebhookSender {
+  /** Attempts the delivery now and records it: the attempt's id, or `'busy'` when it is claimed elsewhere. */
+  sendNow(deliveryId: number): Promise<number | 'busy' | undefined>;
+  close(): void;
+}
+
+/**
+ * What every service and process entry shares: built once per app in main.ts, cli.ts or a test
+ * (deps.ts), so two apps in one process share nothing. The app closes what it holds.
+ */
+export interface Deps extends Resources {
+  webhookSender: WebhookSender;
 }
 
 /** The program an API key belongs to, resolved by authentication. */

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './core/time.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateOrThrow } from './db/migrate.ts';
+import { assembleDeps } from './deps.ts';
 
 /** The API process: config → database → migrations → app → listen; SIGTERM closes gracefully. */
 async function main() {
@@ -22,8 +23,8 @@ async function main() {
   const applied = await migrateOrThrow(database);
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
 
-  const app = await buildApp({ database, clock: systemClock, log, config });
-  const workers = await startWorkers({ database, clock: systemClock, log, config });
+  const app = await buildApp(assembleDeps({ database, clock: systemClock, log, config }));
+  const workers = await startWorkers(app.deps);
 
   let closing = false;
   const close = async (signal: string) => {

@@ -49,6 +49,8 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   const idleMs = options.idleMs ?? 100;
   const emailEveryMs = options.emailEveryMs ?? 1000;
   const log = deps.log.child({ component: 'worker' });
+  // The schedule reads the injected clock like everything else; only the idle pause is a timer.
+  const nowMs = () => deps.clock.nowMicros() / 1000;
 
   let running = true;
   let inFlight = 0;
@@ -84,8 +86,8 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
           await worker.webhooks.record(batch);
         }
         if (running) {
-          if (dispatching || Date.now() - lastDispatch >= idleMs) {
-            lastDispatch = Date.now();
+          if (dispatching || nowMs() - lastDispatch >= idleMs) {
+            lastDispatch = nowMs();
             dispatching = (await worker.webhooks.dispatchEvents()) > 0;
             progressed = dispatching;
           }
@@ -106,8 +108,8 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
                 });
             }
           }
-          if (Date.now() - lastEmails >= emailEveryMs) {
-            lastEmails = Date.now();
+          if (nowMs() - lastEmails >= emailEveryMs) {
+            lastEmails = nowMs();
             progressed = (await worker.emails.runOnce()) > 0 || progressed;
           }
         }

@@ -12,6 +12,7 @@ import type { ProgramType } from '../src/core/program-types.ts';
 import { type Clock, systemClock } from '../src/core/time.ts';
 import { type Database, type Dialect, openDatabase } from '../src/db/database.ts';
 import { migrateOrThrow } from '../src/db/migrate.ts';
+import { assembleDeps } from '../src/deps.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -151,12 +152,12 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
   });
   const database: Database = await openDatabase(config.databaseUrl, { poolSize: 4 });
   await migrateOrThrow(database);
-  const deps: Deps = {
+  const deps: Deps = assembleDeps({
     database,
     clock: options.clock ?? systemClock,
     log: pino({ level: config.logLevel }),
     config,
-  };
+  });
   const app = await buildApp(deps);
   try {
     options.routes?.(app);

@@ -3,6 +3,7 @@ import { openPostgres } from './postgres.ts';
 import { runPreparedImmediately } from './prepared.ts';
 import { openSqlite } from './sqlite.ts';
 import type { DB } from './tables.ts';
+import { WriteBatcher } from './write-batcher.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -11,6 +12,11 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL schema of this database when the URL names one (`?schema=`). */
   schema?: string;
+  /**
+   * Runs `work` in a write transaction. On SQLite, writes that arrive together share one commit,
+   * each in its own savepoint (write-batcher.ts); on PostgreSQL each runs alone.
+   */
+  inWriteTransaction<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   /** Answers whether the database responds (for `/health`). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -22,9 +28,11 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     const { dialect, runNow } = openSqlite(url);
     const db = new Kysely<DB>({ dialect });
     runPreparedImmediately(db, runNow);
+    const batcher = new WriteBatcher(db);
     return {
       db,
       dialect: 'sqlite',
+      inWriteTransaction: (work) => batcher.run(work),
       ping: () => ping(db),
       close: () => db.destroy(),
     };
@@ -35,6 +43,7 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
     db,
     dialect: 'postgres',
     ...(schema ? { schema } : {}),
+    inWriteTransaction: (work) => db.transaction().execute(work),
     ping: () => ping(db),
     close: () => db.destroy(),
   };

@@ -2,11 +2,82 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { DB } from './tables.ts';
 
 /**
- * A query of the hot path, compiled once instead of on every call: Kysely builds and compiles
- * the SQL anew on each query, which is a quarter of a point read's cost here. Keyed by the
- * dialect adapter, which a transaction shares with its database (a transaction is a new Kysely
- * instance), so the query stays compiled inside transactions too. `build` receives placeholder
- * values; the caller passes the real ones in the same order.
+ * Queries of the hot path, compiled once instead of on every call: Kysely builds and compiles
+ * the SQL anew on each query, which is a quarter of a point read's cost here. A compiled query
+ * is kept per dialect adapter, which a transaction shares with its database (a transaction is a
+ * new Kysely instance), so it stays compiled inside transactions too. On PostgreSQL the same SQL
+ * text then also becomes one named statement per connection (postgres.ts); on SQLite it runs at
+ * once outside transactions (`runPreparedImmediately`).
+ *
+ * Parameters are named: the builder writes `param('programId')` where a value goes, and each
+ * call passes `{ programId, … }`. Values the builder writes itself (`'ok'`, `0`) stay as they
+ * were compiled.
+ *
+ *     const selectLink = definePreparedQuery<LinkRow, { programId: number; key: string }>(
+ *       (db, param) => db.selectFrom('referral_links').selectAll()
+ *         .where('program_id', '=', param('programId')).where('key', '=', param('key')),
+ *     );
+ *     await selectLink(db, { programId, key });
+ */
+export type PreparedQuery<Row, Params extends object> = (db: Kysely<DB>, params: Params) => Promise<Row[]>;
+
+/** Stands for a named parameter while the query is built; compiled into a positional placeholder. */
+class NamedParameter {
+  constructor(readonly name: string) {}
+}
+
+/** Where a named parameter is used: the value of that name, typed as the builder needs it. */
+export type ParamOf<Params extends object> = <Name extends keyof Params & string>(name: Name) => Params[Name];
+
+const param = ((name: string) => new NamedParameter(name)) as ParamOf<Record<string, never>>;
+
+/** A query compiled once, and how a call's named values fill its positional placeholders. */
+export interface CompiledNamedQuery<Row, Params extends object> {
+  query: CompiledQuery<Row>;
+  bind(params: Params): unknown[];
+}
+
+/**
+ * Compiles the query `build` makes on `db`'s dialect. Each placeholder of the compiled query is
+ * either a named parameter (one name may fill several) or a value the builder wrote itself,
+ * which every call keeps.
+ */
+export function compileNamed<Row, Params extends object>(
+  db: Kysely<DB>,
+  build: (db: Kysely<DB>, param: ParamOf<Params>) => Compilable<Row>,
+): CompiledNamedQuery<Row, Params> {
+  const query = build(db, param as ParamOf<Params>).compile();
+  const compiledValues = query.parameters;
+  const names = compiledValues.map((value) =>
+    value instanceof NamedParameter ? (value.name as keyof Params) : undefined,
+  );
+  return {
+    query,
+    bind: (params) => names.map((name, i) => (name === undefined ? compiledValues[i] : params[name])),
+  };
+}
+
+export function definePreparedQuery<Row, Params extends object>(
+  build: (db: Kysely<DB>, param: ParamOf<Params>) => Compilable<Row>,
+): PreparedQuery<Row, Params> {
+  const compiled = new WeakMap<object, CompiledNamedQuery<Row, Params>>();
+  return async (db, params) => {
+    const key = db.getExecutor().adapter;
+    let entry = compiled.get(key);
+    if (!entry) {
+      entry = compileNamed(db, build);
+      compiled.set(key, entry);
+    }
+    const parameters = entry.bind(params);
+    const rows = runImmediately(db, entry.query.sql, parameters);
+    if (rows) return rows as Row[];
+    return (await db.executeQuery<Row>({ ...entry.query, parameters })).rows;
+  };
+}
+
+/**
+ * @deprecated Positional placeholders that callers must pass in the builder's order: use
+ * `definePreparedQuery`, whose parameters are named. Kept until the last callers move.
  */
 export function preparedQuery<Row, Params extends unknown[]>(build: (db: Kysely<DB>) => Compilable<Row>) {
   const compiled = new WeakMap<object, CompiledQuery<Row>>();
@@ -17,10 +88,16 @@ export function preparedQuery<Row, Params extends unknown[]>(build: (db: Kysely<
       query = build(db).compile();
       compiled.set(key, query);
     }
-    const direct = immediateRunners.get(db)?.(query.sql, parameters);
-    if (direct?.ran) return direct.rows as Row[];
+    const rows = runImmediately(db, query.sql, parameters);
+    if (rows) return rows as Row[];
     return (await db.executeQuery<Row>({ ...query, parameters })).rows;
   };
+}
+
+/** The rows, when the database could answer at once; undefined when it goes through Kysely. */
+function runImmediately(db: Kysely<DB>, sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+  const direct = immediateRunners.get(db)?.(sql, parameters);
+  return direct?.ran ? direct.rows : undefined;
 }
 
 type ImmediateRunner = (
@@ -32,7 +109,8 @@ type ImmediateRunner = (
  * SQLite answers synchronously, so a prepared query outside any transaction can run at once
  * instead of queueing on Kysely's connection lock through several promise hops: a point read
  * then costs a fifth of what it does through the executor. Registered for a database's own
- * Kysely instance only; transactions (other instances) always go through Kysely.
+ * Kysely instance only (keyed by it, so each database has its own); transactions (other
+ * instances) always go through Kysely.
  */
 const immediateRunners = new WeakMap<Kysely<DB>, ImmediateRunner>();
 

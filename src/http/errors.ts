@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, validationError } from '../core/errors.ts';
-import { allowedMethods } from './route-policy.ts';
 import { fieldErrorsFromAjv } from './validation.ts';
 
 export function routeNotFound(request: FastifyRequest): AppError {
@@ -51,7 +50,7 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const allowed = allowedMethods(request.url);
+    const allowed = request.server.routeTable.allowedMethods(request.url);
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       return reply.code(405).send({

@@ -12,18 +12,55 @@ export interface RouteEntry {
   paginated: boolean;
 }
 
-const router = FindMyWay();
-const routes: RouteEntry[] = [];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** The methods that do have a route at this URL (for 405 and its `Allow` header). */
-export function allowedMethods(url: string): string[] {
-  const path = url.split('?')[0] ?? url;
-  return METHODS.filter((method) => router.find(method as never, path) !== null);
+/**
+ * The routes of one app. Each app builds its own (decorated as `app.routeTable`), so two apps in
+ * one process, as the tests build them, never see each other's routes.
+ */
+export class RouteTable {
+  readonly #router = FindMyWay();
+  readonly #entries: RouteEntry[] = [];
+
+  /** Every route, in registration order. */
+  get entries(): readonly RouteEntry[] {
+    return this.#entries;
+  }
+
+  /** The methods that do have a route at this URL (for 405 and its `Allow` header). */
+  allowedMethods(url: string): string[] {
+    const path = url.split('?')[0] ?? url;
+    return METHODS.filter((method) => this.#router.find(method as never, path) !== null);
+  }
+
+  add(route: RouteOptions, auth: string, programTypes: readonly string[]): void {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      if (this.#router.find(method as never, route.url.replaceAll('::', ':')) === null) {
+        this.#router.on(method as never, route.url, () => {});
+      }
+      if (this.#entries.some((r) => r.method === method && r.url === route.url)) continue;
+      const success = (
+        route.schema?.response as Record<string, { properties?: Record<string, unknown> }> | undefined
+      )?.[200];
+      this.#entries.push({
+        method,
+        url: route.url.replaceAll('::', ':'),
+        auth,
+        programTypes,
+        hasParams: /\/:[a-z]/i.test(route.url),
+        paginated: Boolean(success?.properties?.links && success.properties.meta),
+      });
+    }
+  }
 }
 
-export function routeTable(): readonly RouteEntry[] {
-  return routes;
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The routes this app serves (route-policy.ts). */
+    routeTable: RouteTable;
+  }
 }
 
 // swagger-ui serves its own assets under /docs; they are public by nature.
@@ -38,6 +75,8 @@ function fail(route: RouteOptions, problem: string): never {
  * API route also names its operation. The app refuses to boot otherwise.
  */
 export const routePolicy = fp(async (app: FastifyInstance) => {
+  const table = new RouteTable();
+  app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
     const config = (route.config ??= {});
     if (isDocsAsset(route.url)) config.auth ??= 'public';
@@ -47,25 +86,6 @@ export const routePolicy = fp(async (app: FastifyInstance) => {
     const isApi = route.url.startsWith('/v1') || route.url.startsWith('/admin/');
     if (isApi && (!route.schema?.operationId || !route.schema.summary))
       fail(route, 'has no operationId or summary');
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      if (method === 'HEAD' || method === 'OPTIONS') continue;
-      if (router.find(method as never, route.url.replaceAll('::', ':')) === null) {
-        router.on(method as never, route.url, () => {});
-      }
-      if (!routes.some((r) => r.method === method && r.url === route.url)) {
-        const success = (
-          route.schema?.response as Record<string, { properties?: Record<string, unknown> }> | undefined
-        )?.[200];
-        routes.push({
-          method,
-          url: route.url.replaceAll('::', ':'),
-          auth: config.auth!,
-          programTypes: config.programTypes ?? [],
-          hasParams: /\/:[a-z]/i.test(route.url),
-          paginated: Boolean(success?.properties?.links && success.properties.meta),
-        });
-      }
-    }
+    table.add(route, config.auth, config.programTypes ?? []);
   });
 });

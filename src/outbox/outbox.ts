@@ -1,13 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { EventName } from '../core/events.ts';
-import { nowTimestamp, systemClock } from '../core/time.ts';
-import { preparedQuery } from '../db/prepared.ts';
+import { definePreparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/tables.ts';
 
-const insertEvent = preparedQuery<
+const insertEvent = definePreparedQuery<
   never,
-  [programId: number, event: string, payload: string, createdAt: string]
->((db) => db.insertInto('events').values({ program_id: 0, event: '', payload: '', created_at: '' }));
+  { programId: number; event: string; payload: string; createdAt: string }
+>((db, param) =>
+  db.insertInto('events').values({
+    program_id: param('programId'),
+    event: param('event'),
+    payload: param('payload'),
+    created_at: param('createdAt'),
+  }),
+);
 
 /**
  * Records a domain event in the outbox. Call it with the transaction of the change, so that the
@@ -18,9 +24,9 @@ export async function recordEvent(
   programId: number,
   event: EventName,
   payload: unknown,
-  createdAt: string = nowTimestamp(systemClock),
+  createdAt: string,
 ): Promise<void> {
-  await insertEvent(trx, programId, event, JSON.stringify(payload), createdAt);
+  await insertEvent(trx, { programId, event, payload: JSON.stringify(payload), createdAt });
 }
 
 export interface OutgoingEmail {
@@ -35,7 +41,7 @@ export async function queueEmail(
   trx: Kysely<DB>,
   programId: number,
   email: OutgoingEmail,
-  createdAt: string = nowTimestamp(systemClock),
+  createdAt: string,
 ): Promise<void> {
   await trx
     .insertInto('email_outbox')

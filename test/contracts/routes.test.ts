@@ -3,7 +3,6 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ProgramType, programTypeLabel, programTypes } from '../../src/core/program-types.ts';
-import { routeTable } from '../../src/http/route-policy.ts';
 import { startServer, type TestProgram, type TestServer, testDialects } from '../harness.ts';
 import type { RouteSamples } from './route-samples.ts';
 
@@ -66,14 +65,14 @@ for (const dialect of testDialects()) {
     after(() => server.close());
 
     test('every route is declared with its auth, and /v1 routes exist', () => {
-      const v1 = routeTable().filter((r) => r.url.startsWith('/v1'));
+      const v1 = server.app.routeTable.entries.filter((r) => r.url.startsWith('/v1'));
       assert.ok(v1.length > 0);
       for (const route of v1) assert.equal(route.auth, 'apiKey', `${route.method} ${route.url}`);
     });
 
     test('no key, a malformed key, an unknown key and a revoked key answer 401', async () => {
       const tokens = [undefined, 'not-a-key', `vk_${'A'.repeat(12)}_${'b'.repeat(32)}`, revokedToken];
-      for (const route of routeTable().filter((r) => r.url.startsWith('/v1'))) {
+      for (const route of server.app.routeTable.entries.filter((r) => r.url.startsWith('/v1'))) {
         for (const token of tokens) {
           const reply = await server.request(route.method, fill(route.url), { token });
           assertErrorBody(reply, 401, `${route.method} ${route.url} with ${token ?? 'no key'}`);
@@ -82,7 +81,9 @@ for (const dialect of testDialects()) {
     });
 
     test('a read-only key may not write: 403', async () => {
-      for (const route of routeTable().filter((r) => r.url.startsWith('/v1') && r.method !== 'GET')) {
+      for (const route of server.app.routeTable.entries.filter(
+        (r) => r.url.startsWith('/v1') && r.method !== 'GET',
+      )) {
         const type = route.programTypes[0] as ProgramType;
         const reply = await server.request(route.method, fill(route.url), {
           token: programs[type].readToken,
@@ -93,7 +94,7 @@ for (const dialect of testDialects()) {
     });
 
     test('a route the program type does not have answers 403 naming the type', async () => {
-      for (const route of routeTable().filter((r) => r.url.startsWith('/v1'))) {
+      for (const route of server.app.routeTable.entries.filter((r) => r.url.startsWith('/v1'))) {
         for (const type of programTypes.filter((t) => !route.programTypes.includes(t))) {
           const reply = await server.request(route.method, fill(route.url), {
             token: programs[type].token,
@@ -109,7 +110,9 @@ for (const dialect of testDialects()) {
     });
 
     test('an unknown id answers 404 with the error body', async () => {
-      for (const route of routeTable().filter((r) => r.url.startsWith('/v1') && r.hasParams)) {
+      for (const route of server.app.routeTable.entries.filter(
+        (r) => r.url.startsWith('/v1') && r.hasParams,
+      )) {
         const sample = samples[`${route.method} ${route.url}`];
         for (const type of route.programTypes as ProgramType[]) {
           const reply = await server.request(route.method, fill(route.url), {
@@ -123,7 +126,9 @@ for (const dialect of testDialects()) {
 
     test("another program's resource answers 404, as if it did not exist", async () => {
       const missing: string[] = [];
-      for (const route of routeTable().filter((r) => r.url.startsWith('/v1') && r.hasParams)) {
+      for (const route of server.app.routeTable.entries.filter(
+        (r) => r.url.startsWith('/v1') && r.hasParams,
+      )) {
         const sample = samples[`${route.method} ${route.url}`];
         if (!sample?.create) {
           missing.push(`${route.method} ${route.url}`);
@@ -142,7 +147,9 @@ for (const dialect of testDialects()) {
     });
 
     test('lists answer the pagination envelope and 422 on an out-of-range limit or page', async () => {
-      for (const route of routeTable().filter((r) => r.url.startsWith('/v1') && r.paginated)) {
+      for (const route of server.app.routeTable.entries.filter(
+        (r) => r.url.startsWith('/v1') && r.paginated,
+      )) {
         const sample = samples[`${route.method} ${route.url}`];
         for (const type of route.programTypes as ProgramType[]) {
           const params = sample?.create ? await sample.create(server, programs[type]) : {};

@@ -73,7 +73,7 @@ export class ApiKeyResolver {
   }
 
   async resolve(token: string): Promise<AuthenticatedProgram | null> {
-    const now = Date.now();
+    const now = this.deps.clock.nowMicros() / 1000;
     const cached = this.#cache.get(token);
     if (cached && cached.expires > now) return cached.program;
     const program = await this.#lookup(token);

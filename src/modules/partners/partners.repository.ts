@@ -1,26 +1,34 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PartnersTable } from '../../db/domain-tables.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { deleteEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
 
 type PartnerRow = Selectable<PartnersTable>;
-const partnerBy = (column: 'public_id' | 'email' | 'id') =>
-  preparedQuery<PartnerRow, [programId: number, value: string | number]>((db) =>
+const partnerBy = (column: 'public_id' | 'email') =>
+  definePreparedQuery<PartnerRow, { programId: number; value: string }>((db, param) =>
     db
       .selectFrom('partners')
       .selectAll()
-      .where('program_id', '=', 0)
-      .where(column, '=', column === 'id' ? 0 : ''),
+      .where('program_id', '=', param('programId'))
+      .where(column, '=', param('value')),
   );
-const selectPartnerBy = { public_id: partnerBy('public_id'), email: partnerBy('email'), id: partnerBy('id') };
-const selectPartnerByLinkKey = preparedQuery<PartnerRow, [programId: number, key: string]>((db) =>
+const selectPartnerBy = { public_id: partnerBy('public_id'), email: partnerBy('email') };
+const selectPartnerById = definePreparedQuery<PartnerRow, { programId: number; id: number }>((db, param) =>
   db
-    .selectFrom('referral_links')
-    .innerJoin('partners', 'partners.id', 'referral_links.partner_id')
-    .selectAll('partners')
-    .where('referral_links.program_id', '=', 0)
-    .where('referral_links.key', '=', ''),
+    .selectFrom('partners')
+    .selectAll()
+    .where('program_id', '=', param('programId'))
+    .where('id', '=', param('id')),
+);
+const selectPartnerByLinkKey = definePreparedQuery<PartnerRow, { programId: number; key: string }>(
+  (db, param) =>
+    db
+      .selectFrom('referral_links')
+      .innerJoin('partners', 'partners.id', 'referral_links.partner_id')
+      .selectAll('partners')
+      .where('referral_links.program_id', '=', param('programId'))
+      .where('referral_links.key', '=', param('key')),
 );
 /** Every figure of one partner (entity counters). */
 export async function readPartnerCounters(db: Kysely<DB>, programId: number, partnerId: number) {
@@ -39,11 +47,11 @@ export async function findPartnerBy(
   column: 'public_id' | 'email',
   value: string,
 ): Promise<PartnerRow | undefined> {
-  return (await selectPartnerBy[column](db, programId, value))[0];
+  return (await selectPartnerBy[column](db, { programId, value }))[0];
 }
 
 export async function findPartnerById(db: Kysely<DB>, programId: number, id: number) {
-  return (await selectPartnerBy.id(db, programId, id))[0];
+  return (await selectPartnerById(db, { programId, id }))[0];
 }
 
 export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
@@ -58,7 +66,7 @@ export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: 
 
 /** The partner owning the referral link with this key. */
 export async function findPartnerByLinkKey(db: Kysely<DB>, programId: number, key: string) {
-  return (await selectPartnerByLinkKey(db, programId, key))[0];
+  return (await selectPartnerByLinkKey(db, { programId, key }))[0];
 }
 
 export async function updatePartner(
@@ -108,14 +116,14 @@ const partnerEntries = (db: Kysely<DB>) =>
 type PartnerEntryRow = Awaited<ReturnType<ReturnType<typeof partnerEntries>['execute']>>[number];
 
 const visiblePage = (sort: 'asc' | 'desc') =>
-  preparedQuery<PartnerEntryRow, [programId: number, fetch: number, offset: number]>((db) =>
+  definePreparedQuery<PartnerEntryRow, { programId: number; fetch: number; offset: number }>((db, param) =>
     partnerEntries(db)
-      .where('partners.program_id', '=', 0)
+      .where('partners.program_id', '=', param('programId'))
       .where(sql<boolean>`${sql.ref('partners.status')} <> 'archived'`)
       .orderBy('partners.created_at', sort)
       .orderBy('partners.id', sort)
-      .limit(0)
-      .offset(0),
+      .limit(param('fetch'))
+      .offset(param('offset')),
   );
 const visiblePageAsc = visiblePage('asc');
 const visiblePageDesc = visiblePage('desc');
@@ -133,8 +141,7 @@ export async function listPartners(
 ) {
   const plain = filter.status === undefined && !filter.publicId && !filter.email && !filter.linkKey;
   // The plain first pages are what dashboards poll: they skip building the query each time.
-  if (plain)
-    return (sort === 'asc' ? visiblePageAsc : visiblePageDesc)(db, programId, window.fetch, window.offset);
+  if (plain) return (sort === 'asc' ? visiblePageAsc : visiblePageDesc)(db, { programId, ...window });
   let query = partnerEntries(db).where('partners.program_id', '=', programId);
   // A literal, not a parameter: only then may the planners use the partial index partners_visible.
   query =

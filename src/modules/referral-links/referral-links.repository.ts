@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Links of partners and of customers: the queries both program types share. */
@@ -61,12 +61,12 @@ export async function searchLinks(
 }
 
 const linksOf = (column: 'partner_id' | 'customer_id') =>
-  preparedQuery<Selectable<ReferralLinksTable>, [programId: number, ownerId: number]>((db) =>
+  definePreparedQuery<Selectable<ReferralLinksTable>, { programId: number; ownerId: number }>((db, param) =>
     db
       .selectFrom('referral_links')
       .selectAll()
-      .where('program_id', '=', 0)
-      .where(column, '=', 0)
+      .where('program_id', '=', param('programId'))
+      .where(column, '=', param('ownerId'))
       .orderBy('is_default', 'desc')
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc'),
@@ -81,7 +81,7 @@ export async function listLinksOf(
   window?: { offset: number; fetch: number },
 ) {
   const [column, id] = ownerColumn(owner);
-  if (!window) return selectLinksOf[column](db, programId, id);
+  if (!window) return selectLinksOf[column](db, { programId, ownerId: id });
   let query = db
     .selectFrom('referral_links')
     .selectAll()

@@ -475,9 +475,8 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         await createHook(() => first, p.token, receiver.url, ['partner.created', 'partner.updated']);
         await createHook(() => first, p.token, receiver.url, ['partner.created']);
         for (let i = 0; i < 150; i++) {
-          await recordEvent(first.deps.database.db, p.id, i % 2 ? 'partner.created' : 'partner.updated', {
-            i,
-          });
+          const event = i % 2 ? 'partner.created' : 'partner.updated';
+          await recordEvent(first.deps.database.db, p.id, event, { i }, nowTimestamp(first.deps.clock));
         }
         const expected = 75 * 2 + 75;
         for (let round = 0; round < 10 && receiver.received.length < expected; round++) {

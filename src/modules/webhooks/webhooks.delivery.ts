@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Deps } from '../../context.ts';
+import type { Resources, WebhookSender } from '../../context.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import { AddressGuard } from './webhooks.address-guard.ts';
@@ -34,13 +34,13 @@ type Subscriber = { id: number; program_id: number; key: string; url: string; ev
  * Webhook delivery, step by step, for the worker loop and for the API's immediate sends (test,
  * retry): fan outbox events out to deliveries, claim due deliveries, post them, record results.
  */
-export class WebhookDeliverer {
-  readonly #deps: Deps;
+export class WebhookDeliverer implements WebhookSender {
+  readonly #deps: Resources;
   readonly #client: WebhookHttpClient;
   readonly #random: () => number;
   readonly #dispatchBatch: number;
 
-  constructor(deps: Deps, options: DeliveryOptions = {}) {
+  constructor(deps: Resources, options: DeliveryOptions = {}) {
     this.#deps = deps;
     this.#client = new WebhookHttpClient(
       new AddressGuard(deps.config.webhookAllowCidrs),
@@ -203,6 +203,14 @@ export class WebhookDeliverer {
     );
     await this.record(results);
     return { dispatched, attempted: results.filter((r) => r.attempt).length };
+  }
+
+  /** Claims one delivery, attempts it at once (even if its webhook is off) and records the attempt. */
+  async sendNow(deliveryId: number): Promise<number | 'busy' | undefined> {
+    const claimed = await this.claimOne(deliveryId);
+    if (!claimed) return 'busy';
+    const result = await this.attempt(claimed.delivery, claimed.webhook, true);
+    return (await this.record([result])).get(deliveryId);
   }
 
   close(): void {

@@ -18,7 +18,6 @@ import {
   WebhookKeyParams,
 } from './webhooks.schemas.ts';
 import {
-  closeApiDeliverer,
   createWebhook,
   deleteWebhook,
   getWebhook,
@@ -40,7 +39,6 @@ async function unwrapUpdate(request: FastifyRequest) {
 
 export async function webhookRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onClose', async () => closeApiDeliverer(app.deps.database));
 
   app.post('/v1/webhooks', {
     config: { ...everyType, variants: { body: CreateWebhookBodyByType } },

@@ -4,10 +4,9 @@ import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import type { PageRequest } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import type { Database } from '../../db/database.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import { AddressGuard } from './webhooks.address-guard.ts';
-import { newDeliveryId, WebhookDeliverer } from './webhooks.delivery.ts';
+import { newDeliveryId } from './webhooks.delivery.ts';
 import type { AttemptRow, WebhookRow } from './webhooks.repository.ts';
 import * as repository from './webhooks.repository.ts';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas.ts';
@@ -111,38 +110,12 @@ export async function listWebhookDeliveries(ctx: ProgramContext, key: string, pa
   return (await repository.listAttempts(ctx.database.db, ctx.program.id, row.id, page)).map(presentAttempt);
 }
 
-// The API's own deliverer (test and retry send at once); one per database, closed with the app.
-const deliverers = new WeakMap<Database, WebhookDeliverer>();
-
-function delivererOf(ctx: ProgramContext): WebhookDeliverer {
-  let deliverer = deliverers.get(ctx.database);
-  if (!deliverer) {
-    deliverer = new WebhookDeliverer({
-      database: ctx.database,
-      clock: ctx.clock,
-      log: ctx.log,
-      config: ctx.config,
-    });
-    deliverers.set(ctx.database, deliverer);
-  }
-  return deliverer;
-}
-
-export function closeApiDeliverer(database: Database): void {
-  deliverers.get(database)?.close();
-  deliverers.delete(database);
-}
-
-/** Claims a delivery, attempts it now and returns the attempt as the deliveries log shows it. */
+/** Sends a delivery now and returns the attempt as the deliveries log shows it. */
 async function attemptNow(ctx: ProgramContext, deliveryId: number) {
-  const deliverer = delivererOf(ctx);
-  const claimed = await deliverer.claimOne(deliveryId);
-  if (!claimed) {
+  const attemptId = await ctx.webhookSender.sendNow(deliveryId);
+  if (attemptId === 'busy') {
     throw fieldError('id', 'The delivery is being sent right now; try again in a minute.');
   }
-  const result = await deliverer.attempt(claimed.delivery, claimed.webhook, true);
-  const attemptIds = await deliverer.record([result]);
-  const attemptId = attemptIds.get(deliveryId);
   const attempt =
     attemptId === undefined
       ? undefined
