@@ -6,6 +6,8 @@
 // module (`customers.referral.ts`, `partners.lookup.ts`, …) are its internals: only the module
 // itself may import them, apart from the shared pure helpers listed in `sharedModuleFiles`.
 
+// Module cycles are checked in a second pass, over domain code only: .dependency-cruiser.modules.cjs.
+
 /** Tests and contract samples may reach anywhere to set up a case. */
 const notTests = '\\.(test|contract)\\.ts$|\\.test-[^/]+\\.ts$';
 
@@ -106,14 +108,6 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { couldNotResolve: true },
-    },
-    {
-      name: 'no-module-cycles',
-      comment: 'Modules depend on each other in one direction only.',
-      severity: 'error',
-      scope: 'folder',
-      from: { path: '^src/modules/[^/]+$' },
-      to: { circular: true },
     },
     {
       name: 'no-file-cycles',
