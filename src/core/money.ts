@@ -1,5 +1,5 @@
 import { fieldError } from './errors.ts';
-import { messages } from './messages.ts';
+import { attributeName, messages } from './messages.ts';
 
 /**
  * Money is exact integer micro-units (amount × 1,000,000) held in `bigint`: a sale of
@@ -89,25 +89,44 @@ export function amountOrThrow(
   return message;
 }
 
+/** Which sign an amount field accepts: a sale is never negative, a credit is more than zero. */
+export type AmountSign = 'any' | 'non-negative' | 'positive';
+
+export type AmountProblem = 'numeric' | 'decimals' | 'range' | 'negative' | 'not-positive';
+
+/** The micro-units of an amount, or why the field refuses it. */
+export function checkAmount(value: unknown, sign: AmountSign = 'non-negative'): Micros | AmountProblem {
+  const parsed = parseAmount(value);
+  if (!parsed.ok) return parsed.reason;
+  if (sign === 'non-negative' && parsed.micros < 0n) return 'negative';
+  if (sign === 'positive' && parsed.micros <= 0n) return 'not-positive';
+  return parsed.micros;
+}
+
+/** Laravel's wording for each refusal (core/messages.ts). */
+export function amountMessage(problem: AmountProblem, field: string): string {
+  switch (problem) {
+    case 'numeric':
+      return messages.numeric(field);
+    case 'decimals':
+      return `The ${attributeName(field)} field must not have more than ${AMOUNT_DECIMALS} decimal places.`;
+    case 'range':
+      return `The ${attributeName(field)} field must be less than ${AMOUNT_LIMIT}.`;
+    case 'negative':
+      return messages.min(field, 0);
+    case 'not-positive':
+      return messages.gt(field, 0);
+  }
+}
+
 /** The micro-units of an amount, or the Laravel message that refuses it. */
 export function amountProblem(
   value: unknown,
   field: string,
   options: { allowNegative?: boolean } = {},
 ): Micros | string {
-  const parsed = parseAmount(value);
-  if (!parsed.ok) {
-    switch (parsed.reason) {
-      case 'numeric':
-        return messages.numeric(field);
-      case 'decimals':
-        return `The ${field.replaceAll('_', ' ')} field must not have more than ${AMOUNT_DECIMALS} decimal places.`;
-      case 'range':
-        return `The ${field.replaceAll('_', ' ')} field must be less than ${AMOUNT_LIMIT}.`;
-    }
-  }
-  if (parsed.micros < 0n && !options.allowNegative) return messages.min(field, 0);
-  return parsed.micros;
+  const checked = checkAmount(value, options.allowNegative ? 'any' : 'non-negative');
+  return typeof checked === 'bigint' ? checked : amountMessage(checked, field);
 }
 
 /** Exact decimal text of micro-units: `1124900000n` → `"1124.9"`. */

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import type { AmountSign } from '../core/money.ts';
 
 /** Shared wire pieces: envelopes, error bodies and field types every module reuses. */
 
@@ -9,6 +10,22 @@ export const Timestamp = Type.String({
 export const DateOnly = Type.String({ description: 'YYYY-MM-DD', examples: ['2025-04-30'] });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/**
+ * An amount of money: a JSON number or a numeric string (the spec allows both), validated by the
+ * money rule of core/money.ts through the `x-amount` keyword (http/validation.ts): at most six
+ * decimal places, below 10^12 in magnitude, and of the sign the field accepts (a sale's amount
+ * is never negative). Services still convert it with `amountOrThrow`, the one rule.
+ */
+export const Amount = (options: { sign?: AmountSign; description?: string } = {}) =>
+  Type.Union([Type.Number(), Type.String()], {
+    'x-amount': { sign: options.sign ?? 'non-negative' },
+    'x-error': 'numeric',
+    description:
+      options.description ??
+      'A number or numeric string; exact to six decimal places, less than 10^12 in magnitude.',
+    examples: [99.99, '99.99'],
+  });
 
 /** A string field that clients may also send as a number (Laravel's "numeric"). */
 export const Numeric = (options: { minimum?: number; exclusiveMinimum?: number; maximum?: number } = {}) =>

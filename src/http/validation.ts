@@ -5,6 +5,7 @@ import type { TSchema } from 'typebox';
 import { isCurrencyCode } from '../core/currencies.ts';
 import type { FieldErrors } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
+import { type AmountProblem, type AmountSign, amountMessage, checkAmount } from '../core/money.ts';
 
 // ajv-formats is CommonJS with its function on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
@@ -25,6 +26,24 @@ export const customFormats = {
   iso4217: { type: 'string', validate: isCurrencyCode },
 } as const;
 
+/**
+ * `x-amount` (the `Amount` schema): the money rule of core/money.ts, so a bad amount is a 422 on
+ * its field in the route's one round of validation. The refusal travels in `params.problem` and
+ * becomes Laravel's wording in `messageFor`.
+ */
+const amountKeyword = {
+  keyword: 'x-amount',
+  errors: true,
+  validate: function validateAmount(options: { sign?: AmountSign }, data: unknown): boolean {
+    const checked = checkAmount(data, options.sign ?? 'non-negative');
+    if (typeof checked === 'bigint') return true;
+    (validateAmount as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+      { keyword: 'x-amount', message: checked, params: { problem: checked } },
+    ];
+    return false;
+  },
+};
+
 function makeAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true,
@@ -39,6 +58,7 @@ function makeAjv(coerceTypes: boolean): Ajv {
   });
   addFormats(ajv);
   for (const [name, format] of Object.entries(customFormats)) ajv.addFormat(name, format);
+  ajv.addKeyword(amountKeyword);
   return ajv;
 }
 
@@ -114,6 +134,8 @@ function messageFor(error: ErrorObject): { path: string; message: string } {
   const path = pathOf(error.instancePath);
   const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'x-amount')
+    return { path, message: amountMessage(params.problem as AmountProblem, path) };
   const custom = schema['x-error'];
   if (typeof custom === 'string' && custom in messages && error.keyword !== 'required') {
     return { path, message: (messages[custom as Unary] as (p: string) => string)(path) };

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { BooleanLike, Numeric, Timestamp } from '../../http/schemas.ts';
+import { Amount, BooleanLike, Timestamp } from '../../http/schemas.ts';
 import { ReferralCustomer } from './customers.referral.schemas.ts';
 
 export const CustomerBalance = Type.Object(
@@ -25,7 +25,7 @@ export const CustomerBalance = Type.Object(
 
 export const CreditBalanceBody = Type.Object(
   {
-    amount: Numeric({ exclusiveMinimum: 0 }),
+    amount: Amount({ sign: 'positive' }),
     amount_units: Type.String({ minLength: 1, maxLength: 32 }),
     is_currency: BooleanLike,
   },

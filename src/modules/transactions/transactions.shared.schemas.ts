@@ -1,5 +1,5 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
-import { BooleanLike, NullableString, NullableTimestamp, Numeric, Timestamp } from '../../http/schemas.ts';
+import { Amount, BooleanLike, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
 /**
  * Wire pieces both program types' transactions share (spec "Transaction"); each type's
@@ -10,7 +10,7 @@ import { BooleanLike, NullableString, NullableTimestamp, Numeric, Timestamp } fr
 /** What one sale carries; the multiple form repeats it in `transactions`. */
 export const transactionEntryFields = {
   key: Type.String({ minLength: 1, maxLength: 255 }),
-  amount: Numeric(),
+  amount: Amount(),
   amount_units: Type.String({ format: 'iso4217' }),
   action: Type.String({ minLength: 1, maxLength: 255 }),
   rewarded: BooleanLike,
