@@ -116,6 +116,11 @@ describeEachDatabase('transactions (affiliate)', (server) => {
       body: { customer: { key: 'ck' } },
     });
     assert.deepEqual(Object.keys(missing.body.errors).sort(), ['action', 'amount']);
+    // Every required field of an empty body in one answer, not one round per field.
+    const empty = await server().request('POST', '/v1/transactions', { token: p.token, body: {} });
+    assert.equal(empty.status, 422);
+    assert.deepEqual(Object.keys(empty.body.errors).sort(), ['action', 'amount', 'customer']);
+    assert.equal(empty.body.message, 'The amount field is required. (and 2 more errors)');
   });
 
   test('an unknown customer needs create_customer; with it the customer is created for customer.partner', async () => {

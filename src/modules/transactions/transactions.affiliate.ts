@@ -2,7 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
-import { type CommissionSettings, defaultCommissionSettings, partnerMetrics } from '../../core/commissions.ts';
+import {
+  type CommissionSettings,
+  defaultCommissionSettings,
+  partnerMetrics,
+} from '../../core/commissions.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, recordedEvents, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import {
+  describeEachDatabase,
+  recordedEvents,
+  type TestProgram,
+  type TestServer,
+} from '../../../test/harness.ts';
 
 /**
  * Insert-or-replay under concurrency (contract §6): many identical creates at once answer 200
@@ -51,12 +56,19 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
   test(`${CONCURRENCY} identical sales at once: 50 × 200, one sale, one commission, one event`, async () => {
     const { p, partnerId } = await affiliateProgram(server());
     const body = { key: 'pay-1', amount: '99.99', action: 'sale', customer: { key: 'ck' } };
-    assertAllSame(await concurrently(server(), p, Array.from({ length: CONCURRENCY }, () => body)));
+    assertAllSame(
+      await concurrently(
+        server(),
+        p,
+        Array.from({ length: CONCURRENCY }, () => body),
+      ),
+    );
     const rows = await listed(server(), p);
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.rewards.length, 1);
     assert.equal((await events(server(), p, 'transaction.created')).length, 1);
-    const partner = (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body.data;
+    const partner = (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body
+      .data;
     assert.equal(partner.referrals.sales_count, 1);
     assert.equal(partner.referrals.paid_accounts, 1);
   });
@@ -76,7 +88,8 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
     assert.equal(replies[0]!.body.data.length, 3);
     assert.equal((await listed(server(), p)).length, 3);
     assert.equal((await events(server(), p, 'transaction.created')).length, 3);
-    const partner = (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body.data;
+    const partner = (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body
+      .data;
     assert.equal(partner.referrals.sales_count, 3);
   });
 
@@ -89,7 +102,13 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
       customer: { key: 'new-buyer', email: 'new@example.com', partner: { key: 'pk' } },
       options: { create_customer: 'true' },
     };
-    assertAllSame(await concurrently(server(), p, Array.from({ length: CONCURRENCY }, () => body)));
+    assertAllSame(
+      await concurrently(
+        server(),
+        p,
+        Array.from({ length: CONCURRENCY }, () => body),
+      ),
+    );
     const found = await server().request('GET', '/v1/customers:search?key=new-buyer', { token: p.token });
     assert.equal(found.body.data.length, 1);
     assert.equal((await events(server(), p, 'customer.created')).length, 2, 'ck and new-buyer');
@@ -126,7 +145,8 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
     const taken = replies.filter((r) => r.status === 422);
     assert.equal(ok.length + taken.length, replies.length, replies.map((r) => r.text).join('\n'));
     assert.equal(ok.length, 15);
-    for (const reply of taken) assert.deepEqual(reply.body.errors, { key: ['The key has already been taken.'] });
+    for (const reply of taken)
+      assert.deepEqual(reply.body.errors, { key: ['The key has already been taken.'] });
     assert.equal((await listed(server(), p)).length, 1);
   });
 });
@@ -141,10 +161,13 @@ describeEachDatabase('transactions: creation order under concurrency', (server) 
         action: 'sale',
         customer: { key: 'ck' },
       }));
-      for (const reply of await concurrently(server(), p, bodies)) assert.equal(reply.status, 200, reply.text);
+      for (const reply of await concurrently(server(), p, bodies))
+        assert.equal(reply.status, 200, reply.text);
     }
     for (const sort of ['asc', 'desc'] as const) {
-      const res = await server().request('GET', `/v1/transactions?limit=250&sort=${sort}`, { token: p.token });
+      const res = await server().request('GET', `/v1/transactions?limit=250&sort=${sort}`, {
+        token: p.token,
+      });
       const times = (res.body.data as { created_at: string }[]).map((row) => row.created_at);
       assert.equal(times.length, 64);
       for (let i = 1; i < times.length; i++) {
@@ -176,7 +199,13 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (refer-a-
       customer: { key: 'friend', email: 'friend@example.com', referring_customer: { key: 'ref' } },
       options: { create_customer: true },
     };
-    assertAllSame(await concurrently(server(), p, Array.from({ length: CONCURRENCY }, () => body)));
+    assertAllSame(
+      await concurrently(
+        server(),
+        p,
+        Array.from({ length: CONCURRENCY }, () => body),
+      ),
+    );
     const rows = await listed(server(), p);
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.rewards.length, 2);

@@ -11,6 +11,7 @@ import { recordProgramActivity } from '../program/program.service.ts';
  * `at` is the sale's own time: taking a sale back moves the figures of the day it counted on.
  */
 export async function applySaleFigures(trx: Kysely<DB>, programId: number, at: string, figures: SaleFigures) {
-  if (Object.keys(figures.program).length > 0) await recordProgramActivity(trx, programId, at, figures.program);
+  if (Object.keys(figures.program).length > 0)
+    await recordProgramActivity(trx, programId, at, figures.program);
   await addCounterDeltas(trx, programId, figures.entities);
 }

@@ -78,7 +78,13 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
         created_at: input.created_at === undefined ? undefined : normalizeTimestamp(input.created_at),
         referrer,
       });
-      await recordEvent(trx, ctx.program.id, 'customer.created', await toReferralCustomer(trx, ctx, row), row.created_at);
+      await recordEvent(
+        trx,
+        ctx.program.id,
+        'customer.created',
+        await toReferralCustomer(trx, ctx, row),
+        row.created_at,
+      );
       return row;
     });
     return { buyer, referrerPublicId: referrer?.public_id ?? null };

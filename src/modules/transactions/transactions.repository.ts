@@ -1,27 +1,34 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
-const selectTransactionByKey = preparedQuery<Selectable<TransactionsTable>, [programId: number, key: string]>(
-  (db) => db.selectFrom('transactions').selectAll().where('program_id', '=', 0).where('key', '=', ''),
+const selectTransactionByKey = definePreparedQuery<
+  Selectable<TransactionsTable>,
+  { programId: number; key: string }
+>((db, param) =>
+  db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('program_id', '=', param('programId'))
+    .where('key', '=', param('key')),
 );
-const selectRewardsOfOne = preparedQuery<
+const selectRewardsOfOne = definePreparedQuery<
   Selectable<RewardsTable>,
-  [programId: number, transactionId: number]
->((db) =>
+  { programId: number; transactionId: number }
+>((db, param) =>
   db
     .selectFrom('rewards')
     .selectAll()
-    .where('program_id', '=', 0)
-    .where('transaction_id', '=', 0)
+    .where('program_id', '=', param('programId'))
+    .where('transaction_id', '=', param('transactionId'))
     .orderBy('id', 'asc'),
 );
 
 /** Transaction and reward queries both program types share; every one is scoped by the program. */
 
 export async function findTransactionByKey(db: Kysely<DB>, programId: number, key: string) {
-  return (await selectTransactionByKey(db, programId, key))[0];
+  return (await selectTransactionByKey(db, { programId, key }))[0];
 }
 
 const transactionColumns = [
@@ -65,44 +72,59 @@ const rewardColumns = [
   'deleted_at',
 ] as const satisfies readonly (keyof Insertable<RewardsTable>)[];
 
-const valuesOf = (columns: readonly string[], values: Record<string, unknown>) =>
-  columns.map((column) => values[column] ?? null);
+type TransactionValues = Insertable<TransactionsTable>;
+type RewardValues = Insertable<RewardsTable>;
 
-const columnsAsNulls = (columns: readonly string[]) =>
-  Object.fromEntries(columns.map((column) => [column, null])) as never;
+/** A row's columns as named parameters: `{ program_id: param('program_id'), … }`. */
+function namedValues<Values>(
+  columns: readonly (keyof Values & string)[],
+  param: (name: keyof Values & string) => unknown,
+): Values {
+  return Object.fromEntries(columns.map((column) => [column, param(column)])) as Values;
+}
 
 /**
  * Insert-or-replay: the sale is inserted unless its key is taken, in one statement. A request
  * that loses a race on the key waits for the winner's commit (PostgreSQL) and gets no row, then
  * compares itself with the stored sale.
  */
-const insertSaleRowQuery = preparedQuery<Selectable<TransactionsTable>, unknown[]>(
-  (db) =>
+const insertSaleRowQuery = definePreparedQuery<Selectable<TransactionsTable>, Required<TransactionValues>>(
+  (db, param) =>
     db
       .insertInto('transactions')
-      .values(columnsAsNulls(transactionColumns))
+      .values(namedValues<TransactionValues>(transactionColumns, param as never))
       .onConflict((oc) => oc.columns(['program_id', 'key']).doNothing())
-      .returningAll() as never,
+      .returningAll(),
 );
-const insertRewardRow = preparedQuery<Selectable<RewardsTable>, unknown[]>(
-  (db) => db.insertInto('rewards').values(columnsAsNulls(rewardColumns)).returningAll() as never,
+const insertRewardRow = definePreparedQuery<Selectable<RewardsTable>, Required<RewardValues>>((db, param) =>
+  db
+    .insertInto('rewards')
+    .values(namedValues<RewardValues>(rewardColumns, param as never))
+    .returningAll(),
 );
 
+/** Every column given, absent ones as null. */
+const complete = <Values extends object>(columns: readonly string[], values: Values) =>
+  Object.fromEntries(
+    columns.map((column) => [column, (values as Record<string, unknown>)[column] ?? null]),
+  ) as never;
+
 /** The stored sale, or `undefined` when another sale already has its key. */
-export async function insertSaleRow(db: Kysely<DB>, values: Insertable<TransactionsTable>) {
-  const [row] = await insertSaleRowQuery(db, ...valuesOf(transactionColumns, values));
+export async function insertSaleRow(db: Kysely<DB>, values: TransactionValues) {
+  const [row] = await insertSaleRowQuery(db, complete(transactionColumns, values));
   return row;
 }
 
-export async function insertRewards(db: Kysely<DB>, rows: Insertable<RewardsTable>[]) {
+export async function insertRewards(db: Kysely<DB>, rows: RewardValues[]) {
   const out: Selectable<RewardsTable>[] = [];
-  for (const values of rows) out.push((await insertRewardRow(db, ...valuesOf(rewardColumns, values)))[0]!);
+  for (const values of rows) out.push((await insertRewardRow(db, complete(rewardColumns, values)))[0]!);
   return out;
 }
 
 export async function listRewardsOf(db: Kysely<DB>, programId: number, transactionIds: readonly number[]) {
   if (transactionIds.length === 0) return [];
-  if (transactionIds.length === 1) return selectRewardsOfOne(db, programId, transactionIds[0]!);
+  if (transactionIds.length === 1)
+    return selectRewardsOfOne(db, { programId, transactionId: transactionIds[0]! });
   return db
     .selectFrom('rewards')
     .selectAll()

@@ -4,20 +4,17 @@ import { AppError, type FieldErrors, validationError } from '../../core/errors.t
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { amountOrThrow } from '../../core/money.ts';
+import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { assertNever } from '../../core/program-types.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { affiliateSales, storedAffiliateSales } from './transactions.affiliate.ts';
 import { applySaleFigures } from './transactions.figures.ts';
 import { inWriteTransaction } from './transactions.group-commit.ts';
 import { referralSales, storedReferralSales } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
-import type {
-  AffiliateTransactionBody,
-  ReferralTransactionBody,
-} from './transactions.schemas.ts';
+import type { AffiliateTransactionBody, ReferralTransactionBody } from './transactions.schemas.ts';
 import {
   type SaleEntry,
   type SaleHandler,

@@ -46,7 +46,12 @@ export const createTransactionBody = <Customer extends TSchema>(customer: Custom
         }),
       ),
     },
-    { title, if: { not: { required: ['transactions'] } }, then: { required: ['amount', 'action'] } },
+    {
+      title,
+      if: { not: { required: ['transactions'] } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+      then: { required: ['amount', 'action'] },
+    },
   );
 
 /** One reward; `parties` name who else it concerns and follow `customer` on the wire. */
