@@ -215,16 +215,3 @@ export function formatAmount(micros: bigint | number, currency: string): string 
   // Intl reads a numeric string as an exact decimal (ECMA-402 NumberFormat v3).
   return formatter.format(microsToText(micros) as unknown as number);
 }
-
-/**
- * @deprecated The float conversions of before the money rule, kept only until the sale code
- * moves to `amountOrThrow` / `microsToNumber`; do not use in new code.
- */
-export function toMicros(amount: number): number {
-  return Math.round(amount * 1e6);
-}
-
-/** @deprecated Use `microsToNumber`. */
-export function fromMicros(micros: number | bigint): number {
-  return microsToNumber(micros);
-}

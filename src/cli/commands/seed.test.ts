@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../../../test/harness.ts';
-import { fromMicros } from '../../core/money.ts';
+import { microsToNumber } from '../../core/money.ts';
 import { seedAffiliate } from './seed.ts';
 
 describeEachDatabase('vouch seed', (server) => {
@@ -49,12 +49,12 @@ describeEachDatabase('vouch seed', (server) => {
       assert.deepEqual(res.body.data.referrals, {
         clicks: 0,
         signups: signups.length,
-        revenue: [{ currency: 'USD', amount: fromMicros(revenue) }],
+        revenue: [{ currency: 'USD', amount: microsToNumber(revenue) }],
         sales_count: sales.length,
         paid_accounts: new Set(sales.map((s) => s.customer_id)).size,
       });
       assert.deepEqual(res.body.data.commissions.not_paid, [
-        { currency: 'USD', amount: fromMicros(commission) },
+        { currency: 'USD', amount: microsToNumber(commission) },
       ]);
     }
     const list = await server().request('GET', '/v1/partners?limit=3', { token });
