@@ -1,10 +1,12 @@
 // Compiles src/ into dist/ with `npm run build` unless dist/ is newer than every source file, so
-// the tests that start Vouch as a process (the CLI, the API's shutdown) run the compiled build, as
-// production does, without paying tsx's start-up in each spawn. `npm test` calls it once per run;
-// those tests call it again, which costs a directory walk when the build is fresh. A lock directory
-// keeps two test files run side by side from compiling into dist/ at the same time.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// the tests that start Vouch as a process (the CLI, the worker, the API's shutdown) run the
+// compiled build, as production does, without paying tsx's start-up in each spawn.
+// `npm test` starts one build per run beside the first test files (VOUCH_TEST_BUILD=runner): the
+// process tests then wait for it instead of checking again. A test file run on its own builds
+// when stale. A lock directory, owned by the building process's pid, keeps two processes from
+// compiling into dist/ at the same time.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,36 +42,76 @@ function isFresh() {
   return mtimeOrZero(stamp) > inputs;
 }
 
+/** Takes the lock, or says who holds it; a lock whose process has died is taken over. */
+function tryLock() {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  try {
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return true;
+  } catch {
+    let owner = Number.NaN;
+    try {
+      owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    } catch {}
+    if (Number.isInteger(owner) && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Builds when stale; returns what it did ('fresh' or the build's duration) for the run's log. */
+function run(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
+
+/** Waits while another process holds the build lock. */
+export async function waitForBuild() {
+  for (;;) {
+    if (tryLock()) {
+      rmSync(lock, { recursive: true, force: true });
+      return;
+    }
+    await sleep(250);
+  }
+}
+
+/**
+ * Builds when stale; resolves to what it did, for the run's log. When it has to build and the lock
+ * is free, it takes the lock before returning its promise, so a process started right after the
+ * call finds the build under way.
+ */
 export async function buildIfStale() {
   if (isFresh()) return { built: false, ms: 0 };
-  mkdirSync(join(root, 'dist'), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another process is building: a lock older than five minutes belongs to a killed run.
-      if (Date.now() - mtimeOrZero(lock) > 300_000) rmSync(lock, { recursive: true, force: true });
-      await sleep(250);
-    }
-  }
+  while (!tryLock()) await sleep(250);
   try {
     if (isFresh()) return { built: false, ms: 0 };
     const stampTime = Date.now();
-    const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8' });
+    const result = await run('npm', ['run', '--silent', 'build']);
     // tsc writes its JavaScript even when a type is wrong; the type errors are `npm run typecheck`'s
     // to report, so a build that emitted still serves the tests.
     if (
       mtimeOrZero(join(root, 'dist', 'cli.js')) < stampTime ||
       mtimeOrZero(join(root, 'dist', 'main.js')) < stampTime
     ) {
-      throw new Error(`npm run build did not write dist/:\n${result.stdout}${result.stderr}`);
+      throw new Error(`npm run build did not write dist/:\n${result.output}`);
     }
-    if (result.status !== 0)
-      process.stderr.write(`npm run build reported errors:\n${result.stdout}${result.stderr}`);
+    if (result.status !== 0) process.stderr.write(`npm run build reported errors:\n${result.output}`);
     // Dated at the build's start: a source saved while tsc ran makes the next run build again.
     writeFileSync(stamp, new Date(stampTime).toISOString());
     utimesSync(stamp, new Date(stampTime), new Date(stampTime));

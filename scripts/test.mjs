@@ -2,12 +2,13 @@
 // PostgreSQL comes from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). When it
 // is unreachable the run fails under CI and falls back to SQLite alone (with a warning) elsewhere.
 // Arguments narrow the run to some files: `npm test -- src/modules/program`.
-// Before the files run, src/ is compiled into dist/ when stale (the CLI and shutdown tests start
-// the compiled build) and the start-up of the TypeScript app is measured once: every time budget
-// of the run is a multiple of it, so a busy machine gets proportionally longer budgets instead of
-// failures. The run ends by printing its duration.
-import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+// When a selected file starts Vouch as a process (it calls useCompiledBuild), src/ is compiled
+// into dist/ if stale, beside the first test files: those tests wait for the build. The start-up
+// of the TypeScript app is measured once: every time budget of the run is a multiple of it, so a
+// busy machine gets proportionally longer budgets instead of failures. The run ends by printing
+// its duration.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildIfStale } from './build-if-stale.mjs';
@@ -55,19 +56,30 @@ if (dialects.includes('postgres') && !(await postgresReachable())) {
 }
 console.log(`databases: ${dialects}; ${files.length} test files`);
 
-const build = await buildIfStale();
-console.log(build.built ? `dist/ compiled in ${seconds(build.ms)}` : 'dist/ is up to date');
+const needsBuild = files.some((file) => readFileSync(file, 'utf8').includes('useCompiledBuild'));
+// Takes the build lock before the test files start, so theirs wait for this build.
+const building = needsBuild ? buildIfStale() : Promise.resolve(undefined);
+building.then(
+  (build) => {
+    if (build) console.log(build.built ? `dist/ compiled in ${seconds(build.ms)}` : 'dist/ is up to date');
+  },
+  (error) => console.error(`the build failed: ${error.message}`),
+);
 
 /** Loading the app through tsx once: what every test file pays before its first test. */
 function measureStartup() {
   const before = Date.now();
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "await import('./src/app.ts')"], {
+  const probe = spawn(process.execPath, ['--import', 'tsx', '-e', "await import('./src/app.ts')"], {
     stdio: 'inherit',
   });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  return Date.now() - before;
+  return new Promise((resolve) =>
+    probe.on('exit', (code) => {
+      if (code !== 0) process.exit(code ?? 1);
+      resolve(Date.now() - before);
+    }),
+  );
 }
-const startupMs = measureStartup();
+const startupMs = await measureStartup();
 // A test that runs longer than this hangs: 100 start-ups, and never less than ten minutes.
 const testTimeoutMs = Math.max(600_000, 100 * startupMs);
 console.log(`app start-up ${seconds(startupMs)}; per-test budget ${seconds(testTimeoutMs)}`);
@@ -85,10 +97,19 @@ const child = spawn(
   ],
   {
     stdio: 'inherit',
-    env: { ...process.env, VOUCH_TEST_DIALECTS: dialects, VOUCH_TEST_STARTUP_MS: String(startupMs) },
+    env: {
+      ...process.env,
+      VOUCH_TEST_DIALECTS: dialects,
+      VOUCH_TEST_STARTUP_MS: String(startupMs),
+      ...(needsBuild ? { VOUCH_TEST_BUILD: 'runner' } : {}),
+    },
   },
 );
-child.on('exit', (code, signal) => {
+child.on('exit', async (code, signal) => {
+  const built = await building.then(
+    () => true,
+    () => false,
+  );
   console.log(`npm test took ${seconds(Date.now() - started)}`);
-  process.exit(code ?? (signal ? 1 : 0));
+  process.exit(built ? (code ?? (signal ? 1 : 0)) : 1);
 });
