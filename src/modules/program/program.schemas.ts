@@ -19,7 +19,8 @@ const ReferralParameter = Type.String({
 const rewardSettingObject = Type.Object(
   {
     type: Type.Union([Type.Literal('percent'), Type.Literal('fixed')]),
-    value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000 }),
+    // Paid exactly like any amount (core/money.ts): at most six decimal places.
+    value: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000, 'x-amount': { sign: 'any' } }),
     is_currency: Type.Boolean(),
     amount_units: Type.String({
       pattern: '^[A-Za-z][A-Za-z0-9_ -]{0,31}$',
@@ -49,6 +50,8 @@ const CommissionValue = Type.Number({
   minimum: 0,
   maximum: 1_000_000_000,
   description: 'Percent, or an amount',
+  // Paid exactly like any amount (core/money.ts): at most six decimal places.
+  'x-amount': { sign: 'any' },
 });
 const CommissionSetting = Type.Object(
   {

@@ -74,6 +74,38 @@ describeEachDatabase('transactions: the money rule', (server) => {
     assert.equal(events.filter((e) => e.event.startsWith('transaction.')).length, 0);
   });
 
+  test('commission and reward settings are refused when they could not be paid exactly', async () => {
+    const affiliate = await server().newProgram('affiliate');
+    const commission = await server().request('PUT', '/v1/program', {
+      token: affiliate.token,
+      body: { program_settings: { commission: { type: 'fixed', value: 0.1234567 } } },
+    });
+    assert.equal(commission.status, 422, commission.text);
+    assert.deepEqual(commission.body.errors, {
+      'program_settings.commission.value': [
+        'The program settings.commission.value field must not have more than 6 decimal places.',
+      ],
+    });
+    const referral = await server().newProgram('referral');
+    const reward = await server().request('PUT', '/v1/program', {
+      token: referral.token,
+      body: {
+        program_settings: {
+          referrer_reward: {
+            type: 'percent',
+            value: 12.3456789,
+            is_currency: true,
+            amount_units: 'USD',
+            trigger: 'every_purchase',
+            limit: null,
+          },
+        },
+      },
+    });
+    assert.equal(reward.status, 422, reward.text);
+    assert.deepEqual(Object.keys(reward.body.errors), ['program_settings.referrer_reward.value']);
+  });
+
   test('amounts come back as sent: 10.123456, "10.50", and the largest amount', async () => {
     const { p } = await setup(server());
     const cases: [unknown, number][] = [
