@@ -11,12 +11,6 @@
 /** Tests and contract samples may reach anywhere to set up a case. */
 const notTests = '\\.(test|contract)\\.ts$|\\.test-[^/]+\\.ts$';
 
-// TEMPORARY: the transactions module is being rewritten to use the customers and partners
-// services instead of their repositories, which also breaks the customers.referral ↔
-// transactions.referral cycle and the customers/partners → transactions calls (a customer's
-// transactions, the delete cascade, settling due commissions). Until it lands the folder is
-// left out of the cruise; remove it from `options.exclude` with that rewrite.
-const pendingRewrite = '^src/modules/transactions/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -118,7 +112,7 @@ module.exports = {
     },
   ],
   options: {
-    exclude: { path: ['\\.d\\.ts$', pendingRewrite] },
+    exclude: { path: ['\\.d\\.ts$'] },
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

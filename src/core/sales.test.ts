@@ -43,81 +43,92 @@ const lines = (figures: readonly FigureChange[]) =>
   figures.map((f) => `${f.kind}:${f.id}:${f.metric}=${f.value}`);
 
 describe('decideAffiliateSale', () => {
-  const cases: [string, CommissionSettings, AffiliateSaleHistory, SaleInput, string[], Record<string, bigint>][] =
+  const cases: [
+    string,
+    CommissionSettings,
+    AffiliateSaleHistory,
+    SaleInput,
+    string[],
+    Record<string, bigint>,
+  ][] = [
     [
+      "a first sale: the partner's commission, revenue, a new paying account",
+      commissions(),
+      affiliateHistory(),
+      sale(),
       [
-        "a first sale: the partner's commission, revenue, a new paying account",
-        commissions(),
-        affiliateHistory(),
-        sale(),
-        [
-          'customer:7:sales_count=1',
-          'partner:3:commission_not_paid:usd=29997000',
-          'partner:3:paid_accounts=1',
-          'partner:3:revenue:usd=99990000',
-          'partner:3:sales_count=1',
-        ],
-        { sales: 1n, 'revenue:usd': 99_990_000n },
+        'customer:7:sales_count=1',
+        'partner:3:commission_not_paid:usd=29997000',
+        'partner:3:paid_accounts=1',
+        'partner:3:revenue:usd=99990000',
+        'partner:3:sales_count=1',
       ],
+      { sales: 1n, 'revenue:usd': 99_990_000n },
+    ],
+    [
+      'a second sale adds no paying account; a sent currency wins over the program currency',
+      commissions(),
+      affiliateHistory({ buyer: { id: 7, since: at, salesBefore: 1 } }),
+      sale({ currency: 'EUR' }),
       [
-        'a second sale adds no paying account; a sent currency wins over the program currency',
-        commissions(),
-        affiliateHistory({ buyer: { id: 7, since: at, salesBefore: 1 } }),
-        sale({ currency: 'EUR' }),
-        [
-          'customer:7:sales_count=1',
-          'partner:3:commission_not_paid:eur=29997000',
-          'partner:3:revenue:eur=99990000',
-          'partner:3:sales_count=1',
-        ],
-        { sales: 1n, 'revenue:eur': 99_990_000n },
+        'customer:7:sales_count=1',
+        'partner:3:commission_not_paid:eur=29997000',
+        'partner:3:revenue:eur=99990000',
+        'partner:3:sales_count=1',
       ],
+      { sales: 1n, 'revenue:eur': 99_990_000n },
+    ],
+    [
+      'an archived partner earns nothing but the sale still counts for it',
+      commissions(),
+      affiliateHistory({ partner: { id: 3, archived: true, parentId: null } }),
+      sale(),
       [
-        'an archived partner earns nothing but the sale still counts for it',
-        commissions(),
-        affiliateHistory({ partner: { id: 3, archived: true, parentId: null } }),
-        sale(),
-        ['customer:7:sales_count=1', 'partner:3:paid_accounts=1', 'partner:3:revenue:usd=99990000', 'partner:3:sales_count=1'],
-        { sales: 1n, 'revenue:usd': 99_990_000n },
+        'customer:7:sales_count=1',
+        'partner:3:paid_accounts=1',
+        'partner:3:revenue:usd=99990000',
+        'partner:3:sales_count=1',
       ],
+      { sales: 1n, 'revenue:usd': 99_990_000n },
+    ],
+    [
+      'a buyer without a partner moves only its own and the program figures',
+      commissions(),
+      affiliateHistory({ partner: null }),
+      sale(),
+      ['customer:7:sales_count=1'],
+      { sales: 1n, 'revenue:usd': 99_990_000n },
+    ],
+    [
+      'tier two: the parent partner earns its own commission, ordered by partner id',
+      commissions({ tier2_commission: { type: 'percent', value: 10 } }),
+      affiliateHistory({ partner: { id: 9, archived: false, parentId: 2 } }),
+      sale({ amountMicros: 100_000_000n }),
       [
-        'a buyer without a partner moves only its own and the program figures',
-        commissions(),
-        affiliateHistory({ partner: null }),
-        sale(),
-        ['customer:7:sales_count=1'],
-        { sales: 1n, 'revenue:usd': 99_990_000n },
+        'customer:7:sales_count=1',
+        'partner:2:commission_not_paid:usd=10000000',
+        'partner:9:commission_not_paid:usd=30000000',
+        'partner:9:paid_accounts=1',
+        'partner:9:revenue:usd=100000000',
+        'partner:9:sales_count=1',
       ],
+      { sales: 1n, 'revenue:usd': 100_000_000n },
+    ],
+    [
+      'a hold puts the commission in pending',
+      commissions({ commission_hold_days: 30 }),
+      affiliateHistory(),
+      sale({ amountMicros: 10_000_000n }),
       [
-        'tier two: the parent partner earns its own commission, ordered by partner id',
-        commissions({ tier2_commission: { type: 'percent', value: 10 } }),
-        affiliateHistory({ partner: { id: 9, archived: false, parentId: 2 } }),
-        sale({ amountMicros: 100_000_000n }),
-        [
-          'customer:7:sales_count=1',
-          'partner:2:commission_not_paid:usd=10000000',
-          'partner:9:commission_not_paid:usd=30000000',
-          'partner:9:paid_accounts=1',
-          'partner:9:revenue:usd=100000000',
-          'partner:9:sales_count=1',
-        ],
-        { sales: 1n, 'revenue:usd': 100_000_000n },
+        'customer:7:sales_count=1',
+        'partner:3:commission_pending:usd=3000000',
+        'partner:3:paid_accounts=1',
+        'partner:3:revenue:usd=10000000',
+        'partner:3:sales_count=1',
       ],
-      [
-        'a hold puts the commission in pending',
-        commissions({ commission_hold_days: 30 }),
-        affiliateHistory(),
-        sale({ amountMicros: 10_000_000n }),
-        [
-          'customer:7:sales_count=1',
-          'partner:3:commission_pending:usd=3000000',
-          'partner:3:paid_accounts=1',
-          'partner:3:revenue:usd=10000000',
-          'partner:3:sales_count=1',
-        ],
-        { sales: 1n, 'revenue:usd': 10_000_000n },
-      ],
-    ];
+      { sales: 1n, 'revenue:usd': 10_000_000n },
+    ],
+  ];
   for (const [name, settings, history, input, entities, program] of cases) {
     test(name, () => {
       const decision = decideAffiliateSale(settings, history, input);
@@ -145,51 +156,58 @@ describe('decideAffiliateSale', () => {
 });
 
 const referralHistory = (overrides: Partial<ReferralSaleHistory['buyer']> = {}): ReferralSaleHistory => ({
-  buyer: { id: 5, referrerId: 4, purchasesBefore: 0, rewardsBefore: { referrer: 0, referred: 0 }, ...overrides },
+  buyer: {
+    id: 5,
+    referrerId: 4,
+    purchasesBefore: 0,
+    rewardsBefore: { referrer: 0, referred: 0 },
+    ...overrides,
+  },
 });
 
 describe('decideReferralSale', () => {
-  const cases: [string, RewardSettings, ReferralSaleHistory, SaleInput, string[], Record<string, bigint>][] = [
+  const cases: [string, RewardSettings, ReferralSaleHistory, SaleInput, string[], Record<string, bigint>][] =
     [
-      'give 10, get 10 on a first purchase: both balances, the counts, the referrer figures',
-      defaultRewardSettings,
-      referralHistory(),
-      sale({ currency: 'USD' }),
       [
-        'customer:4:balance:usd=10000000',
-        'customer:4:paid_accounts=1',
-        'customer:4:revenue:usd=99990000',
-        'customer:4:sales_count=1',
-        'customer:5:balance:usd=10000000',
-        'customer:5:purchases=1',
-        'customer:5:rewards:referred=1',
-        'customer:5:rewards:referrer=1',
+        'give 10, get 10 on a first purchase: both balances, the counts, the referrer figures',
+        defaultRewardSettings,
+        referralHistory(),
+        sale({ currency: 'USD' }),
+        [
+          'customer:4:balance:usd=10000000',
+          'customer:4:paid_accounts=1',
+          'customer:4:revenue:usd=99990000',
+          'customer:4:sales_count=1',
+          'customer:5:balance:usd=10000000',
+          'customer:5:purchases=1',
+          'customer:5:rewards:referred=1',
+          'customer:5:rewards:referrer=1',
+        ],
+        { sales: 1n, 'revenue:usd': 99_990_000n },
       ],
-      { sales: 1n, 'revenue:usd': 99_990_000n },
-    ],
-    [
-      'a second purchase earns nothing under first_purchase and adds no paying account',
-      defaultRewardSettings,
-      referralHistory({ purchasesBefore: 1, rewardsBefore: { referrer: 1, referred: 1 } }),
-      sale(),
-      ['customer:4:sales_count=1', 'customer:5:purchases=1'],
-      { sales: 1n },
-    ],
-    [
-      'rewarded: true records paid rewards that no balance counts',
-      defaultRewardSettings,
-      referralHistory(),
-      sale({ rewarded: true }),
       [
-        'customer:4:paid_accounts=1',
-        'customer:4:sales_count=1',
-        'customer:5:purchases=1',
-        'customer:5:rewards:referred=1',
-        'customer:5:rewards:referrer=1',
+        'a second purchase earns nothing under first_purchase and adds no paying account',
+        defaultRewardSettings,
+        referralHistory({ purchasesBefore: 1, rewardsBefore: { referrer: 1, referred: 1 } }),
+        sale(),
+        ['customer:4:sales_count=1', 'customer:5:purchases=1'],
+        { sales: 1n },
       ],
-      { sales: 1n },
-    ],
-  ];
+      [
+        'rewarded: true records paid rewards that no balance counts',
+        defaultRewardSettings,
+        referralHistory(),
+        sale({ rewarded: true }),
+        [
+          'customer:4:paid_accounts=1',
+          'customer:4:sales_count=1',
+          'customer:5:purchases=1',
+          'customer:5:rewards:referred=1',
+          'customer:5:rewards:referrer=1',
+        ],
+        { sales: 1n },
+      ],
+    ];
   for (const [name, settings, history, input, entities, program] of cases) {
     test(name, () => {
       const decision = decideReferralSale(settings, history, input);

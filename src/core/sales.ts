@@ -1,4 +1,9 @@
-import { type CommissionSettings, computeCommissions, partnerMetrics, type RewardStatus } from './commissions.ts';
+import {
+  type CommissionSettings,
+  computeCommissions,
+  partnerMetrics,
+  type RewardStatus,
+} from './commissions.ts';
 import { programMetrics, revenueMetric } from './program-stats.ts';
 import {
   balanceMetric,
@@ -264,7 +269,11 @@ export interface ReferralSaleFacts {
  * the buyer's purchase and reward counts, and the balances of `ok` rewards. A balance may go below
  * zero when a sale whose reward was already credited is taken back: that is what is owed.
  */
-export function referralSaleFigures(sale: ReferralSaleFacts, sign: Sign, purchasesBefore: number): SaleFigures {
+export function referralSaleFigures(
+  sale: ReferralSaleFacts,
+  sign: Sign,
+  purchasesBefore: number,
+): SaleFigures {
   const buyer = { kind: 'customer', id: sale.buyerId } as const;
   const entities: FigureChange[] = [{ ...buyer, metric: customerMetrics.purchases, value: sign }];
   for (const reward of sale.rewards) {

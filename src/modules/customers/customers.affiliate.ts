@@ -20,9 +20,6 @@ import {
   type PartnerRef,
 } from '../partners/partners.service.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
-import { listAffiliateCustomerTransactions } from '../transactions/transactions.affiliate.ts';
-import * as transactionsRepository from '../transactions/transactions.repository.ts';
-import { deleteTransactionRow } from '../transactions/transactions.service.ts';
 import {
   insertAffiliateCustomer,
   type NewAffiliateCustomer,
@@ -37,6 +34,7 @@ import {
   customerNotFound,
   findCustomerByRef,
   getCustomerByPathOrThrow,
+  type TakeSales,
 } from './customers.shared.ts';
 
 /** Customers of affiliate programs: they belong to a partner and feed its figures. */
@@ -147,24 +145,18 @@ async function update(ctx: ProgramContext, segment: string | undefined, body: Bo
 }
 
 /** Removes the customer with its transactions and rewards, taking back every figure they fed. */
-async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?: string }) {
+async function remove(
+  ctx: ProgramContext,
+  ref: repository.CustomerRef & { path?: string },
+  takeSales: TakeSales,
+) {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
   await ctx.database.db.transaction().execute(async (trx) => {
     const { path, ...bodyRef } = ref;
     const row = await getForRequestOrThrow(trx, ctx, path, bodyRef);
     const customer = await serialize(trx, ctx, row);
-    for (;;) {
-      const batch = await transactionsRepository.listTransactions(
-        trx,
-        programId,
-        { customerId: row.id, includeArchived: true },
-        { offset: 0, fetch: 500 },
-        'asc',
-      );
-      for (const transaction of batch) await deleteTransactionRow(trx, ctx, transaction);
-      if (batch.length < 500) break;
-    }
+    await takeSales(trx, ctx, row.id);
     const signup = { [partnerMetrics.signups]: -1 };
     if (row.partner_id !== null)
       await addToEntityCounters(trx, programId, { kind: 'partner', id: row.partner_id }, signup);
@@ -180,12 +172,12 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
   });
 }
 
-async function transactions(ctx: ProgramContext, id: string, query: Record<string, unknown>) {
-  const db = ctx.database.db;
-  const row = await getCustomerByPathOrThrow(db, ctx.program.id, id, PATH_ORDER);
+/** A customer's sales, newest first, `limit` per page (100 unless asked). */
+async function transactionsPage(ctx: ProgramContext, id: string, query: Record<string, unknown>) {
+  const row = await getCustomerByPathOrThrow(ctx.database.db, ctx.program.id, id, PATH_ORDER);
   const limit = typeof query.limit === 'number' ? query.limit : 100;
   const page = typeof query.page === 'number' ? query.page : 1;
-  return listAffiliateCustomerTransactions(db, ctx, row.id, exactPageWindow({ page, limit }));
+  return { customerId: row.id, window: exactPageWindow({ page, limit }) };
 }
 
 export const affiliateCustomers: CustomerBehaviour = {
@@ -195,5 +187,5 @@ export const affiliateCustomers: CustomerBehaviour = {
   search,
   update,
   remove,
-  transactions,
+  transactionsPage,
 };

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import { CounterFigures } from '../../db/counter-parts.ts';
+import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 

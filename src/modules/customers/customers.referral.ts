@@ -25,8 +25,6 @@ import {
   type ReferralLinkRow,
   referralLinkUrl,
 } from '../referral-links/referral-links.shared.ts';
-import { listReferralTransactions } from '../transactions/transactions.referral.ts';
-import { deleteTransactionRow, transactionsOfBuyer } from '../transactions/transactions.service.ts';
 import * as referralRepository from './customers.referral.repository.ts';
 import * as repository from './customers.repository.ts';
 import {
@@ -37,6 +35,7 @@ import {
   findCustomerByRef,
   getCustomerByPathOrThrow,
   signupTimeOrThrow,
+  type TakeSales,
 } from './customers.shared.ts';
 
 /**
@@ -357,7 +356,11 @@ async function update(ctx: ProgramContext, id: string | undefined, body: Body) {
  * its referrer's figures and balance are taken back); its rewards, links and credits go with it;
  * customers it referred become non-referred.
  */
-async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?: string }) {
+async function remove(
+  ctx: ProgramContext,
+  ref: repository.CustomerRef & { path?: string },
+  takeSales: TakeSales,
+) {
   await ctx.database.db.transaction().execute(async (trx) => {
     const row =
       ref.path !== undefined
@@ -365,8 +368,7 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
         : await findCustomerByRef(trx, ctx.program.id, ref);
     if (!row) throw customerNotFound();
     const data = await toReferralCustomer(trx, ctx, row);
-    const purchases = await transactionsOfBuyer(trx, ctx.program.id, row.id);
-    for (const purchase of purchases) await deleteTransactionRow(trx, ctx, purchase);
+    await takeSales(trx, ctx, row.id);
 
     const activity: Record<string, number> = { [programMetrics.customers]: -1 };
     if (row.referring_customer_id !== null) activity[programMetrics.referredCustomers] = -1;
@@ -390,13 +392,13 @@ async function remove(ctx: ProgramContext, ref: repository.CustomerRef & { path?
 }
 
 /** Refer-a-friend `limit` is 10–100 (spec, Limits); the shared route validates the widest range. */
-async function transactions(ctx: ProgramContext, id: string, query: Body) {
+/** Refer-a-friend `limit` is 10–100 (spec, Limits); the shared route validates the widest range. */
+async function transactionsPage(ctx: ProgramContext, id: string, query: Body) {
   const limit = query.limit === undefined ? 10 : Number(query.limit);
   if (limit < 10 || limit > 100) throw validationError({ limit: [messages.between('limit', 10, 100)] });
   const page = query.page === undefined ? 1 : Number(query.page);
-  const db = ctx.database.db;
-  const row = await getReferralCustomerOrThrow(db, ctx, id);
-  return listReferralTransactions(db, ctx, row.id, exactPageWindow({ page, limit }));
+  const row = await getReferralCustomerOrThrow(ctx.database.db, ctx, id);
+  return { customerId: row.id, window: exactPageWindow({ page, limit }) };
 }
 
 export const referralCustomers: CustomerBehaviour = {
@@ -406,7 +408,7 @@ export const referralCustomers: CustomerBehaviour = {
   search,
   update,
   remove,
-  transactions,
+  transactionsPage,
 };
 
 /** Archive (soft delete) and revoke-archive: the status moves between `active` and `archived`. */

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
+// A customer's sales belong to the transactions module: its list, and taking them back on delete.
+import { deleteSalesOfBuyer, listCustomerTransactions } from '../transactions/transactions.service.ts';
 import {
   CreateCustomerBodyByProgramType,
   CreateCustomerNestedBodyByProgramType,
@@ -23,7 +25,6 @@ import {
   deleteCustomer,
   getCustomer,
   listCustomers,
-  listCustomerTransactions,
   searchCustomers,
   updateCustomer,
 } from './customers.service.ts';
@@ -157,7 +158,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {
-      await deleteCustomer(programContext(request), { path: request.params.id });
+      await deleteCustomer(programContext(request), { path: request.params.id }, deleteSalesOfBuyer);
       return { status: 1 as const };
     },
   });
@@ -172,7 +173,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {
-      await deleteCustomer(programContext(request), request.query);
+      await deleteCustomer(programContext(request), request.query, deleteSalesOfBuyer);
       return { status: 1 as const };
     },
   });

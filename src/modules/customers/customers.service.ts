@@ -2,7 +2,7 @@ import type { ProgramContext } from '../../context.ts';
 import { affiliateCustomers } from './customers.affiliate.ts';
 import { referralCustomers } from './customers.referral.ts';
 import type { CustomerRef } from './customers.repository.ts';
-import type { CustomerBehaviour, CustomerProgramType, CustomerQuery } from './customers.shared.ts';
+import type { CustomerBehaviour, CustomerProgramType, CustomerQuery, TakeSales } from './customers.shared.ts';
 
 /**
  * `/v1/customers…` for every program type that has customers: each function hands over to the
@@ -36,11 +36,16 @@ export const searchCustomers = (ctx: ProgramContext, query: CustomerQuery) =>
 export const updateCustomer = (ctx: ProgramContext, id: string | undefined, body: Record<string, unknown>) =>
   behaviourOf(ctx).update(ctx, id, body);
 
-export const deleteCustomer = (ctx: ProgramContext, ref: CustomerRef & { path?: string }) =>
-  behaviourOf(ctx).remove(ctx, ref);
+/** Deletes a customer; `takeSales` (the transactions module's) takes its own sales back first. */
+export const deleteCustomer = (
+  ctx: ProgramContext,
+  ref: CustomerRef & { path?: string },
+  takeSales: TakeSales,
+) => behaviourOf(ctx).remove(ctx, ref, takeSales);
 
-export const listCustomerTransactions = (ctx: ProgramContext, id: string, query: Record<string, unknown>) =>
-  behaviourOf(ctx).transactions(ctx, id, query);
+/** The customer `GET /v1/customers/{id}/transactions` names, and the page of its sales to list. */
+export const customerSalesPage = (ctx: ProgramContext, id: string, query: Record<string, unknown>) =>
+  behaviourOf(ctx).transactionsPage(ctx, id, query);
 
 // What other modules (sales above all) need of customers. Each takes the caller's database or
 // transaction, so a sale can find, lock or create its buyer inside its own write transaction.
@@ -54,4 +59,4 @@ export { insertReferralCustomer, resolveReferrer, toReferralCustomer } from './c
 /** Customers by internal id, for lists that show each row's buyer; and the buyer lock of a sale. */
 export { type CustomerRef, findCustomersByIds, lockCustomer } from './customers.repository.ts';
 /** A customer named by `id`, `key` or `email`, or undefined. */
-export { type CustomerRow, customerNotFound, findCustomerByRef } from './customers.shared.ts';
+export { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales } from './customers.shared.ts';

@@ -32,10 +32,17 @@ export interface CustomerBehaviour {
   search(ctx: ProgramContext, query: CustomerQuery): Promise<unknown[]>;
   /** `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body). */
   update(ctx: ProgramContext, id: string | undefined, body: Record<string, unknown>): Promise<unknown>;
-  /** `DELETE /v1/customers/{id}` (`{id}`) or `DELETE /v1/customers` with body `key`/`email`/`id`. */
-  remove(ctx: ProgramContext, ref: CustomerRef & { path?: string }): Promise<void>;
-  /** `GET /v1/customers/{id}/transactions`. */
-  transactions(ctx: ProgramContext, id: string, query: Record<string, unknown>): Promise<unknown[]>;
+  /**
+   * `DELETE /v1/customers/{id}` (`{id}`) or `DELETE /v1/customers` with body `key`/`email`/`id`;
+   * `takeSales` takes the customer's own sales back first, in the same transaction.
+   */
+  remove(ctx: ProgramContext, ref: CustomerRef & { path?: string }, takeSales: TakeSales): Promise<void>;
+  /** `GET /v1/customers/{id}/transactions`: which customer, and which page of its sales. */
+  transactionsPage(
+    ctx: ProgramContext,
+    id: string,
+    query: Record<string, unknown>,
+  ): Promise<CustomerSalesPage>;
 }
 
 /**
@@ -48,6 +55,18 @@ export function signupTimeOrThrow(given: string | undefined, now: string, field:
   if (normalized === undefined) throw fieldError(field, messages.format(field));
   if (normalized > now) throw fieldError(field, messages.notFuture(field));
   return normalized;
+}
+
+/**
+ * Takes a customer's own sales back before the customer is deleted. The transactions module
+ * passes it in (through the route), so customers never depend on sales.
+ */
+export type TakeSales = (trx: Kysely<DB>, ctx: ProgramContext, customerId: number) => Promise<void>;
+
+/** The customer whose sales `GET /v1/customers/{id}/transactions` lists, and the rows to list. */
+export interface CustomerSalesPage {
+  customerId: number;
+  window: { offset: number; fetch: number };
 }
 
 export function customerNotFound(): AppError {

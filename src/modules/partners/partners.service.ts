@@ -13,6 +13,7 @@ import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { settleDueCommissions } from '../commissions/commissions.service.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import {
   findLinkByKey,
@@ -21,7 +22,6 @@ import {
   updateLink,
 } from '../referral-links/referral-links.service.ts';
 import { loadLinkUrlContext, referralLinkUrl } from '../referral-links/referral-links.shared.ts';
-import { settleDueCommissions } from '../transactions/transactions.affiliate.ts';
 import {
   findPartnerByRef,
   getPartnerByPathOrThrow,

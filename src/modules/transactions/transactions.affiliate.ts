@@ -11,17 +11,20 @@ import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
-import { affiliateSaleFigures, decideAffiliateSale, settledCommissionFigures } from '../../core/sales.ts';
+import { affiliateSaleFigures, decideAffiliateSale } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import { withSavepoint } from '../../db/savepoint.ts';
 import type { DB } from '../../db/tables.ts';
 import { readEntityCounters } from '../counters/counters.repository.ts';
-import { insertAffiliateCustomer } from '../customers/customers.affiliate.records.ts';
-import { findCustomersByIds, lockCustomer } from '../customers/customers.repository.ts';
-import { type CustomerRow, findCustomerByRef } from '../customers/customers.shared.ts';
-import { findPartnerByRef } from '../partners/partners.lookup.ts';
-import { findPartnerById, findPartnersByIds } from '../partners/partners.repository.ts';
+import {
+  type CustomerRow,
+  findCustomerByRef,
+  findCustomersByIds,
+  insertAffiliateCustomer,
+  lockCustomer,
+} from '../customers/customers.service.ts';
+import { findPartnerById, findPartnerByRef, findPartnersByIds } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
 import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
 import { applySaleFigures } from './transactions.figures.ts';
@@ -292,15 +295,8 @@ async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<str
   return filter;
 }
 
-export const storedAffiliateSales: StoredSales = {
-  serialize,
-  serializeCreated: serialize,
-  applyEffects,
-  listFilter,
-};
-
 /** The transactions of one affiliate customer, newest first. */
-export async function listAffiliateCustomerTransactions(
+async function listOfCustomer(
   db: Kysely<DB>,
   ctx: ProgramContext,
   customerId: number,
@@ -310,30 +306,10 @@ export async function listAffiliateCustomerTransactions(
   return serialize(db, ctx, rows);
 }
 
-/**
- * Rewards of a partner whose hold has passed become `ok`, moving their amounts from pending to
- * not paid. Run when the partner's figures are read; answers whether anything moved.
- */
-export async function settleDueCommissions(ctx: ProgramContext, partnerId: number): Promise<boolean> {
-  const programId = ctx.program.id;
-  const now = nowTimestamp(ctx.clock);
-  const due = (db: Kysely<DB>) => repository.listDueCommissions(db, programId, partnerId, now);
-  if ((await due(ctx.database.db)).length === 0) return false;
-  await ctx.database.db.transaction().execute(async (trx) => {
-    const rows = await due(trx);
-    if (rows.length === 0) return;
-    await repository.setRewardsStatus(
-      trx,
-      programId,
-      rows.map((r) => r.id),
-      'ok',
-    );
-    const settled = rows.filter((row) => row.archived_at === null);
-    const entities = settledCommissionFigures(
-      partnerId,
-      settled.map((row) => ({ amountMicros: microsFrom(row.amount), units: row.amount_units })),
-    );
-    await applySaleFigures(trx, programId, now, { program: {}, entities });
-  });
-  return true;
-}
+export const storedAffiliateSales: StoredSales = {
+  serialize,
+  serializeCreated: serialize,
+  applyEffects,
+  listOfCustomer,
+  listFilter,
+};

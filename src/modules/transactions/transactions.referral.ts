@@ -13,14 +13,17 @@ import { uniqueViolationColumn } from '../../db/errors.ts';
 import { withSavepoint } from '../../db/savepoint.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { countersOfCustomers, findCustomerWithReferrer } from '../customers/customers.referral.repository.ts';
 import {
+  type CustomerRow,
+  countersOfCustomers,
+  findCustomerByRef,
+  findCustomersByIds,
+  findCustomerWithReferrer,
   insertReferralCustomer,
+  lockCustomer,
   resolveReferrer,
   toReferralCustomer,
-} from '../customers/customers.referral.ts';
-import { findCustomersByIds, lockCustomer } from '../customers/customers.repository.ts';
-import { type CustomerRow, findCustomerByRef } from '../customers/customers.shared.ts';
+} from '../customers/customers.service.ts';
 import { readProgram } from '../program/program.service.ts';
 import { applySaleFigures } from './transactions.figures.ts';
 import type { ReferralTransactionCustomer } from './transactions.referral.schemas.ts';
@@ -288,10 +291,8 @@ async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<str
   return filter;
 }
 
-export const storedReferralSales: StoredSales = { serialize, serializeCreated, applyEffects, listFilter };
-
 /** `GET /v1/customers/{id}/transactions`: the sales it made and the sales of those it referred. */
-export async function listReferralTransactions(
+async function listOfCustomer(
   db: Kysely<DB>,
   ctx: ProgramContext,
   customerId: number,
@@ -300,3 +301,11 @@ export async function listReferralTransactions(
   const rows = await repository.listTransactionsInvolving(db, ctx.program.id, customerId, window);
   return serialize(db, ctx, rows);
 }
+
+export const storedReferralSales: StoredSales = {
+  serialize,
+  serializeCreated,
+  applyEffects,
+  listOfCustomer,
+  listFilter,
+};

@@ -187,34 +187,6 @@ export async function listTransactions(
     .execute();
 }
 
-/** A partner's commissions whose hold has ended (with whether their sale is archived). */
-export async function listDueCommissions(db: Kysely<DB>, programId: number, partnerId: number, now: string) {
-  return db
-    .selectFrom('rewards')
-    .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .select(['rewards.id', 'rewards.amount', 'rewards.amount_units', 'transactions.archived_at'])
-    .where('rewards.program_id', '=', programId)
-    .where('rewards.partner_id', '=', partnerId)
-    .where('rewards.status', '=', 'review_period')
-    .where('rewards.available_at', '<=', now)
-    .execute();
-}
-
-export async function setRewardsStatus(
-  db: Kysely<DB>,
-  programId: number,
-  ids: readonly number[],
-  status: string,
-) {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('rewards')
-    .set({ status })
-    .where('program_id', '=', programId)
-    .where('id', 'in', ids)
-    .execute();
-}
-
 /** Every transaction of one buyer, archived ones included (a customer delete takes them all). */
 export async function listTransactionsOfBuyer(db: Kysely<DB>, programId: number, customerId: number) {
   return db
@@ -222,6 +194,7 @@ export async function listTransactionsOfBuyer(db: Kysely<DB>, programId: number,
     .selectAll()
     .where('program_id', '=', programId)
     .where('customer_id', '=', customerId)
+    .orderBy('id')
     .execute();
 }
 

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { ListQuery } from '../../http/pagination.ts';
+import { ListQuery } from '../../http/list-query.ts';
 import { Paginated, Success } from '../../http/schemas.ts';
 import {
   AffiliateTransaction,

@@ -9,6 +9,7 @@ import { assertNever } from '../../core/program-types.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import { customerSalesPage, type TakeSales } from '../customers/customers.service.ts';
 import { affiliateSales, storedAffiliateSales } from './transactions.affiliate.ts';
 import { applySaleFigures } from './transactions.figures.ts';
 import { inWriteTransaction } from './transactions.group-commit.ts';
@@ -262,7 +263,21 @@ export async function deleteTransaction(ctx: ProgramContext, key: string): Promi
   });
 }
 
-/** Every transaction a customer bought, for a customer delete that takes them with it. */
-export async function transactionsOfBuyer(db: Kysely<DB>, programId: number, customerId: number) {
-  return repository.listTransactionsOfBuyer(db, programId, customerId);
+/**
+ * Takes back and removes every sale a customer made, archived ones included, in the caller's
+ * transaction: what a customer delete does first (the customers module receives it as `TakeSales`).
+ */
+export const deleteSalesOfBuyer: TakeSales = async (trx, ctx, customerId) => {
+  for (const row of await repository.listTransactionsOfBuyer(trx, ctx.program.id, customerId))
+    await deleteTransactionRow(trx, ctx, row);
+};
+
+/** `GET /v1/customers/{id}/transactions`. */
+export async function listCustomerTransactions(
+  ctx: ProgramContext,
+  id: string,
+  query: Record<string, unknown>,
+) {
+  const { customerId, window } = await customerSalesPage(ctx, id, query);
+  return storedSalesOf(ctx).listOfCustomer(ctx.database.db, ctx, customerId, window);
 }

@@ -55,6 +55,13 @@ export interface StoredSales {
   serializeCreated(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
   /** Takes back (-1) or restores (+1) every figure the sale and its rewards moved, in `trx`. */
   applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1): Promise<void>;
+  /** `GET /v1/customers/{id}/transactions`: the sales a customer's page shows, newest first. */
+  listOfCustomer(
+    db: Kysely<DB>,
+    ctx: ProgramContext,
+    customerId: number,
+    window: { offset: number; fetch: number },
+  ): Promise<unknown[]>;
   /** The list filters of the type; `undefined` when a filter names nothing (empty list). */
   listFilter(
     db: Kysely<DB>,
