@@ -11,7 +11,6 @@
 /** Tests and contract samples may reach anywhere to set up a case. */
 const notTests = '\\.(test|contract)\\.ts$|\\.test-[^/]+\\.ts$';
 
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
