@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Deps } from '../../context.ts';
-import { computeCommissions, partnerMetrics } from '../../core/commissions.ts';
+import { partnerMetrics } from '../../core/commissions.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
-import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
+import { programMetrics } from '../../core/program-stats.ts';
+import { decideAffiliateSale, type FigureChange } from '../../core/sales.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import { COUNTER_BASE, carryingUpdate, splitCounterDelta } from '../../db/counter-parts.ts';
 import { openSqlite } from '../../db/sqlite.ts';
@@ -25,7 +26,7 @@ const DAY_MICROS = 86_400_000_000;
 type Row = unknown[];
 
 /** A counter row `[program, kind, owner, metric, value]` with its value split (db/counter-parts.ts). */
-const splitFigure = (row: Row): Row => [...row.slice(0, 4), ...splitCounterDelta(row[4] as number)];
+const splitFigure = (row: Row): Row => [...row.slice(0, 4), ...splitCounterDelta(row[4] as bigint | number)];
 const carrying = carryingUpdate('entity_counters');
 
 interface BulkWriter {
@@ -128,6 +129,30 @@ async function nextId(deps: Deps, table: 'partners' | 'customers' | 'referral_li
   return Number(row?.max ?? 0) + 1;
 }
 
+/** Sums of many decisions' entity figures, by owner and metric, in exact micro-units. */
+class FigureTotals {
+  readonly #byOwner = new Map<string, Map<string, bigint>>();
+
+  add(changes: readonly FigureChange[]): void {
+    for (const change of changes) {
+      const owner = `${change.kind}:${change.id}`;
+      let figures = this.#byOwner.get(owner);
+      if (!figures) {
+        figures = new Map();
+        this.#byOwner.set(owner, figures);
+      }
+      figures.set(change.metric, (figures.get(change.metric) ?? 0n) + change.value);
+    }
+  }
+
+  *changes(): Generator<FigureChange> {
+    for (const [owner, figures] of this.#byOwner) {
+      const [kind, id] = owner.split(':') as [FigureChange['kind'], string];
+      for (const [metric, value] of figures) if (value !== 0n) yield { kind, id: Number(id), metric, value };
+    }
+  }
+}
+
 function count(value: string | undefined, flag: string): number {
   const n = Number(value ?? 0);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number`);
@@ -176,11 +201,11 @@ export async function seedAffiliate(
   const firstLink = await nextId(deps, 'referral_links');
   const firstCustomer = await nextId(deps, 'customers');
   const firstTransaction = await nextId(deps, 'transactions');
-  const programDays = new Map<string, Record<string, number>>();
-  const addDay = (timestamp: string, deltas: Record<string, number>) => {
+  const programDays = new Map<string, Record<string, bigint>>();
+  const addDay = (timestamp: string, deltas: Record<string, bigint>) => {
     const day = timestamp.slice(0, 10);
     const figures = programDays.get(day) ?? {};
-    for (const [metric, value] of Object.entries(deltas)) figures[metric] = (figures[metric] ?? 0) + value;
+    for (const [metric, value] of Object.entries(deltas)) figures[metric] = (figures[metric] ?? 0n) + value;
     programDays.set(day, figures);
   };
 
@@ -236,7 +261,7 @@ export async function seedAffiliate(
         created,
         created,
       ]);
-      addDay(created, { [programMetrics.customers]: 1, [programMetrics.referredCustomers]: 1 });
+      addDay(created, { [programMetrics.customers]: 1n, [programMetrics.referredCustomers]: 1n });
     }
     await writer.insert(
       'customers',
@@ -256,13 +281,10 @@ export async function seedAffiliate(
     );
   }
 
-  // Transactions with their commissions; figures accumulate in memory.
-  const partnerSales = new Float64Array(input.partners);
-  const partnerRevenue = new Float64Array(input.partners);
-  const partnerPaying = new Float64Array(input.partners);
-  const partnerCommission = new Map<string, Float64Array>();
+  // Transactions with their commissions, each decided by the same rule as a live sale
+  // (core/sales.ts); the figures they move accumulate in memory and are written once.
+  const saleFigures = new FigureTotals();
   const customerSales = new Uint32Array(input.customers);
-  const revenueName = partnerMetrics.revenue(currency);
   for (let from = 0; from < input.transactions; from += CHUNK) {
     const transactions: Row[] = [];
     const rewards: Row[] = [];
@@ -273,15 +295,36 @@ export async function seedAffiliate(
       const amount = (10 + ((i * 37) % 190)) * 1_000_000 + ((i * 13) % 100) * 10_000;
       const created = at(saleStart, i, input.transactions);
       const id = firstTransaction + i;
+      const decision = decideAffiliateSale(
+        settings.commissions,
+        {
+          buyer: {
+            id: firstCustomer + customer,
+            since: customerCreatedAt(customer),
+            salesBefore: customerSales[customer] ?? 0,
+          },
+          partner: { id: firstPartner + partner, archived: false, parentId: null },
+          programCurrency: currency,
+        },
+        {
+          amountMicros: BigInt(amount),
+          currency,
+          rewardable: true,
+          rewarded: false,
+          productId: null,
+          productType: null,
+          at: created,
+        },
+      );
       transactions.push([
         id,
         programId,
         `${prefix}t${i}`,
-        firstCustomer + customer,
-        firstPartner + partner,
+        decision.customerId,
+        decision.partnerId,
         'sale',
         amount,
-        currency,
+        decision.currency,
         true,
         false,
         false,
@@ -289,46 +332,26 @@ export async function seedAffiliate(
         'seed',
         created,
       ]);
-      const sinceIndex = customer;
-      for (const commission of computeCommissions(settings.commissions, {
-        amountMicros: BigInt(amount),
-        productId: null,
-        productType: null,
-        rewardable: true,
-        rewarded: false,
-        at: created,
-        customerSince: customerCreatedAt(sinceIndex),
-        previousSales: customerSales[customer] ?? 0,
-        hasParent: false,
-      })) {
+      for (const reward of decision.rewards) {
         rewards.push([
           programId,
           id,
-          firstPartner + partner,
-          commission.role,
-          commission.status,
-          Number(commission.amountMicros),
-          currency,
+          reward.partnerId,
+          reward.role,
+          reward.status,
+          reward.amountMicros,
+          reward.units,
           true,
           false,
-          commission.type,
-          String(commission.value),
-          commission.availableAt,
+          reward.commissionType,
+          reward.commissionValue,
+          reward.availableAt,
           created,
         ]);
-        const metric = partnerMetrics.commission(commission.status, currency);
-        let totals = partnerCommission.get(metric);
-        if (!totals) {
-          totals = new Float64Array(input.partners);
-          partnerCommission.set(metric, totals);
-        }
-        totals[partner] = (totals[partner] ?? 0) + Number(commission.amountMicros);
       }
-      if ((customerSales[customer] ?? 0) === 0) partnerPaying[partner] = (partnerPaying[partner] ?? 0) + 1;
       customerSales[customer] = (customerSales[customer] ?? 0) + 1;
-      partnerSales[partner] = (partnerSales[partner] ?? 0) + 1;
-      partnerRevenue[partner] = (partnerRevenue[partner] ?? 0) + amount;
-      addDay(created, { [programMetrics.sales]: 1, [revenueMetric(currency)]: amount });
+      saleFigures.add(decision.figures.entities);
+      addDay(created, decision.figures.program);
     }
     await writer.insert(
       'transactions',
@@ -385,25 +408,14 @@ export async function seedAffiliate(
     }
   };
   for (let p = 0; p < input.partners; p++) {
-    const owner = firstPartner + p;
-    const figures: [string, number][] = [
-      [partnerMetrics.signups, partnerSignups[p] ?? 0],
-      [partnerMetrics.salesCount, partnerSales[p] ?? 0],
-      [revenueName, partnerRevenue[p] ?? 0],
-      [partnerMetrics.paidAccounts, partnerPaying[p] ?? 0],
-      ...[...partnerCommission].map(([metric, totals]) => [metric, totals[p] ?? 0] as [string, number]),
-    ];
-    for (const [metric, value] of figures) {
-      if (value === 0) continue;
-      counters.push([programId, 'partner', owner, metric, value]);
-      if (metric === partnerMetrics.signups) counters.push([programId, 'link', firstLink + p, metric, value]);
-    }
+    const signups = partnerSignups[p] ?? 0;
+    if (signups === 0) continue;
+    counters.push([programId, 'partner', firstPartner + p, partnerMetrics.signups, signups]);
+    counters.push([programId, 'link', firstLink + p, partnerMetrics.signups, signups]);
     await flush();
   }
-  for (let c = 0; c < input.customers; c++) {
-    const sales = customerSales[c] ?? 0;
-    if (sales > 0)
-      counters.push([programId, 'customer', firstCustomer + c, partnerMetrics.salesCount, sales]);
+  for (const change of saleFigures.changes()) {
+    counters.push([programId, change.kind, change.id, change.metric, change.value]);
     await flush();
   }
   await flush(true);
