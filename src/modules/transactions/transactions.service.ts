@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError, type FieldErrors, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
+import { insertOrReplay } from '../../core/insert-or-replay.ts';
 import { messages } from '../../core/messages.ts';
 import { amountOrThrow } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
@@ -9,7 +10,11 @@ import { assertNever } from '../../core/program-types.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
-import { customerSalesPage, type TakeSales } from '../customers/customers.service.ts';
+import {
+  type CustomerTransactionsQuery,
+  customerSalesPage,
+  type TakeSales,
+} from '../customers/customers.service.ts';
 import { affiliateSales, storedAffiliateSales } from './transactions.affiliate.ts';
 import { applySaleFigures } from './transactions.figures.ts';
 import { inWriteTransaction } from './transactions.group-commit.ts';
@@ -106,8 +111,9 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
 }
 
 /**
- * One sale: replayed when its key is stored with the same request, refused when with another,
- * otherwise decided from what `prepare` read and written at once (rows, figures, event).
+ * One sale, insert-or-replay on its key (core/insert-or-replay.ts): replayed when its key is
+ * stored with the same request, refused when with another, otherwise decided from what `prepare`
+ * read and written at once (rows, figures, event).
  */
 async function recordSale<Customer extends { id?: string; key?: string; email?: string }, Prepared>(
   trx: Kysely<DB>,
@@ -120,14 +126,26 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
   const amountMicros = amountOrThrow(entry.amount, 'amount');
   const key = entry.key ?? newKey();
   const digest = transactionDigest(entry, amountMicros, entry.customer);
-  const replay = async (row: TransactionRow) => {
-    if (row.request_digest !== digest) throw validationError({ key: [messages.taken('key')] });
-    const [data] = await stored.serializeCreated(trx, ctx, [row]);
-    return data;
-  };
-  const known = await repository.findTransactionByKey(trx, programId, key);
-  if (known) return replay(known);
+  const outcome = await insertOrReplay({
+    find: () => repository.findTransactionByKey(trx, programId, key),
+    sameRequest: (row) => row.request_digest === digest,
+    taken: () => validationError({ key: [messages.taken('key')] }),
+    insert: () => writeSale(trx, ctx, handler, entry, { key, digest, amountMicros }),
+  });
+  if ('created' in outcome) return outcome.created.data;
+  const [data] = await stored.serializeCreated(trx, ctx, [outcome.replayed]);
+  return data;
+}
 
+/** Decides a new sale and writes it: the row first (nothing when its key is taken), then the rest. */
+async function writeSale<Customer, Prepared>(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  handler: SaleHandler<Customer, Prepared>,
+  entry: SaleEntry<Customer>,
+  { key, digest, amountMicros }: { key: string; digest: string; amountMicros: bigint },
+) {
+  const programId = ctx.program.id;
   const prepared = await handler.prepare(trx, ctx, entry);
   // Taken inside the write transaction, so creation order and `created_at` agree.
   const now = nowTimestamp(ctx.clock);
@@ -153,12 +171,7 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
     created_at: now,
     deleted_at: null,
   });
-  if (!row) {
-    // Another request stored this key between our look-up and our insert (it committed first).
-    const winner = await repository.findTransactionByKey(trx, programId, key);
-    if (!winner) throw new AppError('unavailable', 'The transaction could not be recorded; try again.');
-    return replay(winner);
-  }
+  if (!row) return undefined;
   const rewards = await repository.insertRewards(
     trx,
     decision.rewards.map((reward) => ({
@@ -184,7 +197,7 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
   await applySaleFigures(trx, programId, now, decision.figures);
   const data = handler.created(prepared, row, rewards);
   await recordEvent(trx, programId, 'transaction.created', data, now);
-  return data;
+  return { data };
 }
 
 // Fields of the shared part of the multiple form keep their name; the others get `transactions.N.`.
@@ -276,7 +289,7 @@ export const deleteSalesOfBuyer: TakeSales = async (trx, ctx, customerId) => {
 export async function listCustomerTransactions(
   ctx: ProgramContext,
   id: string,
-  query: Record<string, unknown>,
+  query: CustomerTransactionsQuery,
 ) {
   const { customerId, window } = await customerSalesPage(ctx, id, query);
   return storedSalesOf(ctx).listOfCustomer(ctx.database.db, ctx, customerId, window);
