@@ -75,25 +75,6 @@ export function definePreparedQuery<Row, Params extends object>(
   };
 }
 
-/**
- * @deprecated Positional placeholders that callers must pass in the builder's order: use
- * `definePreparedQuery`, whose parameters are named. Kept until the last callers move.
- */
-export function preparedQuery<Row, Params extends unknown[]>(build: (db: Kysely<DB>) => Compilable<Row>) {
-  const compiled = new WeakMap<object, CompiledQuery<Row>>();
-  return async (db: Kysely<DB>, ...parameters: Params): Promise<Row[]> => {
-    const key = db.getExecutor().adapter;
-    let query = compiled.get(key);
-    if (!query) {
-      query = build(db).compile();
-      compiled.set(key, query);
-    }
-    const rows = runImmediately(db, query.sql, parameters);
-    if (rows) return rows as Row[];
-    return (await db.executeQuery<Row>({ ...query, parameters })).rows;
-  };
-}
-
 /** The rows, when the database could answer at once; undefined when it goes through Kysely. */
 function runImmediately(db: Kysely<DB>, sql: string, parameters: readonly unknown[]): unknown[] | undefined {
   const direct = immediateRunners.get(db)?.(sql, parameters);

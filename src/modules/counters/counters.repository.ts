@@ -6,7 +6,7 @@ import {
   joinCounterParts,
   splitCounterDelta,
 } from '../../db/counter-parts.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -26,32 +26,46 @@ export interface CounterDelta {
   value: bigint | number;
 }
 
-type UpsertParameters = [
-  programId: number,
-  kind: string,
-  ownerId: number,
-  metric: string,
-  low: number,
-  high: number,
-];
+/** One figure's split delta (db/counter-parts.ts): both parts are bound as they were split. */
+type UpsertParameters = {
+  programId: number;
+  kind: string;
+  ownerId: number;
+  metric: string;
+  low: number;
+  high: number;
+};
 
-/** Adds a split delta to one figure, creating it; built with placeholders for preparedQuery. */
-const upsertCounterQuery = (db: Kysely<DB>) =>
+/** Adds a split delta to one figure, creating it. */
+const upsertCounterQuery = (db: Kysely<DB>, param: ParamOf<UpsertParameters>) =>
   db
     .insertInto('entity_counters')
-    .values({ program_id: 0, owner_kind: '', owner_id: 0, metric: '', value: 0, value_hi: 0 })
+    .values({
+      program_id: param('programId'),
+      owner_kind: param('kind'),
+      owner_id: param('ownerId'),
+      metric: param('metric'),
+      value: param('low'),
+      value_hi: param('high'),
+    })
     .onConflict((oc) =>
       oc
         .columns(['program_id', 'owner_kind', 'owner_id', 'metric'])
         .doUpdateSet(carryingUpdate('entity_counters')),
     );
 
-const upsertCounter = preparedQuery<never, UpsertParameters>(upsertCounterQuery);
+const upsertCounter = definePreparedQuery<never, UpsertParameters>(upsertCounterQuery);
 
-const upsertCounterReturning = preparedQuery<
+const upsertCounterReturning = definePreparedQuery<
   { value: number | bigint; value_hi: number | bigint },
   UpsertParameters
->((db) => upsertCounterQuery(db).returning(['value', 'value_hi']));
+>((db, param) => upsertCounterQuery(db, param).returning(['value', 'value_hi']));
+
+/** The upsert's parameters for one delta. */
+function upsertParameters(programId: number, delta: CounterDelta): UpsertParameters {
+  const [low, high] = splitCounterDelta(delta.value);
+  return { programId, kind: delta.kind, ownerId: delta.id, metric: delta.metric, low, high };
+}
 
 const isZero = (value: bigint | number) => value === 0 || value === 0n;
 
@@ -61,8 +75,7 @@ export async function addCounterDelta(
   programId: number,
   delta: CounterDelta,
 ): Promise<bigint> {
-  const [low, high] = splitCounterDelta(delta.value);
-  const [row] = await upsertCounterReturning(db, programId, delta.kind, delta.id, delta.metric, low, high);
+  const [row] = await upsertCounterReturning(db, upsertParameters(programId, delta));
   return row ? joinCounterParts(row.value, row.value_hi) : 0n;
 }
 
@@ -73,8 +86,7 @@ export async function addCounterDelta(
 export async function addCounterDeltas(db: Kysely<DB>, programId: number, deltas: readonly CounterDelta[]) {
   for (const delta of deltas) {
     if (isZero(delta.value)) continue;
-    const [low, high] = splitCounterDelta(delta.value);
-    await upsertCounter(db, programId, delta.kind, delta.id, delta.metric, low, high);
+    await upsertCounter(db, upsertParameters(programId, delta));
   }
 }
 
@@ -128,16 +140,16 @@ export async function subtractIfAvailable(
   return Number(result.numUpdatedRows) === 1;
 }
 
-const selectEntityCounters = preparedQuery<
+const selectEntityCounters = definePreparedQuery<
   { metric: string; value: number | bigint; value_hi: number | bigint },
-  [programId: number, kind: CounterOwner['kind'], ownerId: number]
->((db) =>
+  { programId: number; kind: CounterOwner['kind']; ownerId: number }
+>((db, param) =>
   db
     .selectFrom('entity_counters')
     .select(['metric', 'value', 'value_hi'])
-    .where('program_id', '=', 0)
-    .where('owner_kind', '=', 'partner')
-    .where('owner_id', '=', 0),
+    .where('program_id', '=', param('programId'))
+    .where('owner_kind', '=', param('kind'))
+    .where('owner_id', '=', param('ownerId')),
 );
 
 /** Every figure of one owner. */
@@ -146,7 +158,9 @@ export async function readEntityCounters(
   programId: number,
   owner: CounterOwner,
 ): Promise<CounterFigures> {
-  return CounterFigures.of(await selectEntityCounters(db, programId, owner.kind, owner.id));
+  return CounterFigures.of(
+    await selectEntityCounters(db, { programId, kind: owner.kind, ownerId: owner.id }),
+  );
 }
 
 /** Drops an owner's figures: the partner or customer they describe is being deleted. */

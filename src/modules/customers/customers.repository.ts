@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CustomersTable } from '../../db/domain-tables.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Customer queries both program types share; every one is scoped by the program. */
@@ -12,19 +12,19 @@ export interface CustomerRef {
 }
 
 type CustomerRow = Selectable<CustomersTable>;
-const customerBy = (column: 'public_id' | 'key' | 'email' | 'id') =>
-  preparedQuery<CustomerRow, [programId: number, value: string | number]>((db) =>
+const customerBy = <Value extends string | number>(column: 'public_id' | 'key' | 'email' | 'id') =>
+  definePreparedQuery<CustomerRow, { programId: number; value: Value }>((db, param) =>
     db
       .selectFrom('customers')
       .selectAll()
-      .where('program_id', '=', 0)
-      .where(column, '=', column === 'id' ? 0 : ''),
+      .where('program_id', '=', param('programId'))
+      .where(column, '=', param('value')),
   );
 const selectCustomerBy = {
-  public_id: customerBy('public_id'),
-  key: customerBy('key'),
-  email: customerBy('email'),
-  id: customerBy('id'),
+  public_id: customerBy<string>('public_id'),
+  key: customerBy<string>('key'),
+  email: customerBy<string>('email'),
+  id: customerBy<number>('id'),
 };
 
 export async function findCustomerBy(
@@ -33,11 +33,11 @@ export async function findCustomerBy(
   column: 'public_id' | 'key' | 'email',
   value: string,
 ): Promise<CustomerRow | undefined> {
-  return (await selectCustomerBy[column](db, programId, value))[0];
+  return (await selectCustomerBy[column](db, { programId, value }))[0];
 }
 
 export async function findCustomerById(db: Kysely<DB>, programId: number, id: number) {
-  return (await selectCustomerBy.id(db, programId, id))[0];
+  return (await selectCustomerBy.id(db, { programId, value: id }))[0];
 }
 
 export async function findCustomersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {

@@ -1,14 +1,14 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { carryingUpdate, joinCounterParts, splitCounterDelta } from '../../db/counter-parts.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 
-const selectProgram = preparedQuery<Selectable<ProgramsTable>, [programId: number]>((db) =>
-  db.selectFrom('programs').selectAll().where('id', '=', 0),
+const selectProgram = definePreparedQuery<Selectable<ProgramsTable>, { programId: number }>((db, param) =>
+  db.selectFrom('programs').selectAll().where('id', '=', param('programId')),
 );
 
 export async function findProgram(db: Kysely<DB>, programId: number) {
-  return (await selectProgram(db, programId))[0];
+  return (await selectProgram(db, { programId }))[0];
 }
 
 /** What an invitation e-mail says about the program. */
@@ -30,8 +30,18 @@ export async function updateProgram(db: Kysely<DB>, programId: number, values: U
  * instead of every day of sixty (index program_counters_by_day). The two parts of each figure
  * (db/counter-parts.ts) are summed apart and joined exactly in `readWindowSums`.
  */
-const windowSum = (part: 'value' | 'value_hi', upper: '<=' | '<') => {
-  const inWindow = sql`day >= ${''} and day ${sql.raw(upper)} ${''}`;
+type WindowParams = { programId: number; beforeFrom: string; currentFrom: string; today: string };
+
+/** The current window is `[currentFrom, today]`, the one before `[beforeFrom, currentFrom)`. */
+const windowSum = (
+  param: ParamOf<WindowParams>,
+  part: 'value' | 'value_hi',
+  window: 'current' | 'before',
+) => {
+  const inWindow =
+    window === 'current'
+      ? sql`day >= ${param('currentFrom')} and day <= ${param('today')}`
+      : sql`day >= ${param('beforeFrom')} and day < ${param('currentFrom')}`;
   return sql<number | bigint>`cast(sum(case when ${inWindow} then ${sql.ref(part)} else 0 end) as bigint)`;
 };
 
@@ -43,19 +53,19 @@ type WindowSumRow = {
   before_hi: number | bigint;
 };
 
-const selectWindowSums = preparedQuery<WindowSumRow, unknown[]>((db) =>
+const selectWindowSums = definePreparedQuery<WindowSumRow, WindowParams>((db, param) =>
   db
     .selectFrom('program_counters')
     .select([
       'metric',
-      windowSum('value', '<=').as('current'),
-      windowSum('value_hi', '<=').as('current_hi'),
-      windowSum('value', '<').as('before'),
-      windowSum('value_hi', '<').as('before_hi'),
+      windowSum(param, 'value', 'current').as('current'),
+      windowSum(param, 'value_hi', 'current').as('current_hi'),
+      windowSum(param, 'value', 'before').as('before'),
+      windowSum(param, 'value_hi', 'before').as('before_hi'),
     ])
-    .where('program_id', '=', 0)
-    .where('day', '>=', '')
-    .where('day', '<=', '')
+    .where('program_id', '=', param('programId'))
+    .where('day', '>=', param('beforeFrom'))
+    .where('day', '<=', param('today'))
     .groupBy('metric'),
 );
 
@@ -65,14 +75,7 @@ export async function readWindowSums(
   programId: number,
   window: { beforeFrom: string; currentFrom: string; today: string },
 ): Promise<{ metric: string; current: bigint; before: bigint }[]> {
-  const { beforeFrom, currentFrom, today } = window;
-  const rows = await selectWindowSums(
-    db,
-    ...[currentFrom, today, currentFrom, today, beforeFrom, currentFrom, beforeFrom, currentFrom],
-    programId,
-    beforeFrom,
-    today,
-  );
+  const rows = await selectWindowSums(db, { programId, ...window });
   return rows.map((row) => ({
     metric: row.metric,
     current: joinCounterParts(row.current ?? 0, row.current_hi ?? 0),
@@ -80,17 +83,33 @@ export async function readWindowSums(
   }));
 }
 
-type CounterRow = { program_id: number; metric: string; day: string; value: number; value_hi: number };
+/**
+ * The upsert's parameters for `n` metrics: metric `i` has `metric${i}` and its split delta
+ * `value${i}`, `valueHi${i}` (i < n).
+ */
+type CounterUpsertParams = { programId: number; day: string } & Record<`metric${number}`, string> &
+  Record<`value${number}` | `valueHi${number}`, number>;
 
-/** One compiled upsert per number of rows: sales move two to six figures at once. */
+/** One compiled upsert per number of metrics: a sale moves one to three (two to six rows). */
 const upserts = new Map<number, ReturnType<typeof counterUpsert>>();
 
-function counterUpsert(rows: number) {
-  const placeholder: CounterRow = { program_id: 0, metric: '', day: '', value: 0, value_hi: 0 };
-  return preparedQuery<never, unknown[]>((db) =>
+/** Two rows per metric, the day's and the running total's, in that order. */
+function counterUpsert(metrics: number) {
+  return definePreparedQuery<never, CounterUpsertParams>((db, param) =>
     db
       .insertInto('program_counters')
-      .values(Array.from({ length: rows }, () => placeholder))
+      .values(
+        Array.from({ length: metrics }, (_, i) =>
+          // The running total's day is written by the builder: every call binds it as compiled.
+          [param('day'), 'total'].map((day) => ({
+            program_id: param('programId'),
+            metric: param(`metric${i}`),
+            day,
+            value: param(`value${i}`),
+            value_hi: param(`valueHi${i}`),
+          })),
+        ).flat(),
+      )
       .onConflict((oc) =>
         oc.columns(['program_id', 'metric', 'day']).doUpdateSet(carryingUpdate('program_counters')),
       ),
@@ -107,19 +126,20 @@ export async function addToCounters(
   day: string,
   deltas: Record<string, bigint | number>,
 ) {
-  const rows = Object.entries(deltas)
-    .filter(([, delta]) => delta !== 0 && delta !== 0n)
-    .flatMap(([metric, delta]): CounterRow[] => {
-      const [value, value_hi] = splitCounterDelta(delta);
-      return [
-        { program_id: programId, metric, day, value, value_hi },
-        { program_id: programId, metric, day: 'total', value, value_hi },
-      ];
-    });
-  if (rows.length === 0) return;
-  let upsert = upserts.get(rows.length);
-  if (!upsert) upserts.set(rows.length, (upsert = counterUpsert(rows.length)));
-  await upsert(db, ...rows.flatMap((row) => [row.program_id, row.metric, row.day, row.value, row.value_hi]));
+  const params: CounterUpsertParams = { programId, day };
+  let metrics = 0;
+  for (const [metric, delta] of Object.entries(deltas)) {
+    if (delta === 0 || delta === 0n) continue;
+    const [value, valueHi] = splitCounterDelta(delta);
+    params[`metric${metrics}`] = metric;
+    params[`value${metrics}`] = value;
+    params[`valueHi${metrics}`] = valueHi;
+    metrics += 1;
+  }
+  if (metrics === 0) return;
+  let upsert = upserts.get(metrics);
+  if (!upsert) upserts.set(metrics, (upsert = counterUpsert(metrics)));
+  await upsert(db, params);
 }
 
 // Program management for the admin API and the CLI.
