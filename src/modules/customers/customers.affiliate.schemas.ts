@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Email, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 import { PartnerRef, PartnerRefInput, Tags, TagsInput } from '../partners/partners.schemas.ts';
 
@@ -28,12 +28,13 @@ export const CreateAffiliateCustomerBody = Type.Object(
   {
     key: Type.String({ minLength: 1, maxLength: 255 }),
     ...Type.Partial(Type.Object(customerFields)).properties,
-    created_at: CustomerCreatedAt,
+    created_at: Type.Optional(CustomerCreatedAt),
     partner: PartnerRefInput,
-    options: Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) })),
+    options: Type.Optional(Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) }))),
   },
-  { required: ['key', 'partner'], title: 'CreateAffiliateCustomerBody' },
+  { title: 'CreateAffiliateCustomerBody' },
 );
+export type CreateAffiliateCustomerBody = Static<typeof CreateAffiliateCustomerBody>;
 
 const customerChanges = Type.Partial(
   Type.Object({ ...customerFields, key: Type.String({ minLength: 1, maxLength: 255 }) }),
@@ -43,27 +44,26 @@ const customerChanges = Type.Partial(
 export const UpdateAffiliateCustomerBody = Type.Object(
   {
     ...customerChanges.properties,
-    update: customerChanges,
+    update: Type.Optional(customerChanges),
   },
-  { required: [], title: 'UpdateAffiliateCustomerBody' },
+  { title: 'UpdateAffiliateCustomerBody' },
 );
+export type UpdateAffiliateCustomerBody = Static<typeof UpdateAffiliateCustomerBody>;
 
 /** The older nested create form, `POST /v1/customer`. */
 export const CreateAffiliateCustomerNestedBody = Type.Object(
   {
-    customer: Type.Object(
-      {
-        key: Type.String({ minLength: 1, maxLength: 255 }),
-        ...Type.Partial(Type.Object(customerFields)).properties,
-        created_at: CustomerCreatedAt,
-      },
-      { required: ['key'] },
-    ),
+    customer: Type.Object({
+      key: Type.String({ minLength: 1, maxLength: 255 }),
+      ...Type.Partial(Type.Object(customerFields)).properties,
+      created_at: Type.Optional(CustomerCreatedAt),
+    }),
     partner: PartnerRefInput,
-    options: Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) })),
+    options: Type.Optional(Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) }))),
   },
-  { required: ['customer', 'partner'], title: 'CreateAffiliateCustomerNestedBody' },
+  { title: 'CreateAffiliateCustomerNestedBody' },
 );
+export type CreateAffiliateCustomerNestedBody = Static<typeof CreateAffiliateCustomerNestedBody>;
 
 const entryFields = {
   key: Type.String(),

@@ -22,14 +22,21 @@ import {
 import { recordProgramActivity } from '../program/program.service.ts';
 import {
   insertAffiliateCustomer,
-  type NewAffiliateCustomer,
   toAffiliateCustomer,
   toAffiliateCustomerEntry,
 } from './customers.affiliate.records.ts';
+import type {
+  CreateAffiliateCustomerBody,
+  UpdateAffiliateCustomerBody,
+} from './customers.affiliate.schemas.ts';
+import type { CustomerBehaviour } from './customers.behaviour.ts';
 import * as repository from './customers.repository.ts';
+import type {
+  CustomerTransactionsQuery,
+  ListCustomersQuery,
+  SearchCustomersQuery,
+} from './customers.schemas.ts';
 import {
-  type CustomerBehaviour,
-  type CustomerQuery,
   type CustomerRow,
   customerNotFound,
   findCustomerByRef,
@@ -39,7 +46,6 @@ import {
 
 /** Customers of affiliate programs: they belong to a partner and feed its figures. */
 
-type Body = Record<string, unknown>;
 const PATH_ORDER = ['key'] as const;
 async function partnerIdOf(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
   if (row.partner_id === null) return null;
@@ -60,10 +66,10 @@ async function entries(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Custo
   );
 }
 
-async function create(ctx: ProgramContext, body: Body) {
+async function create(ctx: ProgramContext, body: CreateAffiliateCustomerBody) {
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {
-      const row = await insertAffiliateCustomer(trx, ctx, body as unknown as NewAffiliateCustomer);
+      const row = await insertAffiliateCustomer(trx, ctx, body);
       return serialize(trx, ctx, row);
     });
   } catch (error) {
@@ -77,35 +83,35 @@ async function get(ctx: ProgramContext, id: string) {
 }
 
 /** `partner_key`, `partner_email` or `partner[id|key|email]`: undefined when it names no partner. */
-async function partnerFilter(db: Kysely<DB>, ctx: ProgramContext, query: CustomerQuery) {
-  const ref: PartnerRef = { ...((query.partner as PartnerRef | undefined) ?? {}) };
-  if (typeof query.partner_key === 'string') ref.key = query.partner_key;
-  if (typeof query.partner_email === 'string') ref.email = query.partner_email;
+async function partnerFilter(db: Kysely<DB>, ctx: ProgramContext, query: ListCustomersQuery) {
+  const ref: PartnerRef = { ...query.partner };
+  if (query.partner_key !== undefined) ref.key = query.partner_key;
+  if (query.partner_email !== undefined) ref.email = query.partner_email;
   if (Object.keys(ref).length === 0) return {};
   const partner = await findPartnerByRef(db, ctx.program.id, ref);
   return partner ? { partnerId: partner.id } : undefined;
 }
 
-async function list(ctx: ProgramContext, query: CustomerQuery) {
+async function list(ctx: ProgramContext, query: ListCustomersQuery) {
   const db = ctx.database.db;
   const byPartner = await partnerFilter(db, ctx, query);
   if (!byPartner) return [];
   // The older "get one customer" form sends `key` or `email` to the list path.
   const filter: repository.CustomerListFilter = {
     ...byPartner,
-    ...(typeof query.key === 'string' ? { key: query.key } : {}),
-    ...(typeof query.email === 'string' ? { email: query.email } : {}),
+    ...(query.key !== undefined ? { key: query.key } : {}),
+    ...(query.email !== undefined ? { email: query.email } : {}),
   };
   const rows = await repository.listCustomers(db, ctx.program.id, filter, pageWindow(query), query.sort);
   return entries(db, ctx, rows);
 }
 
-async function search(ctx: ProgramContext, query: CustomerQuery) {
+async function search(ctx: ProgramContext, query: SearchCustomersQuery) {
   const db = ctx.database.db;
   const filter: repository.CustomerListFilter = {};
-  if (typeof query.id === 'string') filter.publicId = query.id;
-  if (typeof query.key === 'string') filter.key = query.key;
-  if (typeof query.email === 'string') filter.email = query.email;
+  if (query.id !== undefined) filter.publicId = query.id;
+  if (query.key !== undefined) filter.key = query.key;
+  if (query.email !== undefined) filter.email = query.email;
   const rows = await repository.listCustomers(db, ctx.program.id, filter, pageWindow(query), query.sort);
   return entries(db, ctx, rows);
 }
@@ -124,7 +130,7 @@ async function getForRequestOrThrow(
   return row;
 }
 
-async function update(ctx: ProgramContext, segment: string | undefined, body: Body) {
+async function update(ctx: ProgramContext, segment: string | undefined, body: UpdateAffiliateCustomerBody) {
   const { ref, changes } = splitUpdateBody(segment, body, ['key', 'email']);
   const now = nowTimestamp(ctx.clock);
   try {
@@ -132,8 +138,8 @@ async function update(ctx: ProgramContext, segment: string | undefined, body: Bo
       const row = await getForRequestOrThrow(trx, ctx, segment, ref);
       const values: Updateable<CustomersTable> = { updated_at: now };
       for (const field of ['name', 'surname', 'email', 'key'] as const)
-        if (typeof changes[field] === 'string') values[field] = changes[field] as string;
-      if (Array.isArray(changes.tags)) values.tags = storedTags(changes.tags);
+        if (changes[field] !== undefined) values[field] = changes[field];
+      if (changes.tags !== undefined) values.tags = storedTags(changes.tags);
       const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, values);
       const customer = await serialize(trx, ctx, updated);
       await recordEvent(trx, ctx.program.id, 'customer.updated', customer, now);
@@ -173,19 +179,20 @@ async function remove(
 }
 
 /** A customer's sales, newest first, `limit` per page (100 unless asked). */
-async function transactionsPage(ctx: ProgramContext, id: string, query: Record<string, unknown>) {
+async function transactionsPage(ctx: ProgramContext, id: string, query: CustomerTransactionsQuery) {
   const row = await getCustomerByPathOrThrow(ctx.database.db, ctx.program.id, id, PATH_ORDER);
-  const limit = typeof query.limit === 'number' ? query.limit : 100;
-  const page = typeof query.page === 'number' ? query.page : 1;
+  const limit = query.limit ?? 100;
+  const page = query.page ?? 1;
   return { customerId: row.id, window: exactPageWindow({ page, limit }) };
 }
 
-export const affiliateCustomers: CustomerBehaviour = {
-  create,
-  get,
-  list,
-  search,
-  update,
-  remove,
-  transactionsPage,
-};
+export const affiliateCustomers: CustomerBehaviour<CreateAffiliateCustomerBody, UpdateAffiliateCustomerBody> =
+  {
+    create,
+    get,
+    list,
+    search,
+    update,
+    remove,
+    transactionsPage,
+  };

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Email, NullableString, Timestamp } from '../../http/schemas.ts';
 
 /** Wire shapes of customers in refer-a-friend programs (spec "Customer (refer-a-friend program)"). */
@@ -29,23 +29,39 @@ const customerFields = {
   metadata: Metadata,
 };
 
+/**
+ * Affiliate programs name a customer's partner; a refer-a-friend body that does is refused with
+ * 422 on `partner` (declared so the service can tell, not stripped as unknown).
+ */
+const ProhibitedPartner = Type.Unknown({ description: 'Refused: refer-a-friend customers have no partner' });
+
 export const CreateReferralCustomerBody = Type.Object(
   {
-    id: Identifier,
-    key: Identifier,
-    ...customerFields,
-    referring_customer: Type.Partial(
-      Type.Object({ id: Type.String({ maxLength: 255 }), key: Type.String({ maxLength: 255 }) }),
-    ),
+    email: customerFields.email,
+    ...Type.Partial(
+      Type.Object({
+        id: Identifier,
+        key: Identifier,
+        name: customerFields.name,
+        surname: customerFields.surname,
+        metadata: customerFields.metadata,
+        referring_customer: Type.Partial(
+          Type.Object({ id: Type.String({ maxLength: 255 }), key: Type.String({ maxLength: 255 }) }),
+        ),
+        partner: ProhibitedPartner,
+      }),
+    ).properties,
   },
-  { required: ['email'], title: 'CreateReferralCustomerBody' },
+  { title: 'CreateReferralCustomerBody' },
 );
+export type CreateReferralCustomerBody = Static<typeof CreateReferralCustomerBody>;
 
 /** The older nested form `{customer: {...}}` some clients still send to `POST /v1/customer`. */
 export const CreateReferralCustomerNestedBody = Type.Object(
-  { customer: CreateReferralCustomerBody },
-  { required: ['customer'], title: 'CreateReferralCustomerNestedBody' },
+  { customer: CreateReferralCustomerBody, partner: Type.Optional(ProhibitedPartner) },
+  { title: 'CreateReferralCustomerNestedBody' },
 );
+export type CreateReferralCustomerNestedBody = Static<typeof CreateReferralCustomerNestedBody>;
 
 const changes = Type.Partial(Type.Object({ ...customerFields, key: Identifier, id: Identifier }));
 
@@ -54,9 +70,10 @@ const changes = Type.Partial(Type.Object({ ...customerFields, key: Identifier, i
  * and `update.id` renames it (the older form).
  */
 export const UpdateReferralCustomerBody = Type.Object(
-  { ...changes.properties, update: changes },
-  { required: [], title: 'UpdateReferralCustomerBody' },
+  { ...changes.properties, update: Type.Optional(changes) },
+  { title: 'UpdateReferralCustomerBody' },
 );
+export type UpdateReferralCustomerBody = Static<typeof UpdateReferralCustomerBody>;
 
 export const CustomFields = Type.Union([
   Type.Array(Type.Unknown()),

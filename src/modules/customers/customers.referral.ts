@@ -6,6 +6,7 @@ import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import type { UpdateChanges } from '../../core/update-body.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
@@ -25,11 +26,16 @@ import {
   type ReferralLinkRow,
   referralLinkUrl,
 } from '../referral-links/referral-links.shared.ts';
+import type { CustomerBehaviour } from './customers.behaviour.ts';
 import * as referralRepository from './customers.referral.repository.ts';
+import type { CreateReferralCustomerBody, UpdateReferralCustomerBody } from './customers.referral.schemas.ts';
 import * as repository from './customers.repository.ts';
+import type {
+  CustomerTransactionsQuery,
+  ListCustomersQuery,
+  SearchCustomersQuery,
+} from './customers.schemas.ts';
 import {
-  type CustomerBehaviour,
-  type CustomerQuery,
   type CustomerRow,
   customerNotFound,
   findCustomerByRef,
@@ -43,8 +49,6 @@ import {
  * (`referring_customer_id`), has a default referral link whose key is its own `key`, and earns
  * rewards when the customers it referred buy. Archive is a soft delete (status `archived`).
  */
-
-type Body = Record<string, unknown>;
 
 /** Figures of one customer in entity_counters (owner kind `customer`). */
 export const customerMetrics = {
@@ -230,9 +234,9 @@ export async function insertReferralCustomer(
   return row;
 }
 
-async function create(ctx: ProgramContext, body: Body) {
+async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
   if (body.partner !== undefined) throw fieldError('partner', messages.prohibited('partner'));
-  const ref = body.referring_customer as Record<string, unknown> | undefined;
+  const ref = body.referring_customer;
   // The referrer is named by `id` when given (it wins over `key`), else by `key`.
   const selfReferral =
     ref !== undefined &&
@@ -244,12 +248,12 @@ async function create(ctx: ProgramContext, body: Body) {
     return await ctx.database.db.transaction().execute(async (trx) => {
       const referrer = await resolveReferrer(trx, ctx, ref, 'referring_customer');
       const row = await insertReferralCustomer(trx, ctx, {
-        id: body.id as string | undefined,
-        key: body.key as string | undefined,
-        email: body.email as string | undefined,
-        name: body.name as string | undefined,
-        surname: body.surname as string | undefined,
-        metadata: body.metadata as NewReferralCustomer['metadata'],
+        id: body.id,
+        key: body.key,
+        email: body.email,
+        name: body.name,
+        surname: body.surname,
+        metadata: body.metadata,
         referrer,
       });
       const data = await toReferralCustomer(trx, ctx, row);
@@ -269,17 +273,20 @@ async function get(ctx: ProgramContext, id: string) {
 const visible = ['active'] as const;
 
 /** `id`, `key`, `email` of a query as list filters (search, and the older identify-by-query list). */
-function identifyFilter(query: CustomerQuery) {
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+function identifyFilter(query: SearchCustomersQuery | ListCustomersQuery): repository.CustomerListFilter {
   return {
-    ...(text(query.id) !== undefined ? { publicId: text(query.id) } : {}),
-    ...(text(query.key) !== undefined ? { key: text(query.key) } : {}),
-    ...(text(query.email) !== undefined ? { email: text(query.email) } : {}),
+    ...(query.id !== undefined ? { publicId: query.id } : {}),
+    ...(query.key !== undefined ? { key: query.key } : {}),
+    ...(query.email !== undefined ? { email: query.email } : {}),
   };
 }
 
 /** One page of visible customers matching `filter`, as list entries. */
-async function listEntries(ctx: ProgramContext, query: CustomerQuery, filter: repository.CustomerListFilter) {
+async function listEntries(
+  ctx: ProgramContext,
+  query: SearchCustomersQuery | ListCustomersQuery,
+  filter: repository.CustomerListFilter,
+) {
   const rows = await repository.listCustomers(
     ctx.database.db,
     ctx.program.id,
@@ -290,7 +297,7 @@ async function listEntries(ctx: ProgramContext, query: CustomerQuery, filter: re
   return rows.map(toReferralCustomerEntry);
 }
 
-async function list(ctx: ProgramContext, query: CustomerQuery) {
+async function list(ctx: ProgramContext, query: ListCustomersQuery) {
   const status = query.refer_status;
   return listEntries(ctx, query, {
     ...(status === undefined ? {} : { referred: status === 'referred' }),
@@ -298,37 +305,38 @@ async function list(ctx: ProgramContext, query: CustomerQuery) {
   });
 }
 
-async function search(ctx: ProgramContext, query: CustomerQuery) {
+async function search(ctx: ProgramContext, query: SearchCustomersQuery) {
   return listEntries(ctx, query, identifyFilter(query));
 }
 
 /** The changes of an update body, wrapped or flat, as column values. */
-function changesOf(body: Body, identifiedByBody: boolean): Updateable<CustomersTable> {
-  const wrapped = body.update as Body | undefined;
+function changesOf(body: UpdateReferralCustomerBody, identifiedByBody: boolean): Updateable<CustomersTable> {
+  const { update: wrapped, ...given } = body;
   // Without a path id the body's `id` (else its `key`) names the customer: in the flat form the
   // other fields are the changes.
-  const { [body.id !== undefined ? 'id' : 'key']: _identifier, ...flat } = body;
-  const source = wrapped ?? (identifiedByBody ? flat : body);
+  const { id: _id, key, ...rest } = given;
+  const flat: UpdateChanges<UpdateReferralCustomerBody> = given.id !== undefined ? { ...rest, key } : rest;
+  const source = wrapped ?? (identifiedByBody ? flat : given);
   const values: Updateable<CustomersTable> = {};
-  if (typeof source.email === 'string') values.email = source.email;
-  if (typeof source.name === 'string') values.name = source.name;
-  if (typeof source.surname === 'string') values.surname = source.surname;
-  if (typeof source.key === 'string') values.key = source.key;
-  if (typeof source.id === 'string') values.public_id = source.id;
-  const metadata = source.metadata as { date_of_birth?: string | null } | undefined;
+  if (source.email !== undefined) values.email = source.email;
+  if (source.name !== undefined) values.name = source.name;
+  if (source.surname !== undefined) values.surname = source.surname;
+  if (source.key !== undefined) values.key = source.key;
+  if (source.id !== undefined) values.public_id = source.id;
+  const metadata = source.metadata;
   if (metadata && 'date_of_birth' in metadata)
     values.metadata = JSON.stringify({ date_of_birth: metadata.date_of_birth ?? null });
   return values;
 }
 
-async function update(ctx: ProgramContext, id: string | undefined, body: Body) {
+async function update(ctx: ProgramContext, id: string | undefined, body: UpdateReferralCustomerBody) {
   const fieldPrefix = body.update ? 'update.' : '';
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {
       let row: CustomerRow;
       if (id !== undefined) row = await getReferralCustomerOrThrow(trx, ctx, id);
       else {
-        const ref = { id: body.id as string | undefined, key: body.key as string | undefined };
+        const ref = { id: body.id, key: body.key };
         if (ref.id === undefined && ref.key === undefined) throw fieldError('id', messages.required('id'));
         const found = await findCustomerByRef(trx, ctx.program.id, ref);
         if (!found) throw customerNotFound();
@@ -392,16 +400,15 @@ async function remove(
 }
 
 /** Refer-a-friend `limit` is 10–100 (spec, Limits); the shared route validates the widest range. */
-/** Refer-a-friend `limit` is 10–100 (spec, Limits); the shared route validates the widest range. */
-async function transactionsPage(ctx: ProgramContext, id: string, query: Body) {
-  const limit = query.limit === undefined ? 10 : Number(query.limit);
+async function transactionsPage(ctx: ProgramContext, id: string, query: CustomerTransactionsQuery) {
+  const limit = query.limit ?? 10;
   if (limit < 10 || limit > 100) throw validationError({ limit: [messages.between('limit', 10, 100)] });
-  const page = query.page === undefined ? 1 : Number(query.page);
+  const page = query.page ?? 1;
   const row = await getReferralCustomerOrThrow(ctx.database.db, ctx, id);
   return { customerId: row.id, window: exactPageWindow({ page, limit }) };
 }
 
-export const referralCustomers: CustomerBehaviour = {
+export const referralCustomers: CustomerBehaviour<CreateReferralCustomerBody, UpdateReferralCustomerBody> = {
   create,
   get,
   list,

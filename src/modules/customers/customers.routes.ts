@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { programContext } from '../../http/context.ts';
+import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
 // A customer's sales belong to the transactions module: its list, and taking them back on delete.
@@ -32,7 +32,6 @@ import { customerProgramTypes } from './customers.shared.ts';
 
 const policy = { auth: 'apiKey', programTypes: customerProgramTypes } as const;
 const tags = ['Customers'];
-type Body = Record<string, unknown>;
 
 /** `/v1/customers…`, one route per path for every program type that has customers. */
 export async function customersRoutes(fastify: FastifyInstance) {
@@ -50,7 +49,10 @@ export async function customersRoutes(fastify: FastifyInstance) {
       response: { 201: CreatedCustomerResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
-      const data = await createCustomer(programContext(request), request.body as Body);
+      const data = await createCustomer(
+        programContext(request),
+        variantInput(request, CreateCustomerBodyByProgramType),
+      );
       return reply.code(201).send({ data, status: 1 as const });
     },
   });
@@ -67,7 +69,10 @@ export async function customersRoutes(fastify: FastifyInstance) {
       response: { 201: CreatedCustomerResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
-      const data = await createCustomerNested(programContext(request), request.body as Body);
+      const data = await createCustomerNested(
+        programContext(request),
+        variantInput(request, CreateCustomerNestedBodyByProgramType),
+      );
       return reply.code(201).send({ data, status: 1 as const });
     },
   });
@@ -126,7 +131,11 @@ export async function customersRoutes(fastify: FastifyInstance) {
       response: { 200: SuccessPlaceholder, ...errorResponses },
     },
     handler: async (request) => ({
-      data: await updateCustomer(programContext(request), request.params.id, request.body as Body),
+      data: await updateCustomer(
+        programContext(request),
+        request.params.id,
+        variantInput(request, UpdateCustomerBodyByProgramType),
+      ),
       status: 1 as const,
     }),
   });
@@ -143,7 +152,11 @@ export async function customersRoutes(fastify: FastifyInstance) {
       response: { 200: SuccessPlaceholder, ...errorResponses },
     },
     handler: async (request) => ({
-      data: await updateCustomer(programContext(request), undefined, request.body as Body),
+      data: await updateCustomer(
+        programContext(request),
+        undefined,
+        variantInput(request, UpdateCustomerBodyByProgramType),
+      ),
       status: 1 as const,
     }),
   });

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { Paginated, Success } from '../../http/schemas.ts';
 import { AffiliateTransaction } from '../transactions/transactions.affiliate.schemas.ts';
@@ -65,36 +65,34 @@ export const customerListFilters = {
 
 export const CustomerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 
-export const ListCustomersQuery = ListQuery(
-  'standard',
-  Type.Partial(Type.Object(customerListFilters)).properties,
-);
+/** A customer named by `id`, `key` or `email` (first given wins, in that order). */
+const customerIdentifiers = Type.Partial(
+  Type.Object({
+    id: Type.String(),
+    key: Type.String(),
+    email: Type.String(),
+  }),
+).properties;
 
-export const SearchCustomersQuery = ListQuery(
-  'standard',
-  Type.Partial(
-    Type.Object({
-      id: Type.String(),
-      key: Type.String(),
-      email: Type.String(),
-    }),
-  ).properties,
-);
+/** The older "get one customer" form sends `id`, `key` or `email` to the list path too. */
+export const ListCustomersQuery = ListQuery('standard', {
+  ...Type.Partial(Type.Object(customerListFilters)).properties,
+  ...customerIdentifiers,
+});
+export type ListCustomersQuery = Static<typeof ListCustomersQuery>;
+
+export const SearchCustomersQuery = ListQuery('standard', customerIdentifiers);
+export type SearchCustomersQuery = Static<typeof SearchCustomersQuery>;
 
 /** `DELETE /v1/customers` names the customer in its body (merged into the query). */
-export const DeleteCustomersQuery = Type.Object(
-  { id: Type.String(), key: Type.String(), email: Type.String() },
-  { required: [] },
-);
+export const DeleteCustomersQuery = Type.Object(customerIdentifiers, { required: [] });
 
 /** Each type applies its own range (refer-a-friend: 10–100); the widest is validated here. */
-export const CustomerTransactionsQuery = Type.Object(
-  {
-    limit: Type.Integer({ minimum: 1, maximum: 250 }),
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  },
-  { required: [] },
-);
+export const CustomerTransactionsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 250 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+});
+export type CustomerTransactionsQuery = Static<typeof CustomerTransactionsQuery>;
 
 /** The create answers' 201, documented as the union of the types' customers (variants serialize). */
 export const CreatedCustomerResponse = Type.Unsafe<{ data: unknown; status: 1 }>(

@@ -1,51 +1,113 @@
 import type { ProgramContext } from '../../context.ts';
+import { assertNever } from '../../core/program-types.ts';
+import type {
+  CreateAffiliateCustomerBody,
+  CreateAffiliateCustomerNestedBody,
+  UpdateAffiliateCustomerBody,
+} from './customers.affiliate.schemas.ts';
 import { affiliateCustomers } from './customers.affiliate.ts';
+import type { CustomerBehaviour, CustomerReads } from './customers.behaviour.ts';
+import type {
+  CreateReferralCustomerBody,
+  CreateReferralCustomerNestedBody,
+  UpdateReferralCustomerBody,
+} from './customers.referral.schemas.ts';
 import { referralCustomers } from './customers.referral.ts';
 import type { CustomerRef } from './customers.repository.ts';
-import type { CustomerBehaviour, CustomerProgramType, CustomerQuery, TakeSales } from './customers.shared.ts';
+import type {
+  CustomerTransactionsQuery,
+  ListCustomersQuery,
+  SearchCustomersQuery,
+} from './customers.schemas.ts';
+import type { CustomerProgramType, TakeSales } from './customers.shared.ts';
 
 /**
  * `/v1/customers…` for every program type that has customers: each function hands over to the
- * caller's type. Adding a type means one entry here and in customers.schemas.ts.
+ * caller's type. Adding a type means one entry here, in each switch below (the compiler asks for
+ * it) and in customers.schemas.ts.
  */
 const customerBehaviour = {
   affiliate: affiliateCustomers,
   referral: referralCustomers,
-} satisfies Record<CustomerProgramType, CustomerBehaviour>;
+} satisfies Record<CustomerProgramType, CustomerBehaviour<never, never>>;
 
-function behaviourOf(ctx: ProgramContext): CustomerBehaviour {
+function readsOf(ctx: ProgramContext): CustomerReads {
   return customerBehaviour[ctx.program.type as CustomerProgramType];
 }
 
-export const createCustomer = (ctx: ProgramContext, body: Record<string, unknown>) =>
-  behaviourOf(ctx).create(ctx, body);
+/** A create body, typed by the program type whose variant validated it. */
+export type CreateCustomerInput =
+  | { type: 'affiliate'; body: CreateAffiliateCustomerBody }
+  | { type: 'referral'; body: CreateReferralCustomerBody };
+
+export function createCustomer(ctx: ProgramContext, input: CreateCustomerInput) {
+  switch (input.type) {
+    case 'affiliate':
+      return affiliateCustomers.create(ctx, input.body);
+    case 'referral':
+      return referralCustomers.create(ctx, input.body);
+    default:
+      return assertNever(input);
+  }
+}
+
+export type CreateCustomerNestedInput =
+  | { type: 'affiliate'; body: CreateAffiliateCustomerNestedBody }
+  | { type: 'referral'; body: CreateReferralCustomerNestedBody };
 
 /** The older nested form `{customer: {...}, partner: {...}, options}`, flattened. */
-export const createCustomerNested = (ctx: ProgramContext, body: Record<string, unknown>) => {
-  const { customer, ...rest } = body;
-  return behaviourOf(ctx).create(ctx, { ...(customer as Record<string, unknown>), ...rest });
-};
+export function createCustomerNested(ctx: ProgramContext, input: CreateCustomerNestedInput) {
+  switch (input.type) {
+    case 'affiliate': {
+      const { customer, ...rest } = input.body;
+      return affiliateCustomers.create(ctx, { ...customer, ...rest });
+    }
+    case 'referral': {
+      const { customer, ...rest } = input.body;
+      return referralCustomers.create(ctx, { ...customer, ...rest });
+    }
+    default:
+      return assertNever(input);
+  }
+}
 
-export const getCustomer = (ctx: ProgramContext, id: string) => behaviourOf(ctx).get(ctx, id);
+export const getCustomer = (ctx: ProgramContext, id: string) => readsOf(ctx).get(ctx, id);
 
-export const listCustomers = (ctx: ProgramContext, query: CustomerQuery) => behaviourOf(ctx).list(ctx, query);
+export const listCustomers = (ctx: ProgramContext, query: ListCustomersQuery) =>
+  readsOf(ctx).list(ctx, query);
 
-export const searchCustomers = (ctx: ProgramContext, query: CustomerQuery) =>
-  behaviourOf(ctx).search(ctx, query);
+export const searchCustomers = (ctx: ProgramContext, query: SearchCustomersQuery) =>
+  readsOf(ctx).search(ctx, query);
 
-export const updateCustomer = (ctx: ProgramContext, id: string | undefined, body: Record<string, unknown>) =>
-  behaviourOf(ctx).update(ctx, id, body);
+/** An update body (wrapped or flat), typed by the program type whose variant validated it. */
+export type UpdateCustomerInput =
+  | { type: 'affiliate'; body: UpdateAffiliateCustomerBody }
+  | { type: 'referral'; body: UpdateReferralCustomerBody };
+
+export function updateCustomer(ctx: ProgramContext, id: string | undefined, input: UpdateCustomerInput) {
+  switch (input.type) {
+    case 'affiliate':
+      return affiliateCustomers.update(ctx, id, input.body);
+    case 'referral':
+      return referralCustomers.update(ctx, id, input.body);
+    default:
+      return assertNever(input);
+  }
+}
 
 /** Deletes a customer; `takeSales` (the transactions module's) takes its own sales back first. */
 export const deleteCustomer = (
   ctx: ProgramContext,
   ref: CustomerRef & { path?: string },
   takeSales: TakeSales,
-) => behaviourOf(ctx).remove(ctx, ref, takeSales);
+) => readsOf(ctx).remove(ctx, ref, takeSales);
+
+/** The query of `GET /v1/customers/{id}/transactions` (the transactions module lists the sales). */
+export type { CustomerTransactionsQuery } from './customers.schemas.ts';
 
 /** The customer `GET /v1/customers/{id}/transactions` names, and the page of its sales to list. */
-export const customerSalesPage = (ctx: ProgramContext, id: string, query: Record<string, unknown>) =>
-  behaviourOf(ctx).transactionsPage(ctx, id, query);
+export const customerSalesPage = (ctx: ProgramContext, id: string, query: CustomerTransactionsQuery) =>
+  readsOf(ctx).transactionsPage(ctx, id, query);
 
 // What other modules (sales above all) need of customers. Each takes the caller's database or
 // transaction, so a sale can find, lock or create its buyer inside its own write transaction.

@@ -2,7 +2,6 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
-import type { PageRequest } from '../../core/pages.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { normalizeTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
@@ -11,39 +10,13 @@ import { type CustomerRef, findCustomerBy } from './customers.repository.ts';
 
 /**
  * What the customers module shares between program types: which types have customers, what each
- * type must implement, and customer lookups. Each type's behaviour lives in
- * `customers.<type>.ts` and is listed in `customerBehaviour` (customers.service.ts).
+ * type must implement (customers.behaviour.ts), and customer lookups. Each type's behaviour lives
+ * in `customers.<type>.ts` and is listed in customers.service.ts.
  */
 export const customerProgramTypes = ['affiliate', 'referral'] as const satisfies readonly ProgramType[];
 export type CustomerProgramType = (typeof customerProgramTypes)[number];
 
 export type CustomerRow = Selectable<CustomersTable>;
-
-/** Query of `GET /v1/customers` and `:search`: paging plus every type's filters. */
-export type CustomerQuery = PageRequest & Record<string, unknown>;
-
-export interface CustomerBehaviour {
-  /** `POST /v1/customers` (and the nested `POST /v1/customer`, flattened before). */
-  create(ctx: ProgramContext, body: Record<string, unknown>): Promise<unknown>;
-  /** `GET /v1/customers/{id}`: `id` is the path segment as sent. */
-  get(ctx: ProgramContext, id: string): Promise<unknown>;
-  /** One page plus one entry (`paginated()` cuts it). */
-  list(ctx: ProgramContext, query: CustomerQuery): Promise<unknown[]>;
-  search(ctx: ProgramContext, query: CustomerQuery): Promise<unknown[]>;
-  /** `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body). */
-  update(ctx: ProgramContext, id: string | undefined, body: Record<string, unknown>): Promise<unknown>;
-  /**
-   * `DELETE /v1/customers/{id}` (`{id}`) or `DELETE /v1/customers` with body `key`/`email`/`id`;
-   * `takeSales` takes the customer's own sales back first, in the same transaction.
-   */
-  remove(ctx: ProgramContext, ref: CustomerRef & { path?: string }, takeSales: TakeSales): Promise<void>;
-  /** `GET /v1/customers/{id}/transactions`: which customer, and which page of its sales. */
-  transactionsPage(
-    ctx: ProgramContext,
-    id: string,
-    query: Record<string, unknown>,
-  ): Promise<CustomerSalesPage>;
-}
 
 /**
  * A client-given signup time in the stored form, or `now` when none was given. A time after

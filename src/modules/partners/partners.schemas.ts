@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { Email, NullableString, Paginated, Success, Timestamp } from '../../http/schemas.ts';
 
@@ -68,19 +68,24 @@ const Key = Type.String({ minLength: 1, maxLength: 255 });
 
 export const CreatePartnerBody = Type.Object(
   {
-    id: Key,
-    key: Key,
     email: Email(),
-    name: Type.String({ maxLength: 255 }),
-    surname: Type.String({ maxLength: 255 }),
-    password: Type.String({ maxLength: 255 }),
-    tags: TagsInput,
-    tos: Type.Boolean(),
-    approved: Type.Boolean(),
-    referring_partner: PartnerRefInput,
+    ...Type.Partial(
+      Type.Object({
+        id: Key,
+        key: Key,
+        name: Type.String({ maxLength: 255 }),
+        surname: Type.String({ maxLength: 255 }),
+        password: Type.String({ maxLength: 255 }),
+        tags: TagsInput,
+        tos: Type.Boolean(),
+        approved: Type.Boolean(),
+        referring_partner: PartnerRefInput,
+      }),
+    ).properties,
   },
-  { required: ['email'], title: 'CreatePartnerBody' },
+  { title: 'CreatePartnerBody' },
 );
+export type CreatePartnerBody = Static<typeof CreatePartnerBody>;
 
 const partnerChanges = Type.Partial(
   Type.Object({
@@ -95,15 +100,15 @@ const partnerChanges = Type.Partial(
 
 /** Wrapped (`{update: {...}}`) or flat; `id`, `email` or `key` name the partner when the path does not. */
 export const UpdatePartnerBody = Type.Object(
-  { ...partnerChanges.properties, id: Key, update: partnerChanges },
-  { required: [], title: 'UpdatePartnerBody' },
+  { ...partnerChanges.properties, id: Type.Optional(Key), update: Type.Optional(partnerChanges) },
+  { title: 'UpdatePartnerBody' },
 );
+export type UpdatePartnerBody = Static<typeof UpdatePartnerBody>;
 
 export const PartnerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 
-export const PartnerIdentifyQuery = Type.Object(
-  { id: Type.String(), key: Type.String(), email: Type.String() },
-  { required: [] },
+export const PartnerIdentifyQuery = Type.Partial(
+  Type.Object({ id: Type.String(), key: Type.String(), email: Type.String() }),
 );
 
 export const ListPartnersQuery = ListQuery('standard', {

@@ -30,11 +30,8 @@ import {
 } from './partners.lookup.ts';
 import { hashPassword, passwordProblems } from './partners.passwords.ts';
 import * as repository from './partners.repository.ts';
+import type { CreatePartnerBody, UpdatePartnerBody } from './partners.schemas.ts';
 import type { PartnerRow } from './partners.shared.ts';
-
-export type { PartnerRow } from './partners.shared.ts';
-
-type Body = Record<string, unknown>;
 
 export {
   findPartnerByRef,
@@ -42,6 +39,7 @@ export {
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
+export type { PartnerRow } from './partners.shared.ts';
 
 /** A partner by internal id, for a module that stores the id (works inside the caller's transaction). */
 export const findPartnerById = (db: Kysely<DB>, programId: number, id: number) =>
@@ -157,8 +155,8 @@ async function serializePartnerDetail(ctx: ProgramContext, row: PartnerRow) {
   };
 }
 
-function checkPassword(field: string, password: unknown): FieldErrors {
-  if (typeof password !== 'string') return {};
+function checkPassword(field: string, password: string | undefined): FieldErrors {
+  if (password === undefined) return {};
   const problems = passwordProblems(field, password);
   return problems.length > 0 ? { [field]: problems } : {};
 }
@@ -170,34 +168,34 @@ async function resolveReferringPartner(db: Kysely<DB>, programId: number, ref: P
   return row.id;
 }
 
-export async function createPartner(ctx: ProgramContext, body: Body) {
+export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody) {
   const errors = checkPassword('password', body.password);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  const passwordHash = typeof body.password === 'string' ? await hashPassword(body.password) : null;
+  const passwordHash = body.password !== undefined ? await hashPassword(body.password) : null;
   try {
     return await db.transaction().execute(async (trx) => {
       // Stamped inside the transaction, where the row's place in creation order is decided.
       const now = nowTimestamp(ctx.clock);
-      const parentId = await resolveReferringPartner(trx, programId, body.referring_partner as PartnerRef);
+      const parentId = await resolveReferringPartner(trx, programId, body.referring_partner);
       const row = await repository.insertPartner(trx, {
         program_id: programId,
-        public_id: (body.id as string | undefined) ?? newKey(),
-        email: body.email as string,
-        name: (body.name as string | undefined) ?? null,
-        surname: (body.surname as string | undefined) ?? null,
+        public_id: body.id ?? newKey(),
+        email: body.email,
+        name: body.name ?? null,
+        surname: body.surname ?? null,
         password_hash: passwordHash,
-        ...(body.tos !== undefined ? { tos: Boolean(body.tos) } : {}),
-        ...(body.approved !== undefined ? { approved: Boolean(body.approved) } : {}),
-        tags: storedTags((body.tags as string[] | undefined) ?? []),
+        ...(body.tos !== undefined ? { tos: body.tos } : {}),
+        ...(body.approved !== undefined ? { approved: body.approved } : {}),
+        tags: storedTags(body.tags ?? []),
         referring_partner_id: parentId,
         created_at: now,
         updated_at: now,
       });
       await insertLink(trx, {
         program_id: programId,
-        key: (body.key as string | undefined) ?? newKey(),
+        key: body.key ?? newKey(),
         partner_id: row.id,
         is_default: true,
         created_at: now,
@@ -269,26 +267,29 @@ async function getPartnerForRequestOrThrow(
 }
 
 /** `PUT /v1/partners/{id}` or `PUT /v1/partners` with `id`, `email` or `key` in the body. */
-export async function updatePartner(ctx: ProgramContext, segment: string | undefined, body: Body) {
+export async function updatePartner(
+  ctx: ProgramContext,
+  segment: string | undefined,
+  body: UpdatePartnerBody,
+) {
   const { ref, changes } = splitUpdateBody(segment, body, ['id', 'key', 'email']);
   const errors = checkPassword(body.update ? 'update.password' : 'password', changes.password);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  const passwordHash =
-    typeof changes.password === 'string' ? await hashPassword(changes.password) : undefined;
+  const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
   const now = nowTimestamp(ctx.clock);
   try {
     return await db.transaction().execute(async (trx) => {
       const row = await getPartnerForRequestOrThrow(trx, programId, segment, ref);
       const values: Updateable<PartnersTable> = { updated_at: now };
-      if (typeof changes.email === 'string') values.email = changes.email;
-      if (typeof changes.name === 'string') values.name = changes.name;
-      if (typeof changes.surname === 'string') values.surname = changes.surname;
-      if (Array.isArray(changes.tags)) values.tags = storedTags(changes.tags);
+      if (changes.email !== undefined) values.email = changes.email;
+      if (changes.name !== undefined) values.name = changes.name;
+      if (changes.surname !== undefined) values.surname = changes.surname;
+      if (changes.tags !== undefined) values.tags = storedTags(changes.tags);
       if (passwordHash !== undefined) values.password_hash = passwordHash;
       const updated = await repository.updatePartner(trx, programId, row.id, values);
-      if (typeof changes.key === 'string')
+      if (changes.key !== undefined)
         await renameDefaultLink(trx, programId, row.id, changes.key, now, body.update ? 'update.key' : 'key');
       const partner = await serializePartner(trx, programId, updated);
       await recordEvent(trx, programId, 'partner.updated', partner, now);

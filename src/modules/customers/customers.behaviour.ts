@@ -1,0 +1,40 @@
+import type { ProgramContext } from '../../context.ts';
+import type { CustomerRef } from './customers.repository.ts';
+import type {
+  CustomerTransactionsQuery,
+  ListCustomersQuery,
+  SearchCustomersQuery,
+} from './customers.schemas.ts';
+import type { CustomerSalesPage, TakeSales } from './customers.shared.ts';
+
+/**
+ * What each program type with customers implements (`customers.<type>.ts`), listed in
+ * customers.service.ts. The bodies are the type's own: `Create` and `Update` are the Static types
+ * of exactly the variant schemas that validated them, so no behaviour reads an untyped body.
+ * Kept apart from customers.shared.ts, which the schemas import: this file imports the schemas.
+ */
+export interface CustomerBehaviour<Create, Update> {
+  /** `POST /v1/customers` (and the nested `POST /v1/customer`, flattened before). */
+  create(ctx: ProgramContext, body: Create): Promise<unknown>;
+  /** `GET /v1/customers/{id}`: `id` is the path segment as sent. */
+  get(ctx: ProgramContext, id: string): Promise<unknown>;
+  /** One page plus one entry (`paginated()` cuts it). */
+  list(ctx: ProgramContext, query: ListCustomersQuery): Promise<unknown[]>;
+  search(ctx: ProgramContext, query: SearchCustomersQuery): Promise<unknown[]>;
+  /** `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body). */
+  update(ctx: ProgramContext, id: string | undefined, body: Update): Promise<unknown>;
+  /**
+   * `DELETE /v1/customers/{id}` (`{path}`) or `DELETE /v1/customers` with body `key`/`email`/`id`;
+   * `takeSales` takes the customer's own sales back first, in the same transaction.
+   */
+  remove(ctx: ProgramContext, ref: CustomerRef & { path?: string }, takeSales: TakeSales): Promise<void>;
+  /** `GET /v1/customers/{id}/transactions`: which customer, and which page of its sales. */
+  transactionsPage(
+    ctx: ProgramContext,
+    id: string,
+    query: CustomerTransactionsQuery,
+  ): Promise<CustomerSalesPage>;
+}
+
+/** The parts that read no body: the same for every type, so the service may pick by the program. */
+export type CustomerReads = Omit<CustomerBehaviour<never, never>, 'create' | 'update'>;
