@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Amount, BooleanLike, Timestamp } from '../../http/schemas.ts';
 import { ReferralCustomer } from './customers.referral.schemas.ts';
 
@@ -31,3 +31,4 @@ export const CreditBalanceBody = Type.Object(
   },
   { title: 'CreditBalanceBody' },
 );
+export type CreditBalanceBody = Static<typeof CreditBalanceBody>;

@@ -1,4 +1,5 @@
 import type { ProgramContext } from '../../context.ts';
+import { booleanOf } from '../../core/booleans.ts';
 import { isCurrencyCode } from '../../core/currencies.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
@@ -7,6 +8,7 @@ import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { readEntityCounters, subtractIfAvailable } from '../counters/counters.repository.ts';
 import * as repository from './customers.balance.repository.ts';
+import type { CreditBalanceBody } from './customers.balance.schemas.ts';
 import { getReferralCustomerOrThrow, loadReferralCustomer } from './customers.referral.ts';
 
 /**
@@ -17,8 +19,6 @@ import { getReferralCustomerOrThrow, loadReferralCustomer } from './customers.re
 
 // A customer holding more distinct non-currency rewards than this sees the oldest ones.
 const MAX_NON_CURRENCY = 500;
-
-const asBool = (value: unknown) => value === true || value === 'true' || value === 1;
 
 export async function getCustomerBalance(ctx: ProgramContext, id: string) {
   const db = ctx.database.db;
@@ -47,12 +47,12 @@ export async function getCustomerBalance(ctx: ProgramContext, id: string) {
 export async function creditCustomerBalance(
   ctx: ProgramContext,
   id: string,
-  body: { amount: number | string; amount_units: string; is_currency: unknown },
+  body: CreditBalanceBody,
 ): Promise<void> {
   // The money rule (core/money.ts): exact to a micro-unit below 10^12, or a 422 on `amount`.
   const micros = amountOrThrow(body.amount, 'amount', { allowNegative: true });
   if (micros <= 0n) throw fieldError('amount', messages.gt('amount', 0));
-  const isCurrency = asBool(body.is_currency);
+  const isCurrency = booleanOf(body.is_currency, false);
   if (isCurrency && !isCurrencyCode(body.amount_units))
     throw fieldError('amount_units', messages.invalid('amount_units'));
   await ctx.database.db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ListQuery, listLimits } from '../../http/list-query.ts';
 
 const LinkKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/?#\\s]+$' });
@@ -14,11 +14,13 @@ export const CreateCustomerReferralLinkBody = Type.Object(
   { key: LinkKey, customer: CustomerRef },
   { title: 'CreateCustomerReferralLinkBody' },
 );
+export type CreateCustomerReferralLinkBody = Static<typeof CreateCustomerReferralLinkBody>;
 
 export const UpdateCustomerReferralLinkBody = Type.Object(
   { key: LinkKey },
   { title: 'UpdateCustomerReferralLinkBody' },
 );
+export type UpdateCustomerReferralLinkBody = Static<typeof UpdateCustomerReferralLinkBody>;
 
 export const CustomerReferralLinkParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 
@@ -26,11 +28,11 @@ export const SearchCustomerReferralLinksQuery = ListQuery(
   'standard',
   Type.Partial(Type.Object({ id: Type.String(), key: Type.String(), customer: CustomerRef })).properties,
 );
+export type SearchCustomerReferralLinksQuery = Static<typeof SearchCustomerReferralLinksQuery>;
 
-export const CustomerLinksQuery = Type.Object(
-  {
+export const CustomerLinksQuery = Type.Partial(
+  Type.Object({
     limit: Type.Integer({ ...listLimits.standard }),
     page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  },
-  { required: [] },
+  }),
 );

@@ -1,7 +1,7 @@
 import type { ProgramContext } from '../../context.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
-import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.ts';
+import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import {
@@ -14,6 +14,11 @@ import {
   updateLink,
 } from '../referral-links/referral-links.service.ts';
 import { linkNotFound, toReferralLink } from '../referral-links/referral-links.shared.ts';
+import type {
+  CreateCustomerReferralLinkBody,
+  SearchCustomerReferralLinksQuery,
+  UpdateCustomerReferralLinkBody,
+} from './customers.links.schemas.ts';
 import { getReferralCustomerOrThrow, linkContext } from './customers.referral.ts';
 import * as customers from './customers.repository.ts';
 import { findCustomerByRef } from './customers.shared.ts';
@@ -23,18 +28,13 @@ import { findCustomerByRef } from './customers.shared.ts';
  * customer's key (created with the customer); more links can be added, renamed and removed.
  */
 
-type CustomerRef = { id?: string; key?: string; email?: string };
-
 async function getLinkOrThrow(ctx: ProgramContext, key: string, db = ctx.database.db) {
   const row = await findLinkByKey(db, ctx.program.id, key, 'customer');
   if (!row) throw linkNotFound();
   return row;
 }
 
-export async function createCustomerReferralLink(
-  ctx: ProgramContext,
-  body: { key: string; customer: CustomerRef },
-) {
+export async function createCustomerReferralLink(ctx: ProgramContext, body: CreateCustomerReferralLinkBody) {
   const { id, key, email } = body.customer;
   if (!id && !key && !email) throw fieldError('customer.id', messages.required('customer.id'));
   const db = ctx.database.db;
@@ -63,7 +63,7 @@ export async function getCustomerReferralLink(ctx: ProgramContext, key: string) 
 /** `:search` by link `id`/`key` and by `customer[id|key|email]`; a customer that is unknown matches nothing. */
 export async function searchCustomerReferralLinks(
   ctx: ProgramContext,
-  query: PageRequest & { id?: string; key?: string; customer?: CustomerRef },
+  query: SearchCustomerReferralLinksQuery,
 ) {
   const db = ctx.database.db;
   const filter: LinkSearchFilter = {};
@@ -85,7 +85,11 @@ export async function searchCustomerReferralLinks(
  * Renames a link. Renaming the default link renames the customer's key with it, so that the
  * default link's key stays the customer's key.
  */
-export async function updateCustomerReferralLink(ctx: ProgramContext, key: string, body: { key: string }) {
+export async function updateCustomerReferralLink(
+  ctx: ProgramContext,
+  key: string,
+  body: UpdateCustomerReferralLinkBody,
+) {
   try {
     const row = await ctx.database.db.transaction().execute(async (trx) => {
       const link = await getLinkOrThrow(ctx, key, trx);

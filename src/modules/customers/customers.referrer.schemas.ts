@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Email } from '../../http/schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
 import { ReferralCustomer, ReferralCustomerEntry } from './customers.referral.schemas.ts';
@@ -20,19 +20,20 @@ export const CustomerStats = Type.Object(
 
 export const CustomerReferrals = Type.Array(ReferralCustomerEntry);
 
-export const CustomerReferralsQuery = Type.Object(
-  {
+export const CustomerReferralsQuery = Type.Partial(
+  Type.Object({
     limit: Type.Integer({ minimum: 1, maximum: 250, default: 100 }),
     page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  },
-  { required: [] },
+  }),
 );
 
 export const InviteCustomerBody = Type.Object(
   {
     email: Email(),
-    name: Type.String({ maxLength: 255 }),
-    personalization: Type.Record(Type.String(), Type.Unknown()),
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+    // Free-form data for the message's `{{key}}` placeholders, `subject` and `message`.
+    personalization: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
-  { required: ['email'], title: 'InviteCustomerBody' },
+  { title: 'InviteCustomerBody' },
 );
+export type InviteCustomerBody = Static<typeof InviteCustomerBody>;

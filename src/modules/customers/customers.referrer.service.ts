@@ -12,6 +12,7 @@ import {
   setReferralCustomerStatus,
   toReferralCustomerEntry,
 } from './customers.referral.ts';
+import type { InviteCustomerBody } from './customers.referrer.schemas.ts';
 import { listCustomers } from './customers.repository.ts';
 
 /** Endpoints only refer-a-friend customers have: archive, stats, referrals, invitations. */
@@ -76,10 +77,7 @@ const escapeHtml = (text: string) =>
  * message: a string `message` replaces the default text, `subject` the default subject, and every
  * `{{key}}` of either is replaced by that key's value.
  */
-export async function inviteCustomer(
-  ctx: ProgramContext,
-  body: { email: string; name?: string; personalization?: Record<string, unknown> },
-): Promise<void> {
+export async function inviteCustomer(ctx: ProgramContext, body: InviteCustomerBody): Promise<void> {
   const db = ctx.database.db;
   const program = await getProgramNameAndWebsite(db, ctx.program.id);
   const data = body.personalization ?? {};

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { BooleanLike, Paginated, Success } from '../../http/schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
@@ -22,15 +22,19 @@ export const CreatePartnerLinkBody = Type.Object(
   {
     key: LinkKey,
     partner: PartnerRefInput,
-    domain_id: Type.Union([Type.String({ pattern: '^\\d+$' }), Type.Integer({ minimum: 1 })], {
-      'x-error': 'invalid',
-    }),
-    is_additional: BooleanLike,
+    domain_id: Type.Optional(
+      Type.Union([Type.String({ pattern: '^\\d+$' }), Type.Integer({ minimum: 1 })], {
+        'x-error': 'invalid',
+      }),
+    ),
+    is_additional: Type.Optional(BooleanLike),
   },
-  { required: ['key', 'partner'], title: 'CreatePartnerLinkBody' },
+  { title: 'CreatePartnerLinkBody' },
 );
+export type CreatePartnerLinkBody = Static<typeof CreatePartnerLinkBody>;
 
 export const UpdatePartnerLinkBody = Type.Object({ key: LinkKey }, { title: 'UpdatePartnerLinkBody' });
+export type UpdatePartnerLinkBody = Static<typeof UpdatePartnerLinkBody>;
 
 export const LinkIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
 
@@ -42,6 +46,7 @@ export const SearchPartnerLinksQuery = ListQuery('standard', {
   key: Type.Optional(Type.String()),
   partner: Type.Optional(Type.Partial(PartnerRef)),
 });
+export type SearchPartnerLinksQuery = Static<typeof SearchPartnerLinksQuery>;
 
 export const LinkResponse = Success(ReferralLink);
 export const LinkArrayResponse = Success(Type.Array(ReferralLink));

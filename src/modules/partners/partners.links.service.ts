@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
+import { booleanOf } from '../../core/booleans.ts';
 import { fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.ts';
@@ -23,7 +24,12 @@ import {
   toReferralLink,
 } from '../referral-links/referral-links.shared.ts';
 import * as repository from './partners.links.repository.ts';
-import { findPartnerByRef, getPartnerByPathOrThrow, type PartnerRef } from './partners.lookup.ts';
+import type {
+  CreatePartnerLinkBody,
+  SearchPartnerLinksQuery,
+  UpdatePartnerLinkBody,
+} from './partners.links.schemas.ts';
+import { findPartnerByRef, getPartnerByPathOrThrow } from './partners.lookup.ts';
 
 /** Partner referral links: every partner has a default link (its key); more can be added. */
 
@@ -36,10 +42,7 @@ async function getLinkOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string):
   return row;
 }
 
-export async function createPartnerLink(
-  ctx: ProgramContext,
-  body: { key: string; partner: PartnerRef; domain_id?: string | number; is_additional?: unknown },
-) {
+export async function createPartnerLink(ctx: ProgramContext, body: CreatePartnerLinkBody) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
   if (Object.keys(body.partner).length === 0) throw fieldError('partner', messages.required('partner'));
@@ -61,7 +64,7 @@ export async function createPartnerLink(
       key: body.key,
       partner_id: partner.id,
       is_default: false,
-      is_additional: body.is_additional === true || body.is_additional === 'true' || body.is_additional === 1,
+      is_additional: booleanOf(body.is_additional, false),
       domain_id: domainId,
       created_at: now,
       updated_at: now,
@@ -78,7 +81,7 @@ export async function getPartnerLink(ctx: ProgramContext, key: string) {
 }
 
 /** `PUT`: a new key; renaming the default link renames the partner's `key` too. */
-export async function updatePartnerLink(ctx: ProgramContext, key: string, body: { key: string }) {
+export async function updatePartnerLink(ctx: ProgramContext, key: string, body: UpdatePartnerLinkBody) {
   const db = ctx.database.db;
   const row = await getLinkOrThrow(db, ctx, key);
   if (body.key !== row.key && (await findLinkByKey(db, ctx.program.id, body.key)))
@@ -112,10 +115,7 @@ export async function listPartnerLinks(ctx: ProgramContext, partnerSegment: stri
   return rows.map((row) => toReferralLink(row, context));
 }
 
-export async function searchPartnerLinks(
-  ctx: ProgramContext,
-  query: PageRequest & { id?: string; key?: string; partner?: PartnerRef },
-) {
+export async function searchPartnerLinks(ctx: ProgramContext, query: SearchPartnerLinksQuery) {
   const db = ctx.database.db;
   let partnerId: number | undefined;
   if (query.partner && Object.keys(query.partner).length > 0) {

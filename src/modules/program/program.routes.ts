@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
-import { programContext } from '../../http/context.ts';
+import { programContext, variantInput } from '../../http/context.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
   KeyCheckResponse,
   ProgramOverviewByType,
-  type UpdateProgramBody,
   UpdateProgramBodyByType,
   UpdateProgramResponse,
 } from './program.schemas.ts';
@@ -49,7 +48,7 @@ export async function programRoutes(app: FastifyInstance) {
       response: { 200: UpdateProgramResponse, ...errorResponses },
     },
     handler: async (request) => {
-      await updateProgram(programContext(request), request.body as UpdateProgramBody);
+      await updateProgram(programContext(request), variantInput(request, UpdateProgramBodyByType).body);
       return { status: 1 as const, message: 'Program updated successfully' };
     },
   });

@@ -145,14 +145,14 @@ export const portalSettingsByType = {
 } satisfies Record<ProgramType, TObject>;
 
 const updateBody = (type: ProgramType) =>
-  Type.Object(
-    {
+  Type.Partial(
+    Type.Object({
       name: Type.String({ minLength: 1, maxLength: 255 }),
       website: Type.String({ format: 'http-url', maxLength: 250 }),
       program_settings: Type.Partial(programSettingsByType[type], { additionalProperties: false }),
       portal_settings: Type.Partial(portalSettingsByType[type], { additionalProperties: false }),
-    },
-    { required: [], title: `Update${type[0]!.toUpperCase()}${type.slice(1)}ProgramBody` },
+    }),
+    { title: `Update${type[0]!.toUpperCase()}${type.slice(1)}ProgramBody` },
   );
 
 export const UpdateProgramBodyByType = {
@@ -161,12 +161,8 @@ export const UpdateProgramBodyByType = {
   newsletter: updateBody('newsletter'),
 } satisfies Record<ProgramType, TSchema>;
 
-export type UpdateProgramBody = {
-  name?: string;
-  website?: string;
-  program_settings?: Record<string, unknown>;
-  portal_settings?: Record<string, unknown>;
-};
+/** The body as validated: the settings of the caller's type, each optional. */
+export type UpdateProgramBody = Static<ReturnType<typeof updateBody>>;
 
 export const UpdateProgramResponse = Type.Object({ status: Type.Literal(1), message: Type.String() });
 

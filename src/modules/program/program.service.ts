@@ -99,7 +99,9 @@ export async function getProgramOverview(ctx: ProgramContext) {
 }
 
 export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody): Promise<void> {
-  const currency = body.program_settings?.currency;
+  const given = body.program_settings;
+  // Newsletter programs have no currency setting.
+  const currency = given && 'currency' in given ? given.currency : undefined;
   const row = await getProgramRowOrThrow(ctx);
   const stored = (text: string) => JSON.parse(text || '{}') as Record<string, unknown>;
   const settings = body.program_settings

@@ -2,16 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
 import { isPlainObject } from '../../http/absent.ts';
-import { programContext } from '../../http/context.ts';
+import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
 import {
-  type CreateWebhookBody,
   CreateWebhookBodyByType,
   DeliveryParams,
   ListDeliveriesQuery,
   ListWebhooksQuery,
-  type UpdateWebhookBody,
   UpdateWebhookBodyByType,
   Webhook,
   WebhookAttempt,
@@ -49,7 +47,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
       response: { 200: Success(Webhook), ...errorResponses },
     },
     handler: async (request) => ({
-      data: await createWebhook(programContext(request), request.body as CreateWebhookBody),
+      data: await createWebhook(programContext(request), variantInput(request, CreateWebhookBodyByType).body),
       status: 1 as const,
     }),
   });
@@ -96,7 +94,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
       data: await updateWebhook(
         programContext(request),
         request.params.key,
-        request.body as UpdateWebhookBody,
+        variantInput(request, UpdateWebhookBodyByType).body,
       ),
       status: 1 as const,
     }),

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { eventsByProgramType } from '../../core/events.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { ListQuery } from '../../http/list-query.ts';
@@ -69,17 +69,9 @@ export const UpdateWebhookBodyByType = {
   newsletter: updateBody('newsletter'),
 } satisfies Record<ProgramType, TSchema>;
 
-type BooleanInput = boolean | 'true' | 'false' | 1 | 0;
-
-export interface CreateWebhookBody {
-  key?: string;
-  name: string;
-  url: string;
-  is_active?: BooleanInput;
-  events: string[];
-}
-
-export type UpdateWebhookBody = Partial<Omit<CreateWebhookBody, 'key'>>;
+/** The bodies as validated: every type's variant has the same fields (its events differ). */
+export type CreateWebhookBody = Static<ReturnType<typeof createBody>>;
+export type UpdateWebhookBody = Static<ReturnType<typeof updateBody>>;
 
 export const WebhookKeyParams = Type.Object({ key: WebhookKey });
 export const DeliveryParams = Type.Object({

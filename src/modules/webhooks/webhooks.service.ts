@@ -1,4 +1,5 @@
 import type { ProgramContext } from '../../context.ts';
+import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError, notFound } from '../../core/errors.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
@@ -11,8 +12,6 @@ import type { AttemptRow, WebhookRow } from './webhooks.repository.ts';
 import * as repository from './webhooks.repository.ts';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas.ts';
 import { envelope } from './webhooks.signing.ts';
-
-const toBoolean = (value: boolean | string | number) => value === true || value === 'true' || value === 1;
 
 function present(row: WebhookRow) {
   return {
@@ -64,7 +63,7 @@ export async function createWebhook(ctx: ProgramContext, body: CreateWebhookBody
       key: body.key ?? newKey(),
       name: body.name,
       url: body.url,
-      is_active: body.is_active === undefined ? true : toBoolean(body.is_active),
+      is_active: booleanOf(body.is_active, true),
       // 32 alphanumerics: about 190 bits.
       signature: randomAlphanumeric(32),
       events: JSON.stringify([...new Set(body.events)]),
@@ -92,7 +91,9 @@ export async function updateWebhook(ctx: ProgramContext, key: string, body: Upda
   const updated = await repository.updateWebhook(ctx.database.db, ctx.program.id, row.id, {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.url !== undefined ? { url: body.url } : {}),
-    ...(body.is_active !== undefined ? { is_active: toBoolean(body.is_active), disabled_reason: null } : {}),
+    ...(body.is_active !== undefined
+      ? { is_active: booleanOf(body.is_active, true), disabled_reason: null }
+      : {}),
     ...(body.events !== undefined ? { events: JSON.stringify([...new Set(body.events)]) } : {}),
     updated_at: nowTimestamp(ctx.clock),
   });
