@@ -5,6 +5,7 @@ import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
+import { customerMetrics } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
@@ -49,17 +50,6 @@ import {
  * (`referring_customer_id`), has a default referral link whose key is its own `key`, and earns
  * rewards when the customers it referred buy. Archive is a soft delete (status `archived`).
  */
-
-/** Figures of one customer in entity_counters (owner kind `customer`). */
-export const customerMetrics = {
-  referralsCount: 'referrals_count',
-  signups: 'signups',
-  clicks: 'clicks',
-  salesCount: 'sales_count',
-  paidAccounts: 'paid_accounts',
-  /** Purchases the customer made itself, as a referred buyer. */
-  purchases: 'purchases',
-} as const;
 
 /** `id` first, then `key`: an SDK's find passes either in the path. */
 const PATH_ORDER = ['public_id', 'key'] as const;
@@ -168,12 +158,11 @@ export interface NewReferralCustomer {
 export async function resolveReferrer(
   db: Kysely<DB>,
   ctx: ProgramContext,
-  ref: Record<string, unknown> | undefined,
+  ref: { id?: string | undefined; key?: string | undefined; email?: string | undefined } | undefined,
   field: string,
 ): Promise<CustomerRow | undefined> {
   if (ref === undefined) return undefined;
-  const asString = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  const given = { id: asString(ref.id), key: asString(ref.key), email: asString(ref.email) };
+  const given = { id: ref.id || undefined, key: ref.key || undefined, email: ref.email || undefined };
   if (!given.id && !given.key && !given.email)
     throw fieldError(`${field}.id`, messages.required(`${field}.id`));
   const row = await findCustomerByRef(db, ctx.program.id, given);

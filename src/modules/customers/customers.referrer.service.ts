@@ -1,12 +1,12 @@
 import type { ProgramContext } from '../../context.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { exactPageWindow } from '../../core/pages.ts';
+import { customerMetrics } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';
 import {
-  customerMetrics,
   getReferralCustomerOrThrow,
   loadReferralCustomer,
   setReferralCustomerStatus,

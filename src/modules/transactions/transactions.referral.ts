@@ -64,12 +64,7 @@ const buyerRef = (input: Customer) => ({ id: input.id, key: input.key, email: in
  * the sale goes to the winner's customer; a clash on another field is a 422 on that field.
  */
 async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer) {
-  const referrer = await resolveReferrer(
-    trx,
-    ctx,
-    input.referring_customer as Record<string, unknown> | undefined,
-    'customer.referring_customer',
-  );
+  const referrer = await resolveReferrer(trx, ctx, input.referring_customer, 'customer.referring_customer');
   try {
     const buyer = await withSavepoint(trx, async () => {
       const row = await insertReferralCustomer(trx, ctx, {
