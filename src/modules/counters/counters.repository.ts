@@ -121,7 +121,17 @@ function mergedDeltas(deltas: readonly CounterDelta[]): CounterDelta[] {
   for (const delta of deltas) {
     const key = figureKey(delta);
     const known = merged.get(key);
-    merged.set(key, known ? { ...known, value: BigInt(known.value) + BigInt(delta.value) } : delta);
+    merged.set(
+      key,
+      known
+        ? {
+            kind: known.kind,
+            id: known.id,
+            metric: known.metric,
+            value: BigInt(known.value) + BigInt(delta.value),
+          }
+        : delta,
+    );
   }
   return [...merged.values()]
     .filter((delta) => !isZero(delta.value))
