@@ -23,6 +23,6 @@ export function variantInput<Variants extends Record<string, TSchema>>(
   request: FastifyRequest,
   _variants: Variants,
 ): VariantInput<Variants> {
-  const { type } = programContext(request).program;
-  return { type, body: request.body } as VariantInput<Variants>;
+  if (!request.program) throw new AppError('unauthenticated', 'Unauthenticated.');
+  return { type: request.program.type, body: request.body } as VariantInput<Variants>;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { affiliateProgramWithBuyer } from '../../../test/factories.ts';
 import {
   describeEachDatabase,
   recordedEvents,
@@ -31,19 +32,12 @@ async function listed(server: TestServer, p: TestProgram, query = '') {
   return res.body.data as { key: string; rewards: unknown[] }[];
 }
 
-async function affiliateProgram(server: TestServer) {
-  const p = await server.newProgram('affiliate');
-  const partner = await server.request('POST', '/v1/partners', {
-    token: p.token,
-    body: { email: 'pk@example.com', key: 'pk' },
-  });
-  assert.equal(partner.status, 201, partner.text);
-  const customer = await server.request('POST', '/v1/customers', {
-    token: p.token,
-    body: { key: 'ck', partner: { key: 'pk' } },
-  });
-  assert.equal(customer.status, 201, customer.text);
-  return { p, partnerId: partner.body.data.id as string };
+/** One sale stored, with `rewards` rewards, and one `transaction.created` event. */
+async function assertStoredOnce(server: TestServer, p: TestProgram, rewards: number) {
+  const rows = await listed(server, p);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!.rewards.length, rewards);
+  assert.equal((await events(server, p, 'transaction.created')).length, 1);
 }
 
 function assertAllSame(replies: { status: number; text: string; body: any }[]) {
@@ -54,7 +48,7 @@ function assertAllSame(replies: { status: number; text: string; body: any }[]) {
 
 describeEachDatabase('transactions: insert-or-replay under concurrency (affiliate)', (server) => {
   test(`${CONCURRENCY} identical sales at once: 50 × 200, one sale, one commission, one event`, async () => {
-    const { p, partnerId } = await affiliateProgram(server());
+    const { p, partnerId } = await affiliateProgramWithBuyer(server());
     const body = { key: 'pay-1', amount: '99.99', action: 'sale', customer: { key: 'ck' } };
     assertAllSame(
       await concurrently(
@@ -63,10 +57,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
         Array.from({ length: CONCURRENCY }, () => body),
       ),
     );
-    const rows = await listed(server(), p);
-    assert.equal(rows.length, 1);
-    assert.equal(rows[0]!.rewards.length, 1);
-    assert.equal((await events(server(), p, 'transaction.created')).length, 1);
+    await assertStoredOnce(server(), p, 1);
     const partner = (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body
       .data;
     assert.equal(partner.referrals.sales_count, 1);
@@ -74,7 +65,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
   });
 
   test(`${CONCURRENCY} identical batches at once: every entry stored once`, async () => {
-    const { p, partnerId } = await affiliateProgram(server());
+    const { p, partnerId } = await affiliateProgramWithBuyer(server());
     const body = {
       customer: { key: 'ck' },
       transactions: [1, 2, 3].map((n) => ({ key: `batch-${n}`, amount: n * 10, action: 'sale' })),
@@ -94,7 +85,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
   });
 
   test(`${CONCURRENCY} identical sales creating their buyer: one customer, one sale`, async () => {
-    const { p } = await affiliateProgram(server());
+    const { p } = await affiliateProgramWithBuyer(server());
     const body = {
       key: 'pay-new',
       amount: 12.5,
@@ -116,7 +107,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
   });
 
   test('sales with different keys creating one buyer at once all go to the customer that won', async () => {
-    const { p } = await affiliateProgram(server());
+    const { p } = await affiliateProgramWithBuyer(server());
     const bodies = Array.from({ length: 20 }, (_, i) => ({
       key: `pay-${i}`,
       amount: 1,
@@ -133,7 +124,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
   });
 
   test('the same key with another body at once: the same bodies replay, the others are 422 on key', async () => {
-    const { p } = await affiliateProgram(server());
+    const { p } = await affiliateProgramWithBuyer(server());
     const bodies = Array.from({ length: 30 }, (_, i) => ({
       key: 'contested',
       amount: i % 2 === 0 ? 10 : 20,
@@ -153,7 +144,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
 
 describeEachDatabase('transactions: creation order under concurrency', (server) => {
   test('sales recorded 8 at a time list in created_at order, both ways', async () => {
-    const { p } = await affiliateProgram(server());
+    const { p } = await affiliateProgramWithBuyer(server());
     for (let from = 0; from < 64; from += 8) {
       const bodies = Array.from({ length: 8 }, (_, i) => ({
         key: `order-${from + i}`,
@@ -206,10 +197,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (refer-a-
         Array.from({ length: CONCURRENCY }, () => body),
       ),
     );
-    const rows = await listed(server(), p);
-    assert.equal(rows.length, 1);
-    assert.equal(rows[0]!.rewards.length, 2);
-    assert.equal((await events(server(), p, 'transaction.created')).length, 1);
+    await assertStoredOnce(server(), p, 2);
     const balance = await server().request('GET', `/v1/customers/${referrerId}/balance`, { token: p.token });
     assert.deepEqual(
       balance.body.data.balance.currency.map((c: { amount: number }) => c.amount),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { affiliateProgramWithBuyer } from '../../../test/factories.ts';
 import {
   describeEachDatabase,
   recordedEvents,
@@ -13,22 +14,6 @@ import {
  */
 
 const LARGEST = '999999999999.999999';
-
-/** An affiliate program with a partner `pk` and its customer `ck`. */
-async function setup(server: TestServer) {
-  const p = await server.newProgram('affiliate');
-  const partner = await server.request('POST', '/v1/partners', {
-    token: p.token,
-    body: { email: 'pk@example.com', key: 'pk' },
-  });
-  assert.equal(partner.status, 201, partner.text);
-  const customer = await server.request('POST', '/v1/customers', {
-    token: p.token,
-    body: { key: 'ck', partner: { key: 'pk' } },
-  });
-  assert.ok(customer.status < 300, customer.text);
-  return { p, partnerId: partner.body.data.id as string };
-}
 
 const sell = (server: TestServer, p: TestProgram, key: string, amount: unknown) =>
   server.request('POST', '/v1/transactions', {
@@ -44,7 +29,7 @@ const partnerOf = async (server: TestServer, p: TestProgram, id: string) => {
 
 describeEachDatabase('transactions: the money rule', (server) => {
   test('amounts that cannot be kept exactly, or a negative sale, are 422 on amount and write nothing', async () => {
-    const { p, partnerId } = await setup(server());
+    const { p, partnerId } = await affiliateProgramWithBuyer(server());
     const refused: [unknown, string][] = [
       [1e13, 'The amount field must be less than 1000000000000.'],
       [1e12, 'The amount field must be less than 1000000000000.'],
@@ -107,7 +92,7 @@ describeEachDatabase('transactions: the money rule', (server) => {
   });
 
   test('amounts come back as sent: 10.123456, "10.50", and the largest amount', async () => {
-    const { p } = await setup(server());
+    const { p } = await affiliateProgramWithBuyer(server());
     const cases: [unknown, number][] = [
       [10.123456, 10.123456],
       ['10.50', 10.5],
@@ -126,7 +111,7 @@ describeEachDatabase('transactions: the money rule', (server) => {
   });
 
   test('sums stay exact beyond a double and beyond int64 micro-units', async () => {
-    const { p, partnerId } = await setup(server());
+    const { p, partnerId } = await affiliateProgramWithBuyer(server());
     // 99 × 999999999999.99 + 999999999999.999999 + 0.000001 = 99999999999999.01 exactly:
     // 10^20 micro-units, past int64, and a cent a double cannot hold at 10^14 (it would read .02).
     const amounts = [...Array.from({ length: 99 }, () => '999999999999.99'), LARGEST, '0.000001'];

@@ -74,6 +74,9 @@ const rewardColumns = [
 
 type TransactionValues = Insertable<TransactionsTable>;
 type RewardValues = Insertable<RewardsTable>;
+/** A new sale or reward with every column given (null where empty): bound as it is. */
+type NewTransaction = Required<Omit<TransactionValues, 'id'>>;
+type NewReward = Required<Omit<RewardValues, 'id'>>;
 
 /** A row's columns as named parameters: `{ program_id: param('program_id'), … }`. */
 function namedValues<Values>(
@@ -88,36 +91,29 @@ function namedValues<Values>(
  * that loses a race on the key waits for the winner's commit (PostgreSQL) and gets no row, then
  * compares itself with the stored sale.
  */
-const insertSaleRowQuery = definePreparedQuery<Selectable<TransactionsTable>, Required<TransactionValues>>(
-  (db, param) =>
-    db
-      .insertInto('transactions')
-      .values(namedValues<TransactionValues>(transactionColumns, param as never))
-      .onConflict((oc) => oc.columns(['program_id', 'key']).doNothing())
-      .returningAll(),
+const insertSaleRowQuery = definePreparedQuery<Selectable<TransactionsTable>, NewTransaction>((db, param) =>
+  db
+    .insertInto('transactions')
+    .values(namedValues<TransactionValues>(transactionColumns, param as never))
+    .onConflict((oc) => oc.columns(['program_id', 'key']).doNothing())
+    .returningAll(),
 );
-const insertRewardRow = definePreparedQuery<Selectable<RewardsTable>, Required<RewardValues>>((db, param) =>
+const insertRewardRow = definePreparedQuery<Selectable<RewardsTable>, NewReward>((db, param) =>
   db
     .insertInto('rewards')
     .values(namedValues<RewardValues>(rewardColumns, param as never))
     .returningAll(),
 );
 
-/** Every column given, absent ones as null. */
-const complete = <Values extends object>(columns: readonly string[], values: Values) =>
-  Object.fromEntries(
-    columns.map((column) => [column, (values as Record<string, unknown>)[column] ?? null]),
-  ) as never;
-
-/** The stored sale, or `undefined` when another sale already has its key. */
-export async function insertSaleRow(db: Kysely<DB>, values: TransactionValues) {
-  const [row] = await insertSaleRowQuery(db, complete(transactionColumns, values));
+/** The stored sale, or `undefined` when another sale already has its key. Every column is given. */
+export async function insertSaleRow(db: Kysely<DB>, values: NewTransaction) {
+  const [row] = await insertSaleRowQuery(db, values);
   return row;
 }
 
-export async function insertRewards(db: Kysely<DB>, rows: RewardValues[]) {
+export async function insertRewards(db: Kysely<DB>, rows: NewReward[]) {
   const out: Selectable<RewardsTable>[] = [];
-  for (const values of rows) out.push((await insertRewardRow(db, complete(rewardColumns, values)))[0]!);
+  for (const values of rows) out.push((await insertRewardRow(db, values))[0]!);
   return out;
 }
 
