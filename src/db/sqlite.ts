@@ -46,30 +46,38 @@ function withStatementCache(raw: Database.Database) {
  * Result columns that may hold an integer: declared with an INTEGER affinity, or computed
  * (`sum(…)`, `count(*)`: no declared type). Text and real columns are left alone.
  */
-function integerColumns(statement: Statement): string[] {
+function integerColumns(statement: Statement): { name: string; computed: boolean }[] {
   try {
     return statement
       .columns()
       .filter((column) => column.type === null || /int/i.test(column.type))
-      .map((column) => column.name);
+      .map((column) => ({ name: column.name, computed: column.type === null }));
   } catch {
     return [];
   }
 }
+
+/** Integer columns that hold micro-units: amounts and the two parts of a counter. */
+const MONEY_COLUMNS = new Set(['amount', 'value', 'value_hi']);
+const mayExceedDouble = (column: { name: string; computed: boolean }) =>
+  column.computed || MONEY_COLUMNS.has(column.name);
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
 
 /**
  * better-sqlite3 reads an integer beyond 2^53 as the nearest double, silently (micro-units of an
- * amount near 10^12 are 10^18). Statements that return integer columns read them as bigints, and
+ * amount near 10^12 are 10^18). Statements that return a money column (or a computed one) read their integers as bigints, and
  * those a double holds exactly go back to numbers, as on PostgreSQL (db/postgres.ts): callers see
  * numbers except where a number would be wrong. Only the integer columns are visited per row.
  */
 function exactIntegers(statement: Statement): ((rows: unknown[]) => unknown[]) | undefined {
   if (!statement.reader) return undefined;
-  const names = integerColumns(statement);
-  if (names.length === 0) return undefined;
+  const columns = integerColumns(statement);
+  // Only money (micro-units, counter parts) and computed sums can pass 2^53; ids, counts and
+  // booleans never do, and reading them as bigints costs on every row of every hot read.
+  if (!columns.some(mayExceedDouble)) return undefined;
+  const names = columns.map((column) => column.name);
   statement.safeIntegers(true);
   return (rows) => {
     for (const row of rows as Record<string, unknown>[]) {
