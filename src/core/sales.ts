@@ -83,32 +83,30 @@ const figure = (kind: FigureOwnerKind, id: number, metric: string, value: bigint
   value,
 });
 
-/** Adds up changes to the same figure, drops zeros and sorts, so writers lock rows in one order. */
+/** The fixed order of figures: owner kind, owner id, metric. */
+export function compareFigures(
+  a: Pick<FigureChange, 'kind' | 'id' | 'metric'>,
+  b: Pick<FigureChange, 'kind' | 'id' | 'metric'>,
+): number {
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  if (a.id !== b.id) return a.id - b.id;
+  return a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0;
+}
+
+/**
+ * Adds up changes to the same figure, drops zeros and sorts, so writers lock rows in one order.
+ * A write moves about ten figures: a linear search beats hashing composite keys at that size.
+ */
 export function orderedFigures(changes: readonly FigureChange[]): FigureChange[] {
-  const merged = new Map<string, FigureChange>();
+  const merged: FigureChange[] = [];
   for (const change of changes) {
-    const id = `${change.kind}\u0000${change.id}\u0000${change.metric}`;
-    const known = merged.get(id);
-    merged.set(
-      id,
-      figure(change.kind, change.id, change.metric, known ? known.value + change.value : change.value),
+    const same = merged.find(
+      (f) => f.id === change.id && f.metric === change.metric && f.kind === change.kind,
     );
+    if (same) same.value += change.value;
+    else merged.push(figure(change.kind, change.id, change.metric, change.value));
   }
-  return [...merged.values()]
-    .filter((change) => change.value !== 0n)
-    .sort((a, b) =>
-      a.kind !== b.kind
-        ? a.kind < b.kind
-          ? -1
-          : 1
-        : a.id !== b.id
-          ? a.id - b.id
-          : a.metric < b.metric
-            ? -1
-            : a.metric > b.metric
-              ? 1
-              : 0,
-    );
+  return merged.filter((f) => f.value !== 0n).sort(compareFigures);
 }
 
 function programFigures(sign: 1n | -1n, amountMicros: bigint, currency: string | null) {

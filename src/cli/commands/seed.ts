@@ -131,25 +131,28 @@ async function nextId(deps: Deps, table: 'partners' | 'customers' | 'referral_li
 
 /** Sums of many decisions' entity figures, by owner and metric, in exact micro-units. */
 class FigureTotals {
-  readonly #byOwner = new Map<string, Map<string, bigint>>();
+  readonly #byKind = new Map<FigureChange['kind'], Map<number, Map<string, bigint>>>();
 
   add(changes: readonly FigureChange[]): void {
     for (const change of changes) {
-      const owner = `${change.kind}:${change.id}`;
-      let figures = this.#byOwner.get(owner);
+      let owners = this.#byKind.get(change.kind);
+      if (!owners) {
+        owners = new Map();
+        this.#byKind.set(change.kind, owners);
+      }
+      let figures = owners.get(change.id);
       if (!figures) {
         figures = new Map();
-        this.#byOwner.set(owner, figures);
+        owners.set(change.id, figures);
       }
       figures.set(change.metric, (figures.get(change.metric) ?? 0n) + change.value);
     }
   }
 
   *changes(): Generator<FigureChange> {
-    for (const [owner, figures] of this.#byOwner) {
-      const [kind, id] = owner.split(':') as [FigureChange['kind'], string];
-      for (const [metric, value] of figures) if (value !== 0n) yield { kind, id: Number(id), metric, value };
-    }
+    for (const [kind, owners] of this.#byKind)
+      for (const [id, figures] of owners)
+        for (const [metric, value] of figures) if (value !== 0n) yield { kind, id, metric, value };
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { compareFigures } from '../../core/sales.ts';
 import {
   COUNTER_BASE,
   CounterFigures,
@@ -109,45 +110,19 @@ const manyUpserts = Array.from({ length: MAX_ROWS + 1 }, (_, rows) =>
   ),
 );
 
-const figureKey = (delta: CounterDelta) => `${delta.kind}\u0000${delta.id}\u0000${delta.metric}`;
-
 /**
  * The deltas with one entry per figure (summed), zeros dropped, in a fixed (kind, id, metric)
  * order: a multi-row upsert may touch each row once, and writers that lock rows in one order
- * cannot deadlock (PostgreSQL).
+ * cannot deadlock (PostgreSQL). A write moves about ten figures: a linear search suffices.
  */
 function mergedDeltas(deltas: readonly CounterDelta[]): CounterDelta[] {
-  const merged = new Map<string, CounterDelta>();
+  const merged: CounterDelta[] = [];
   for (const delta of deltas) {
-    const key = figureKey(delta);
-    const known = merged.get(key);
-    merged.set(
-      key,
-      known
-        ? {
-            kind: known.kind,
-            id: known.id,
-            metric: known.metric,
-            value: BigInt(known.value) + BigInt(delta.value),
-          }
-        : delta,
-    );
+    const same = merged.find((d) => d.id === delta.id && d.metric === delta.metric && d.kind === delta.kind);
+    if (same) same.value = BigInt(same.value) + BigInt(delta.value);
+    else merged.push({ kind: delta.kind, id: delta.id, metric: delta.metric, value: delta.value });
   }
-  return [...merged.values()]
-    .filter((delta) => !isZero(delta.value))
-    .sort((a, b) =>
-      a.kind !== b.kind
-        ? a.kind < b.kind
-          ? -1
-          : 1
-        : a.id !== b.id
-          ? a.id - b.id
-          : a.metric < b.metric
-            ? -1
-            : a.metric > b.metric
-              ? 1
-              : 0,
-    );
+  return merged.filter((delta) => !isZero(delta.value)).sort(compareFigures);
 }
 
 /**
