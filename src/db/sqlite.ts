@@ -57,8 +57,11 @@ function integerColumns(statement: Statement): { name: string; computed: boolean
   }
 }
 
-/** Integer columns that hold micro-units: amounts and the two parts of a counter. */
-const MONEY_COLUMNS = new Set(['amount', 'value', 'value_hi']);
+/**
+ * Integer columns that hold micro-units of one amount (up to 10^18). A counter's two parts
+ * (`value` < 10^12, `value_hi`) each fit a double exactly by design (db/counter-parts.ts).
+ */
+const MONEY_COLUMNS = new Set(['amount']);
 const mayExceedDouble = (column: { name: string; computed: boolean }) =>
   column.computed || MONEY_COLUMNS.has(column.name);
 
