@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
@@ -102,12 +103,7 @@ export async function listCustomers(
   if (filter.publicId !== undefined) query = query.where('public_id', '=', filter.publicId);
   if (filter.key !== undefined) query = query.where('key', '=', filter.key);
   if (filter.email !== undefined) query = query.where('email', '=', filter.email);
-  return query
-    .orderBy('created_at', sort)
-    .orderBy('id', sort)
-    .limit(window.fetch)
-    .offset(window.offset)
-    .execute();
+  return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 
 /** Takes the customer's row lock (PostgreSQL) so that its sales are recorded one at a time. */

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { carryingUpdate, joinCounterParts, splitCounterDelta } from '../../db/counter-parts.ts';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
 import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 
@@ -160,12 +161,5 @@ export async function listPrograms(
   window: { offset: number; fetch: number },
   sort: 'asc' | 'desc',
 ) {
-  return db
-    .selectFrom('programs')
-    .selectAll()
-    .orderBy('created_at', sort)
-    .orderBy('id', sort)
-    .limit(window.fetch)
-    .offset(window.offset)
-    .execute();
+  return db.selectFrom('programs').selectAll().$call(pageInCreationOrder(sort, window)).execute();
 }

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
@@ -52,12 +53,7 @@ export async function searchLinks(
     .where(column, 'is not', null);
   if (filter.key !== undefined) query = query.where('key', '=', filter.key);
   if (filter.ownerId !== undefined) query = query.where(column, '=', filter.ownerId);
-  return query
-    .orderBy('created_at', sort)
-    .orderBy('id', sort)
-    .limit(window.fetch)
-    .offset(window.offset)
-    .execute();
+  return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 
 const linksOf = (column: 'partner_id' | 'customer_id') =>

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
@@ -175,12 +176,7 @@ export async function listTransactions(
   if (filter.referringCustomerId !== undefined)
     query = query.where('referring_customer_id', '=', filter.referringCustomerId);
   if (!filter.includeArchived) query = query.where('archived_at', 'is', null);
-  return query
-    .orderBy('created_at', sort)
-    .orderBy('id', sort)
-    .limit(window.fetch)
-    .offset(window.offset)
-    .execute();
+  return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 
 /** Every transaction of one buyer, archived ones included (a customer delete takes them all). */
@@ -207,9 +203,6 @@ export async function listTransactionsInvolving(
     .where('program_id', '=', programId)
     .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('referring_customer_id', '=', customerId)]))
     .where('archived_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(window.fetch)
-    .offset(window.offset)
+    .$call(pageInCreationOrder('desc', window))
     .execute();
 }

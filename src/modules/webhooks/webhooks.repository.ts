@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { PageRequest } from '../../core/pages.ts';
 import { pageWindow } from '../../core/pages.ts';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { DB } from '../../db/tables.ts';
 import type {
@@ -44,10 +45,7 @@ export async function listWebhooks(db: Kysely<DB>, programId: number, page: Page
     .selectFrom('webhooks')
     .select(webhookColumns)
     .where('program_id', '=', programId)
-    .orderBy('created_at', page.sort)
-    .orderBy('id', page.sort)
-    .limit(fetch)
-    .offset(offset)
+    .$call(pageInCreationOrder(page.sort, { offset, fetch }))
     .execute();
 }
 
