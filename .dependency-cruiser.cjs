@@ -47,8 +47,32 @@ module.exports = {
       severity: 'error',
       // Every module file but routes and schemas: internals such as customers.referral.ts are
       // service code too.
-      from: { path: '^src/modules/[^/]+/', pathNot: ['\\.(routes|schemas)\\.ts$', notTests] },
+      from: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['\\.(routes|schemas)\\.ts$', '\\.pages\\.tsx$', notTests],
+      },
       to: { path: ['^src/http/', '(^|/)node_modules/(fastify|@fastify/[^/]+)/'] },
+    },
+    {
+      name: 'pages-render-their-service',
+      comment:
+        "A module's *.pages.tsx renders what its own service answers with the page layer (src/pages/): never Kysely, db/, a repository, http/ or another module.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/[^/]+\\.pages\\.tsx$' },
+      to: {
+        pathNot: [
+          '^src/modules/$1/[^/]+\\.service\\.ts$',
+          '^src/pages/',
+          '(^|/)node_modules/(preact|preact-render-to-string|fastify)/',
+        ],
+      },
+    },
+    {
+      name: 'page-layer-is-general',
+      comment: 'src/pages/ serves every module: it knows no module, no table and no query.',
+      severity: 'error',
+      from: { path: '^src/pages/' },
+      to: { path: ['^src/modules/', '^src/db/', '(^|/)node_modules/kysely/'] },
     },
     {
       name: 'repository-no-business',
@@ -118,7 +142,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'node', 'default'],
-      extensions: ['.ts', '.js', '.mjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
     },
   },
 };

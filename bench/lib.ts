@@ -1,10 +1,13 @@
 // Shared pieces of `npm run bench`: start the bare yardstick and Vouch as child processes, drive
 // them with autocannon from a third process, and print figures as ratios to the bare server.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../test/free-port.ts';
+
+/** Webhook secrets are encrypted at rest; PostgreSQL requires the key (one for every bench process). */
+export const BENCH_SECRET_KEY = process.env.SECRET_KEY ?? 'b'.repeat(64);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -15,18 +18,6 @@ export interface Server {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 function stopper(child: ChildProcess) {
@@ -77,6 +68,7 @@ export async function startVouch(options: {
       DATABASE_URL: options.databaseUrl,
       RATE_LIMIT_PER_MINUTE: '1000000000',
       LOG_LEVEL: 'warn',
+      SECRET_KEY: BENCH_SECRET_KEY,
       ...options.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -90,7 +82,7 @@ export async function startVouch(options: {
 export async function vouchCli(databaseUrl: string, args: string[]): Promise<any> {
   const { stdout } = await run(process.execPath, ['bin/vouch.js', ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: databaseUrl, SECRET_KEY: BENCH_SECRET_KEY },
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(stdout);

@@ -18,7 +18,12 @@ import { createProgram } from '../src/modules/program/program.service.ts';
 import '../src/modules/webhooks/webhooks.tables.ts';
 import { recordEvent } from '../src/outbox/outbox.ts';
 import { startWorker } from '../src/worker.ts';
-import { createProgram as createProgramViaCli, postgresDatabase, startVouch } from './lib.ts';
+import {
+  BENCH_SECRET_KEY,
+  createProgram as createProgramViaCli,
+  postgresDatabase,
+  startVouch,
+} from './lib.ts';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const now = () => performance.timeOrigin + performance.now();
@@ -76,6 +81,7 @@ async function throughput(name: string, databaseUrl: string) {
     DATABASE_URL: databaseUrl,
     WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
     LOG_LEVEL: 'warn',
+    SECRET_KEY: BENCH_SECRET_KEY,
   });
   const database = await openDatabase(databaseUrl, { poolSize: 8 });
   await migrateOrThrow(database);

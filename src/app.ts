@@ -4,7 +4,7 @@ import qs from 'qs';
 import type { Deps } from './context.ts';
 import { closeDeps } from './deps.ts';
 import { authenticate } from './http/authenticate.ts';
-import { errorHandling } from './http/errors.ts';
+import { clientErrorHandler, errorHandling, frameworkErrorHandler } from './http/errors.ts';
 import { openApi } from './http/openapi.ts';
 import { programVariants } from './http/program-variants.ts';
 import { rateLimiting } from './http/rate-limit.ts';
@@ -24,7 +24,21 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
     serializerOpts: { ajv: { formats: customFormats } },
-    return503OnClosing: true,
+    // Requests arriving while the server drains answer 503 in the contract's error body
+    // (http/errors.ts), not in Fastify's own format.
+    return503OnClosing: false,
+    // Slow or idle clients cannot hold connections (issue 9): Node closes a connection whose
+    // headers, or whole request, have not arrived in time (408), and idle keep-alive sockets.
+    // Fastify's default requestTimeout of 0 would also turn off Node's header timeout.
+    requestTimeout: deps.config.requestTimeoutMs,
+    keepAliveTimeout: deps.config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: deps.config.headersTimeoutMs,
+      // Node checks the two timeouts above on this interval (30 s by default).
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(deps.config.headersTimeoutMs / 2)),
+    },
+    // Behind a proxy: client addresses (rate limits by address) and HTTPS (Secure cookies) from X-Forwarded-*.
+    trustProxy: deps.config.trustProxy,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -32,11 +46,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     // Bracket nesting (`partner[id]=x`); a repeated key keeps its last value, so a client that
     // appends `limit` to a `next` link that already has one still gets what it asked for.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     routerOptions: {
+      // Long enough for every id a schema allows (they answer 404 by their maxLength); longer
+      // segments answer 404 through frameworkErrors.
+      maxParamLength: 1000,
       querystringParser: (query) => qs.parse(query, { duplicates: 'last', depth: 5, arrayLimit: 100 }),
     },
   });
   app.decorate('deps', deps);
+  app.server.maxConnections = deps.config.maxConnections;
   // What the deps hold for this app (the webhook sender) goes with it; the database stays open
   // for its owner, which closes it after the app.
   app.addHook('onClose', async () => closeDeps(deps));

@@ -15,6 +15,7 @@ const usage = `vouch — admin CLI
   vouch keys revoke KEY_ID
   vouch migrate
   vouch worker [--once]
+  vouch secrets rotate      seal every secret at rest with a new server key (see README)
   vouch seed --partners N --customers N --transactions N [--program ID]
 
 Reads DATABASE_URL like the server (default sqlite:./data/vouch.db). Output is JSON.`;
@@ -44,7 +45,7 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(`vouch: invalid configuration: ${error.message}`);
+  if (error instanceof ConfigError) console.error(`vouch: ${error.message}`);
   else console.error(`vouch: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -29,6 +29,12 @@ const bad: [string, Record<string, string>][] = [
   ['WEBHOOK_ALLOW_CIDRS', { WEBHOOK_ALLOW_CIDRS: 'localhost' }],
   ['SMTP_URL', { SMTP_URL: 'mailto:a@b.c' }],
   ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }],
+  ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: '0' }],
+  ['MAX_CONNECTIONS', { MAX_CONNECTIONS: 'many' }],
+  ['SECRET_KEY', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' }],
+  ['SECRET_KEY', { SECRET_KEY: 'short' }],
+  ['SECRET_KEY', { SECRET_KEY: `${'ab'.repeat(32)},nope` }],
 ];
 for (const [variable, env] of bad) {
   test(`${JSON.stringify(env)} is refused, naming ${variable}`, () => {
@@ -52,7 +58,9 @@ test('good values are read', () => {
     WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8, ::1/128',
     RATE_LIMIT_PER_MINUTE: '0',
     SMTP_URL: 'smtp://127.0.0.1:2525',
+    SECRET_KEY: `${'ab'.repeat(32)}, ${Buffer.alloc(32, 7).toString('base64')}`,
   });
+  assert.deepEqual(config.secretKeys, [Buffer.alloc(32, 0xab), Buffer.alloc(32, 7)]);
   assert.equal(config.publicUrl, 'https://vouch.example.com');
   assert.deepEqual(config.webhookAllowCidrs, ['127.0.0.0/8', '::1/128']);
   assert.equal(config.rateLimitPerMinute, 0);

@@ -9,10 +9,25 @@ export interface Config {
   adminToken: string | undefined;
   redisUrl: string | undefined;
   rateLimitPerMinute: number;
+  /** Failed authentications per client address a minute before 429; 0 disables. */
+  authFailuresPerMinute: number;
+  /** Admin API requests per client address a minute; 0 disables. */
+  adminRateLimitPerMinute: number;
+  pagesRateLimitPerMinute: number;
+  clickRateLimitPerMinute: number;
+  trustProxy: boolean;
   webhookAllowCidrs: string[];
   smtpUrl: string | undefined;
   logLevel: string;
   runWorker: boolean;
+  /** Server timeouts (ms): request headers, the whole request with its body, keep-alive idle. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Open connections one process accepts; more are closed at once. */
+  maxConnections: number;
+  /** SECRET_KEY: keys that seal secrets at rest, the sealing one first; empty: see secret-key.ts. */
+  secretKeys: Buffer[];
 }
 
 export class ConfigError extends Error {
@@ -102,6 +117,35 @@ function adminToken(env: Env): string | undefined {
   return raw;
 }
 
+/** Comma-separated keys of 32 bytes, each as 64 hex characters or base64. */
+function secretKeys(env: Env, databaseUrl: string): Buffer[] {
+  const raw = optional(env, 'SECRET_KEY');
+  if (raw === undefined) {
+    if (databaseUrl.startsWith('sqlite:')) return [];
+    throw new ConfigError(
+      'SECRET_KEY',
+      'required with PostgreSQL, the same on every instance (64 hex characters, e.g. `openssl rand -hex 32`)',
+    );
+  }
+  return raw.split(',').map((part) => {
+    const text = part.trim();
+    const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+    if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(text) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(text))) {
+      throw new ConfigError(
+        'SECRET_KEY',
+        'expected keys of 32 bytes: 64 hex characters or 44 base64 characters',
+      );
+    }
+    return key;
+  });
+}
+
+function onOff(env: Env, name: string, fallback: 'on' | 'off'): boolean {
+  const value = optional(env, name) ?? fallback;
+  if (value !== 'on' && value !== 'off') throw new ConfigError(name, `expected on or off, got "${value}"`);
+  return value === 'on';
+}
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -112,17 +156,37 @@ export function loadConfig(env: Env = process.env): Config {
   const worker = optional(env, 'WORKER') ?? 'on';
   if (worker !== 'on' && worker !== 'off')
     throw new ConfigError('WORKER', `expected on or off, got "${worker}"`);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  // Node refuses a header timeout longer than the request's.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
+  }
+  const database = databaseUrl(env);
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
-    databaseUrl: databaseUrl(env),
+    databaseUrl: database,
+    secretKeys: secretKeys(env, database),
     publicUrl: publicUrl(env),
     adminToken: adminToken(env),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 0, 1_000_000_000),
+    adminRateLimitPerMinute: integer(env, 'ADMIN_RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000_000),
+    pagesRateLimitPerMinute: integer(env, 'PAGES_RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000_000),
+    clickRateLimitPerMinute: integer(env, 'CLICK_RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000_000),
+    trustProxy: onOff(env, 'TRUST_PROXY', 'off'),
     webhookAllowCidrs: parseCidrs(optional(env, 'WEBHOOK_ALLOW_CIDRS')),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     logLevel,
     runWorker: worker === 'on',
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 3_600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 1, 1_000_000),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { ProgramType } from './core/program-types.ts';
+import type { SecretBox } from './core/secret-box.ts';
 import type { Clock } from './core/time.ts';
 import type { Database } from './db/database.ts';
 
@@ -25,6 +26,8 @@ export interface WebhookSender {
  */
 export interface Deps extends Resources {
   webhookSender: WebhookSender;
+  /** Seals and opens secrets kept at rest (webhook signing secrets) with the server key. */
+  secrets: SecretBox;
 }
 
 /** The program an API key belongs to, resolved by authentication. */

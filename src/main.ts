@@ -5,6 +5,8 @@ import { systemClock } from './core/time.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateOrThrow } from './db/migrate.ts';
 import { assembleDeps } from './deps.ts';
+import { sealWebhookSecrets } from './modules/webhooks/webhooks.service.ts';
+import { databaseFailure, listenFailure } from './startup-errors.ts';
 
 /** The API process: config → database → migrations → app → listen; SIGTERM closes gracefully. */
 async function main() {
@@ -13,18 +15,38 @@ async function main() {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`vouch: invalid configuration: ${error.message}`);
+      console.error(`vouch: ${error.message}`);
       process.exit(78);
     }
     throw error;
   }
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase(config.databaseUrl);
-  const applied = await migrateOrThrow(database);
-  if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(config.databaseUrl);
+    const applied = await migrateOrThrow(database);
+    if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+  } catch (error) {
+    fail(databaseFailure(config.databaseUrl, error));
+  }
 
   const app = await buildApp(assembleDeps({ database, clock: systemClock, log, config }));
+  try {
+    const sealed = await sealWebhookSecrets(app.deps);
+    if (sealed > 0) log.info({ sealed }, 'webhook secrets sealed with the server key');
+  } catch (error) {
+    fail(`SECRET_KEY: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+  }
+  // Listen first: workers start only once the port is ours, so a failed start delivers nothing.
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    await database.close().catch(() => {});
+    fail(listenFailure(config.host, config.port, error));
+  }
   const workers = await startWorkers(app.deps);
+  log.info({ url: `http://${config.host}:${config.port}`, database: database.dialect }, 'vouch listening');
 
   let closing = false;
   const close = async (signal: string) => {
@@ -38,9 +60,12 @@ async function main() {
   };
   process.on('SIGTERM', () => void close('SIGTERM'));
   process.on('SIGINT', () => void close('SIGINT'));
+}
 
-  await app.listen({ port: config.port, host: config.host });
-  log.info({ url: `http://${config.host}:${config.port}`, database: database.dialect }, 'vouch listening');
+/** A start-up failure: one line naming the variable and the cause, and a non-zero exit. */
+function fail(line: string): never {
+  console.error(`vouch: ${line}`);
+  process.exit(1);
 }
 
 /** Background loops (webhook and e-mail delivery) that run beside the API unless WORKER=off. */
@@ -51,6 +76,6 @@ async function startWorkers(deps: Parameters<typeof buildApp>[0]): Promise<{ sto
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(`vouch: start-up failed: ${String(error?.message ?? error).split('\n')[0]}`);
   process.exit(1);
 });

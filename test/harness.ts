@@ -1,6 +1,7 @@
 import { Agent, request as sendRequest } from 'node:http';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pino } from 'pino';
 import { buildIfStale, waitForBuild } from '../scripts/build-if-stale.mjs';
@@ -15,7 +16,25 @@ import { migrateOrThrow } from '../src/db/migrate.ts';
 import { assembleDeps } from '../src/deps.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** The server key of every test server, and of the Vouch processes tests spawn (they inherit it). */
+export const TEST_SECRET_KEY = '0f'.repeat(32);
+process.env.SECRET_KEY ??= TEST_SECRET_KEY;
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether the test Redis answers (tests that need one skip, or fail under CI, without it). */
+export async function redisReachable(url = TEST_REDIS_URL): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
 
 /** The databases this run covers: scripts/test.mjs sets VOUCH_TEST_DIALECTS (default: SQLite only). */
 export function testDialects(): Dialect[] {
@@ -148,6 +167,9 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN,
     RATE_LIMIT_PER_MINUTE: '100000',
+    SECRET_KEY: TEST_SECRET_KEY,
+    AUTH_FAILURES_PER_MINUTE: '0',
+    ADMIN_RATE_LIMIT_PER_MINUTE: '0',
     WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,

@@ -58,6 +58,15 @@ const tree: Record<string, string[]> = {
   // A route may call the service of the module that owns the data: no module cycle.
   'src/modules/catalog/catalog.routes.ts': ["import { listOrders } from '../orders/orders.service.ts';"],
   'src/modules/catalog/catalog.service.ts': [],
+  // Pages render their own service's answers with the page layer, nothing else.
+  'src/modules/shop/shop.pages.tsx': [
+    "import { listShops } from './shop.service.ts';",
+    "import { Layout } from '../../pages/layout.tsx';",
+    "import { findShop } from './shop.repository.ts';",
+    "import type { Kysely } from 'kysely';",
+    "import { listOrders } from '../orders/orders.service.ts';",
+  ],
+  'src/pages/layout.tsx': ["import { findShop } from '../modules/shop/shop.repository.ts';"],
 };
 
 // A cycle is reported once, at the edge where the cruiser first meets it.
@@ -68,9 +77,15 @@ const expected = [
   'no-file-cycles src/modules/shop/shop.repository.ts → src/modules/shop/shop.service.ts',
   'no-module-cycles src/modules/orders → src/modules/shop',
   'no-module-cycles src/modules/shop → src/modules/orders',
+  // The page layer importing a module closes a loop with the module's pages.
+  'no-module-cycles src/modules/shop → src/pages',
   'no-other-modules-internals src/modules/orders/orders.service.ts → src/modules/shop/shop.internal.ts',
   'no-other-modules-repository src/modules/orders/orders.service.ts → src/modules/shop/shop.repository.ts',
   'no-unresolvable src/modules/orders/orders.service.ts → ./orders.missing.ts',
+  'page-layer-is-general src/pages/layout.tsx → src/modules/shop/shop.repository.ts',
+  'pages-render-their-service src/modules/shop/shop.pages.tsx → node_modules/kysely/dist/esm/index.js',
+  'pages-render-their-service src/modules/shop/shop.pages.tsx → src/modules/orders/orders.service.ts',
+  'pages-render-their-service src/modules/shop/shop.pages.tsx → src/modules/shop/shop.repository.ts',
   'repository-no-business src/modules/shop/shop.repository.ts → src/modules/shop/shop.service.ts',
   'routes-no-data-access src/modules/shop/shop.routes.ts → node_modules/kysely/dist/esm/index.js',
   'routes-no-data-access src/modules/shop/shop.routes.ts → src/modules/shop/shop.repository.ts',

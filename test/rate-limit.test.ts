@@ -1,25 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Redis } from 'ioredis';
-import { startServer, testDialects } from './harness.ts';
+import { redisReachable, startServer, TEST_REDIS_URL, testDialects } from './harness.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 for (const dialect of testDialects()) {
   test(`each API key has RATE_LIMIT_PER_MINUTE requests a minute, then 429 [${dialect}]`, async () => {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { freePort } from './free-port.ts';
 import { ADMIN_TOKEN, startupBudgetMs, useCompiledBuild } from './harness.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -72,7 +73,7 @@ function slowRequest(port: number, path: string, body: string) {
 test('SIGTERM lets every request in flight finish, then the process exits 0', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-shutdown-'));
   const file = join(dir, 'vouch.db');
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: root,
     env: {

@@ -9,3 +9,12 @@ export function booleanOf(value: BooleanLikeValue | null | undefined, fallback: 
   if (value === undefined || value === null) return fallback;
   return value === true || value === 'true' || value === 1;
 }
+
+/** A status switch: the boolean rule plus the older `on`/`off` strings (coupon and promotion code statuses). */
+export type SwitchValue = BooleanLikeValue | 'on' | 'off';
+
+export function switchOf(value: SwitchValue | null | undefined, fallback: boolean): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  return booleanOf(value, fallback);
+}

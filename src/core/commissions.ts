@@ -56,7 +56,10 @@ export interface Sale {
   hasParent: boolean;
 }
 
+/** What a sale decides; review adds `denied` and `voided` (core/commission-status.ts). */
 export type RewardStatus = 'review_period' | 'ok' | 'paid';
+/** `rejected`: a self-referral's commission (core/self-referral.ts), shown but owed to no one. */
+export type StoredRewardStatus = RewardStatus | 'denied' | 'voided' | 'rejected';
 
 export interface Commission {
   role: 'commission' | 'tier2';
@@ -162,8 +165,20 @@ export function computeCommissions(settings: CommissionSettings, sale: Sale): Co
   return out.filter((commission) => commission.amountMicros !== 0n);
 }
 
-/** Where a reward's amount is counted in its partner's figures, by reward status. */
-const commissionBucket = { review_period: 'pending', ok: 'not_paid', paid: 'paid' } as const;
+/** Where a reward's amount is counted in its partner's figures, by reward status; denied and voided ones are not. */
+const commissionBucket = {
+  review_period: 'pending',
+  ok: 'not_paid',
+  paid: 'paid',
+  denied: null,
+  voided: null,
+  rejected: null,
+} as const satisfies Record<StoredRewardStatus, string | null>;
+
+/** Whether a stored status counts in its partner's figures (denied and voided commissions do not). */
+export function countedStatus(status: string): status is RewardStatus {
+  return status === 'review_period' || status === 'ok' || status === 'paid';
+}
 
 /** Names of the per-partner (and per-link) figures in entity counters. */
 export const partnerMetrics = {
@@ -172,6 +187,6 @@ export const partnerMetrics = {
   salesCount: 'sales_count',
   paidAccounts: 'paid_accounts',
   revenue: (currency: string) => `revenue:${currency.toLowerCase()}`,
-  commission: (status: RewardStatus, currency: string) =>
+  commission: (status: RewardStatus, currency: string): string =>
     `commission_${commissionBucket[status]}:${currency.toLowerCase()}`,
 } as const;

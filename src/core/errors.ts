@@ -5,6 +5,7 @@ export const errorStatus = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
@@ -30,17 +31,20 @@ export class AppError extends Error {
   }
 }
 
-/** Laravel's summary line: the first message, plus "(and N more errors)". */
-export function summarizeFieldErrors(fields: FieldErrors): string {
+/**
+ * Laravel's summary line: the first message, plus "(and N more errors)". `total` counts every
+ * message when `fields` holds only the first of them (validation stops listing at a bound).
+ */
+export function summarizeFieldErrors(fields: FieldErrors, total?: number): string {
   const messages = Object.values(fields).flat();
   const first = messages[0] ?? 'The given data was invalid.';
-  const more = messages.length - 1;
+  const more = Math.max(total ?? 0, messages.length) - 1;
   if (more <= 0) return first;
   return `${first} (and ${more} more ${more === 1 ? 'error' : 'errors'})`;
 }
 
-export function validationError(fields: FieldErrors): AppError {
-  return new AppError('validation_failed', summarizeFieldErrors(fields), fields);
+export function validationError(fields: FieldErrors, total?: number): AppError {
+  return new AppError('validation_failed', summarizeFieldErrors(fields, total), fields);
 }
 
 export function fieldError(field: string, message: string): AppError {

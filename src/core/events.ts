@@ -14,10 +14,18 @@ export const eventsByProgramType = {
     'customer.deleted',
     'transaction.created',
     'transaction.deleted',
+    'transaction.refunded',
     'lead.created',
     'lead.converted',
     'lead.rejected',
     'lead.deleted',
+    'commission.created',
+    'commission.approved',
+    'commission.denied',
+    'commission.voided',
+    'commission.paid',
+    'payout.created',
+    'payout.paid',
   ],
   referral: [
     'customer.created',
@@ -25,8 +33,9 @@ export const eventsByProgramType = {
     'customer.deleted',
     'transaction.created',
     'transaction.deleted',
+    'transaction.refunded',
   ],
-  newsletter: ['subscriber.created', 'subscriber.updated', 'subscriber.deleted'],
+  newsletter: ['subscriber.created', 'subscriber.updated', 'subscriber.deleted', 'subscriber.rewarded'],
 } as const satisfies Record<ProgramType, readonly string[]>;
 
 export type EventName = (typeof eventsByProgramType)[ProgramType][number];

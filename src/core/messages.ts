@@ -29,6 +29,7 @@ export const messages = {
   minItems: (path: string, n: number) => say(path, `must have at least ${n} items.`),
   maxItems: (path: string, n: number) => say(path, `must not have more than ${n} items.`),
   distinct: (path: string) => say(path, 'has a duplicate value.'),
+  nulCharacter: (path: string) => say(path, 'must not contain a NUL character.'),
   notFuture: (path: string) => say(path, 'must be a date before or equal to now.'),
   invalid: (path: string) => `The selected ${attributeName(path)} is invalid.`,
   taken: (path: string) => `The ${attributeName(path)} has already been taken.`,

@@ -1,4 +1,5 @@
 import { defaultCommissionSettings } from './commissions.ts';
+import { defaultPayoutSettings } from './payouts.ts';
 import type { ProgramType } from './program-types.ts';
 import { defaultRewardSettings } from './rewards.ts';
 
@@ -15,15 +16,19 @@ export const programSettingsDefaults = {
     onboarding_enabled: false,
     partner_email_notifications_enabled: true,
     referral_parameter: 'aff',
+    attribution: 'last_click',
     ...defaultCommissionSettings,
+    commission_auto_approve: true,
+    ...defaultPayoutSettings,
   },
   referral: {
     referral_portal_enabled: true,
     rewards_notification_enabled: true,
     referral_parameter: 'ref',
+    attribution: 'last_click',
     ...defaultRewardSettings,
   },
-  newsletter: {},
+  newsletter: { leaderboard_enabled: true },
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export const portalSettingsDefaults = {

@@ -10,6 +10,9 @@ export const programMetrics = {
   referringCustomers: 'referring_customers',
   referredCustomers: 'referred_customers',
   sales: 'sales',
+  clicks: 'clicks',
+  /** Customers stored as self-referrals: no commission or reward (core/self-referral.ts). */
+  rejectedSelfReferrals: 'rejected_self_referrals',
 } as const;
 
 /** Revenue of a currency, in micro-units: `revenue:usd`. */
@@ -41,10 +44,10 @@ const activeRewardsByType = {
     (Array.isArray(settings.product_commissions) ? settings.product_commissions.length : 0) +
     Number(isSet(settings.tier2_commission)),
   referral: (settings) => Number(isSet(settings.referrer_reward)) + Number(isSet(settings.referred_reward)),
-  // Newsletter rewards are resources of their own, not settings; none exist yet.
-  newsletter: () => 0,
-} satisfies Record<ProgramType, (settings: Record<string, unknown>) => number>;
+  // Newsletter rewards are resources of their own (milestones), counted by the rewards module.
+  newsletter: (_settings, milestones) => milestones,
+} satisfies Record<ProgramType, (settings: Record<string, unknown>, milestones: number) => number>;
 
-export function activeRewards(type: ProgramType, settings: Record<string, unknown>): number {
-  return activeRewardsByType[type](settings);
+export function activeRewards(type: ProgramType, settings: Record<string, unknown>, milestones = 0): number {
+  return activeRewardsByType[type](settings, milestones);
 }

@@ -1,9 +1,5 @@
-import {
-  type CommissionSettings,
-  computeCommissions,
-  partnerMetrics,
-  type RewardStatus,
-} from './commissions.ts';
+import { type CommissionSettings, computeCommissions, countedStatus, partnerMetrics } from './commissions.ts';
+import { divideRoundingHalfUp as divideHalfUp } from './money.ts';
 import { programMetrics, revenueMetric } from './program-stats.ts';
 import {
   balanceMetric,
@@ -12,6 +8,7 @@ import {
   type RewardSettings,
   rewardCountMetric,
 } from './rewards.ts';
+import { guardedStatus, REJECTED } from './self-referral.ts';
 
 /**
  * What a sale does, decided before anything is written: who it concerns, the rewards it earns and
@@ -109,8 +106,19 @@ export function orderedFigures(changes: readonly FigureChange[]): FigureChange[]
   return merged.filter((f) => f.value !== 0n).sort(compareFigures);
 }
 
-function programFigures(sign: 1n | -1n, amountMicros: bigint, currency: string | null) {
-  const program: Record<string, bigint> = { [programMetrics.sales]: sign };
+/**
+ * Which figures a change moves: a whole sale (counts and amounts), or only amounts (a refund
+ * takes money back but the sale still happened).
+ */
+export type FigureScope = 'sale' | 'amounts';
+
+function programFigures(
+  sign: 1n | -1n,
+  amountMicros: bigint,
+  currency: string | null,
+  scope: FigureScope = 'sale',
+) {
+  const program: Record<string, bigint> = scope === 'sale' ? { [programMetrics.sales]: sign } : {};
   if (currency !== null) program[revenueMetric(currency)] = sign * amountMicros;
   return program;
 }
@@ -128,7 +136,8 @@ function payingChange(sign: Sign, salesBefore: number): bigint {
 // Affiliate programs: the buyer's partner earns a commission (and its parent, tier two).
 
 export interface AffiliateSaleHistory {
-  buyer: { id: number; since: string; salesBefore: number };
+  /** `selfReferral`: the buyer signed up with its partner's own e-mail (core/self-referral.ts). */
+  buyer: { id: number; since: string; salesBefore: number; selfReferral?: boolean };
   /** The buyer's partner; null when it has none. */
   partner: { id: number; archived: boolean; parentId: number | null } | null;
   programCurrency: string;
@@ -144,23 +153,33 @@ export interface AffiliateSaleFacts {
 }
 
 /** What an affiliate sale adds (`1n`) or takes back (`-1n`); `salesBefore` counts the buyer's sales before the change. */
-export function affiliateSaleFigures(sale: AffiliateSaleFacts, sign: Sign, salesBefore: number): SaleFigures {
-  const entities = [figure('customer', sale.customerId, partnerMetrics.salesCount, sign)];
+export function affiliateSaleFigures(
+  sale: AffiliateSaleFacts,
+  sign: Sign,
+  salesBefore: number,
+  scope: FigureScope = 'sale',
+): SaleFigures {
+  const counts = scope === 'sale';
+  const entities = counts ? [figure('customer', sale.customerId, partnerMetrics.salesCount, sign)] : [];
   const partner = sale.partnerId;
   if (partner !== null) {
     entities.push(
-      figure('partner', partner, partnerMetrics.salesCount, sign),
       figure('partner', partner, partnerMetrics.revenue(sale.currency), sign * sale.amountMicros),
-      figure('partner', partner, partnerMetrics.paidAccounts, payingChange(sign, salesBefore)),
     );
+    if (counts)
+      entities.push(
+        figure('partner', partner, partnerMetrics.salesCount, sign),
+        figure('partner', partner, partnerMetrics.paidAccounts, payingChange(sign, salesBefore)),
+      );
   }
   for (const reward of sale.rewards) {
-    if (reward.partnerId === null) continue;
-    const metric = partnerMetrics.commission(reward.status as RewardStatus, reward.units);
+    // A rejected commission (self-referral), a denied or a voided one is shown but owed to no one.
+    if (reward.partnerId === null || !countedStatus(reward.status)) continue;
+    const metric = partnerMetrics.commission(reward.status, reward.units);
     entities.push(figure('partner', reward.partnerId, metric, sign * reward.amountMicros));
   }
   return {
-    program: programFigures(sign, sale.amountMicros, sale.currency),
+    program: programFigures(sign, sale.amountMicros, sale.currency, scope),
     entities: orderedFigures(entities),
   };
 }
@@ -191,13 +210,13 @@ export function decideAffiliateSale(
     partnerId: commission.role === 'tier2' ? partner!.parentId : partner!.id,
     customerId: null,
     role: commission.role,
-    status: commission.status,
+    status: guardedStatus(commission.status, history.buyer.selfReferral === true),
     amountMicros: BigInt(commission.amountMicros),
     units: currency,
     isCurrency: true,
     commissionType: commission.type,
     commissionValue: String(commission.value),
-    availableAt: commission.availableAt,
+    availableAt: history.buyer.selfReferral === true ? null : commission.availableAt,
   }));
   const facts: AffiliateSaleFacts = {
     customerId: history.buyer.id,
@@ -249,6 +268,8 @@ export interface ReferralSaleHistory {
     referrerId: number;
     purchasesBefore: number;
     rewardsBefore: Record<RewardRole, number>;
+    /** Signed up with its referrer's own e-mail (core/self-referral.ts): rewards are rejected. */
+    selfReferral?: boolean;
   };
 }
 
@@ -277,11 +298,14 @@ export function referralSaleFigures(
   sale: ReferralSaleFacts,
   sign: Sign,
   purchasesBefore: number,
+  scope: FigureScope = 'sale',
 ): SaleFigures {
   const buyer = sale.buyerId;
-  const entities = [figure('customer', buyer, customerMetrics.purchases, sign)];
+  const counts = scope === 'sale';
+  const entities = counts ? [figure('customer', buyer, customerMetrics.purchases, sign)] : [];
   for (const reward of sale.rewards) {
-    entities.push(figure('customer', buyer, rewardCountMetric(reward.role as RewardRole), sign));
+    if (reward.status === REJECTED) continue;
+    if (counts) entities.push(figure('customer', buyer, rewardCountMetric(reward.role as RewardRole), sign));
     if (reward.status === 'ok' && reward.customerId !== null) {
       const metric = balanceMetric(reward.isCurrency, reward.units);
       entities.push(figure('customer', reward.customerId, metric, sign * reward.amountMicros));
@@ -289,15 +313,16 @@ export function referralSaleFigures(
   }
   const referrer = sale.referrerId;
   if (referrer !== null) {
-    entities.push(
-      figure('customer', referrer, customerMetrics.salesCount, sign),
-      figure('customer', referrer, customerMetrics.paidAccounts, payingChange(sign, purchasesBefore)),
-    );
+    if (counts)
+      entities.push(
+        figure('customer', referrer, customerMetrics.salesCount, sign),
+        figure('customer', referrer, customerMetrics.paidAccounts, payingChange(sign, purchasesBefore)),
+      );
     if (sale.currency !== null)
       entities.push(figure('customer', referrer, revenueMetric(sale.currency), sign * sale.amountMicros));
   }
   return {
-    program: programFigures(sign, sale.amountMicros, sale.currency),
+    program: programFigures(sign, sale.amountMicros, sale.currency, scope),
     entities: orderedFigures(entities),
   };
 }
@@ -320,7 +345,7 @@ export function decideReferralSale(
     partnerId: null,
     customerId: draft.role === 'referrer' ? buyer.referrerId : buyer.id,
     role: draft.role,
-    status: draft.status,
+    status: guardedStatus(draft.status, buyer.selfReferral === true),
     amountMicros: BigInt(draft.amount),
     units: draft.amountUnits,
     isCurrency: draft.isCurrency,
@@ -359,3 +384,148 @@ export const customerMetrics = {
   /** Purchases the customer made itself, as a referred buyer. */
   purchases: 'purchases',
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Refunds (both program types): money goes back, the sale stays.
+
+/** A stored reward of the refunded sale. */
+export interface RefundedReward {
+  id: number;
+  role: string;
+  status: string;
+  partnerId: number | null;
+  customerId: number | null;
+  amountMicros: bigint;
+  /** The amount before any refund reduced it (its current amount when never reduced). */
+  originalMicros: bigint;
+  units: string;
+  isCurrency: boolean;
+  /** Whether it sits in a payout that is not paid yet: it is treated like a paid one. */
+  inPayout: boolean;
+}
+
+export interface RefundedSale {
+  type: 'affiliate' | 'referral';
+  customerId: number;
+  partnerId: number | null;
+  referringCustomerId: number | null;
+  amountMicros: bigint;
+  currency: string | null;
+  refundedBefore: bigint;
+  /** Archived sales are in no figure: their rows change, no figure moves. */
+  archived: boolean;
+  rewards: readonly RefundedReward[];
+}
+
+export interface RefundDecision {
+  refundedAfter: bigint;
+  full: boolean;
+  /** Unpaid rewards: their reduced amount, or `voided` when the sale is refunded in full. */
+  updates: { id: number; amountMicros: bigint; originalMicros: bigint; status: string }[];
+  /** Paid commissions: a negative line that the next payout nets out. */
+  clawbacks: { of: RefundedReward; amountMicros: bigint }[];
+  figures: SaleFigures;
+}
+
+export type RefundRefusal = 'refunded' | 'too-much' | 'not-positive';
+
+/**
+ * What a refund of `refundMicros` does. Each reward keeps the share of its original amount that
+ * the unrefunded part of the sale bears (`original × (sale − refunded) / sale`, rounded half up
+ * to a micro-unit), so partial refunds add up to exactly what one refund of their sum would do.
+ * An unpaid reward is reduced to that share (voided at zero, when refunded in full); a paid
+ * commission (or one in an unpaid payout) keeps its amount and gets a clawback line of the
+ * difference. Refer-a-friend rewards: `ok` ones are the customer's balance, which goes down by
+ * the same rule; non-currency rewards (points, a free month) only go when refunded in full;
+ * rewards paid outside Vouch are left alone. Figures: the revenue and the rewards' figures, never
+ * the sale counts (`amounts` scope of the sale's own figure functions).
+ */
+export function decideRefund(sale: RefundedSale, refundMicros: bigint): RefundDecision | RefundRefusal {
+  if (sale.refundedBefore >= sale.amountMicros) return 'refunded';
+  if (refundMicros <= 0n) return 'not-positive';
+  const refundedAfter = sale.refundedBefore + refundMicros;
+  if (refundedAfter > sale.amountMicros) return 'too-much';
+  const full = refundedAfter === sale.amountMicros;
+  const share = (original: bigint, refunded: bigint) =>
+    sale.amountMicros === 0n
+      ? 0n
+      : divideHalfUp(original * (sale.amountMicros - refunded), sale.amountMicros);
+  const updates: RefundDecision['updates'] = [];
+  const clawbacks: RefundDecision['clawbacks'] = [];
+  // Amounts leaving each reward's figure (taken back with sign -1).
+  const takenBack: {
+    partnerId: number | null;
+    customerId: number | null;
+    role: string;
+    status: string;
+    amountMicros: bigint;
+    units: string;
+    isCurrency: boolean;
+  }[] = [];
+  for (const reward of sale.rewards) {
+    if (reward.role === 'clawback' || reward.status === 'voided' || reward.status === 'denied') continue;
+    const before = share(reward.originalMicros, sale.refundedBefore);
+    const after = share(reward.originalMicros, refundedAfter);
+    const paid = reward.status === 'paid' || reward.inPayout;
+    if (sale.type === 'referral') {
+      if (reward.status === 'paid') continue;
+      if (!reward.isCurrency && !full) continue;
+    }
+    if (paid && sale.type === 'affiliate') {
+      if (before === after) continue;
+      clawbacks.push({ of: reward, amountMicros: after - before });
+      takenBack.push({ ...reward, status: 'ok', amountMicros: before - after });
+      continue;
+    }
+    const target = reward.isCurrency ? after : 0n;
+    if (full || target === 0n) {
+      updates.push({
+        id: reward.id,
+        amountMicros: reward.amountMicros,
+        originalMicros: reward.originalMicros,
+        status: 'voided',
+      });
+      takenBack.push({ ...reward, amountMicros: reward.amountMicros });
+      continue;
+    }
+    if (target === reward.amountMicros) continue;
+    updates.push({
+      id: reward.id,
+      amountMicros: target,
+      originalMicros: reward.originalMicros,
+      status: reward.status,
+    });
+    takenBack.push({ ...reward, amountMicros: reward.amountMicros - target });
+  }
+  const empty: SaleFigures = { program: {}, entities: [] };
+  let figures = empty;
+  if (!sale.archived) {
+    figures =
+      sale.type === 'affiliate'
+        ? affiliateSaleFigures(
+            {
+              customerId: sale.customerId,
+              partnerId: sale.partnerId,
+              amountMicros: refundMicros,
+              currency: sale.currency ?? 'USD',
+              rewards: takenBack,
+            },
+            -1n,
+            0,
+            'amounts',
+          )
+        : referralSaleFigures(
+            {
+              buyerId: sale.customerId,
+              referrerId: sale.referringCustomerId,
+              amountMicros: refundMicros,
+              currency: sale.currency,
+              rewards: takenBack,
+            },
+            -1n,
+            0,
+            'amounts',
+          );
+  }
+  return { refundedAfter, full, updates, clawbacks, figures };
+}

@@ -44,7 +44,7 @@ export function counterAsNumber(low: number | bigint | string, high: number | bi
  * `value_hi = value_hi + excluded.value_hi + (value + excluded.value) / B`. Both assignments read
  * the row as it was before the update, on both databases.
  */
-export function carryingUpdate(table: 'entity_counters' | 'program_counters') {
+export function carryingUpdate(table: 'entity_counters' | 'program_counters' | 'entity_counters_by_day') {
   const current = sql.ref(`${table}.value`);
   const base = sql.lit(COUNTER_BASE);
   return {

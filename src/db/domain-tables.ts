@@ -5,6 +5,12 @@ import type { ColumnType, Generated } from 'kysely';
  * not (db/postgres.ts, db/sqlite.ts); money code normalizes with `microsFrom` (core/money.ts).
  */
 export type MicrosColumn = ColumnType<number | bigint, number | bigint, number | bigint>;
+/** Micro-units that may be absent (null), optional on insert. */
+export type NullableMicrosColumn = ColumnType<
+  number | bigint | null,
+  number | bigint | null | undefined,
+  number | bigint | null
+>;
 
 /**
  * Tables of the referral domain (migration 0002), shared by the affiliate and refer-a-friend
@@ -32,6 +38,10 @@ export interface PartnersTable {
   referring_partner_id: number | null;
   created_at: string;
   updated_at: string;
+  /** `paypal`, `wise`, `bank_transfer`, `manual`; null: not set (migration 0016). */
+  payout_method: Generated<string | null>;
+  /** JSON object: the method's fields. */
+  payout_details: Generated<string | null>;
 }
 
 export interface LinkDomainsTable {
@@ -59,6 +69,8 @@ export interface CustomersTable {
   partner_id: number | null;
   referral_link_id: number | null;
   referring_customer_id: number | null;
+  /** Signed up with its referrer's own e-mail (core/self-referral.ts): its sales earn nothing. */
+  self_referral: Generated<Bool>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -100,17 +112,20 @@ export interface TransactionsTable {
   archived_at: string | null;
   created_at: string;
   deleted_at: string | null;
+  /** Micro-units refunded so far; null: never refunded (migration 0016). */
+  refunded_amount: NullableMicrosColumn;
 }
 
 export interface RewardsTable {
   id: Generated<number>;
   program_id: number;
-  transaction_id: number;
+  /** Null for manual commissions (migration 0016). */
+  transaction_id: number | null;
   partner_id: number | null;
   customer_id: number | null;
-  /** `commission`, `tier2`, `referrer`, `referred`. */
+  /** `commission`, `tier2`, `referrer`, `referred`; `manual` and `clawback` commissions. */
   role: string;
-  /** `review_period`, `ok`, `paid`. */
+  /** `review_period`, `ok`, `paid`, `denied`, `voided` (core/commission-status.ts). */
   status: string;
   amount: MicrosColumn;
   amount_units: string;
@@ -123,6 +138,39 @@ export interface RewardsTable {
   available_at: string | null;
   created_at: string;
   deleted_at: string | null;
+  /** Commission review and payment (migration 0016). */
+  payout_id: Generated<number | null>;
+  approved_at: Generated<string | null>;
+  paid_at: Generated<string | null>;
+  reason: Generated<string | null>;
+  description: Generated<string | null>;
+  updated_at: Generated<string | null>;
+  original_amount: NullableMicrosColumn;
+}
+
+export interface PayoutsTable {
+  id: Generated<number>;
+  program_id: number;
+  public_id: string;
+  /** `pending`, `paid`, `cancelled`. */
+  status: string;
+  currency: string;
+  total: MicrosColumn;
+  partner_count: number;
+  created_at: string;
+  paid_at: string | null;
+  cancelled_at: string | null;
+}
+
+export interface PayoutItemsTable {
+  id: Generated<number>;
+  program_id: number;
+  payout_id: number;
+  partner_id: number;
+  amount: MicrosColumn;
+  commission_count: number;
+  payout_method: string | null;
+  payout_details: string;
 }
 
 export interface BalanceCreditsTable {
@@ -148,6 +196,18 @@ export interface EntityCountersTable {
   value_hi: Generated<number>;
 }
 
+/** Per-day figures of one partner, customer or link (`clicks` by day), for reports over time. */
+export interface EntityCountersByDayTable {
+  program_id: number;
+  owner_kind: string;
+  owner_id: number;
+  metric: string;
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  value: number;
+  value_hi: Generated<number>;
+}
+
 declare module './tables.ts' {
   interface DB {
     partners: PartnersTable;
@@ -158,5 +218,8 @@ declare module './tables.ts' {
     rewards: RewardsTable;
     balance_credits: BalanceCreditsTable;
     entity_counters: EntityCountersTable;
+    entity_counters_by_day: EntityCountersByDayTable;
+    payouts: PayoutsTable;
+    payout_items: PayoutItemsTable;
   }
 }

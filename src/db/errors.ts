@@ -20,6 +20,9 @@ export function translateDriverError(error: unknown): DriverError | undefined {
   if (typeof code !== 'string') return undefined;
   // SQLite: "UNIQUE constraint failed: partners.program_id, partners.email"
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    // An expression index names itself: "UNIQUE constraint failed: index 'partners_program_email_ci'".
+    const index = /index '\w+_program_(\w+)_ci'/.exec(String(message))?.[1];
+    if (index) return { kind: 'unique', columns: ['program_id', index] };
     const list = String(message).split(':')[1] ?? '';
     return { kind: 'unique', columns: list.split(',').map((c) => c.trim().split('.').pop() ?? '') };
   }
@@ -27,8 +30,17 @@ export function translateDriverError(error: unknown): DriverError | undefined {
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { kind: 'busy' };
   // PostgreSQL: detail "Key (program_id, email)=(1, a@b.c) already exists."
   if (code === '23505') {
-    const list = /^Key \(([^)]*)\)/.exec(String(detail ?? ''))?.[1] ?? '';
-    return { kind: 'unique', columns: list.split(',').map((c) => c.trim().replaceAll('"', '')) };
+    // "Key (program_id, lower(email))=…" for an expression index.
+    const list = /^Key \(((?:[^()]|\([^()]*\))*)\)=/.exec(String(detail ?? ''))?.[1] ?? '';
+    return {
+      kind: 'unique',
+      columns: list.split(',').map((c) =>
+        c
+          .trim()
+          .replaceAll('"', '')
+          .replace(/^lower\((\w+)\)$/, '$1'),
+      ),
+    };
   }
   if (code === '23503') return { kind: 'foreign_key' };
   if (code === '40001' || code === '40P01') return { kind: 'busy' };

@@ -51,13 +51,14 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
 /**
  * Kysely's introspection lists the tables of every schema of the database; when another schema is
  * dropped meanwhile (a neighbour's test run, a tenant removed) the listing fails with "schema or
- * relation does not exist". Nothing was applied then, so trying again is safe.
+ * relation does not exist", or "column … does not exist" when the drop lands between the catalog
+ * read and its serial-sequence lookup. Nothing was applied then, so trying again is safe.
  */
 async function migrateRetryingIntrospection(migrator: Migrator): Promise<MigrationResultSet> {
   for (let attempt = 1; ; attempt++) {
     const result = await migrator.migrateToLatest();
     const code = (result.error as { code?: string } | undefined)?.code;
-    const vanished = code === '3F000' || code === '42P01';
+    const vanished = code === '3F000' || code === '42P01' || code === '42703';
     if (!vanished || attempt === 5 || result.results?.some((r) => r.status === 'Success')) return result;
   }
 }

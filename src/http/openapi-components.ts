@@ -20,6 +20,7 @@ const errorResponses: Record<string, { name: string; description: string }> = {
     description: "The credentials may not do this, or the program's type has no such endpoint.",
   },
   404: { name: 'NotFound', description: 'No such record in this program, or no such route.' },
+  408: { name: 'RequestTimeout', description: 'The request did not arrive in time (headers or body).' },
   413: { name: 'PayloadTooLarge', description: 'The request body is larger than the server accepts.' },
   415: { name: 'UnsupportedMediaType', description: 'The request body is not JSON.' },
   422: {
@@ -28,6 +29,7 @@ const errorResponses: Record<string, { name: string; description: string }> = {
   },
   429: { name: 'TooManyRequests', description: 'Too many requests with these credentials; retry later.' },
   500: { name: 'InternalError', description: 'The server failed; the request may be retried.' },
+  503: { name: 'ServiceUnavailable', description: 'The server is shutting down; retry the request.' },
 };
 
 const ERROR_SCHEMAS = new Set(['#/components/schemas/ErrorBody', '#/components/schemas/ValidationErrorBody']);

@@ -2,10 +2,14 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type TSchema, Type } from 'typebox';
-import { validationError } from '../core/errors.ts';
 import type { ProgramType } from '../core/program-types.ts';
 import { stripAbsent } from './absent.ts';
-import { compileBodyValidator, customFormats, fieldErrorsFromAjv, VARIANTS_MARKER } from './validation.ts';
+import {
+  compileBodyValidator,
+  customFormats,
+  VARIANTS_MARKER,
+  validationErrorFromAjv,
+} from './validation.ts';
 
 type Serializer = (payload: unknown) => string;
 
@@ -34,7 +38,7 @@ export const programVariants = fp(async (app: FastifyInstance) => {
         const variant = request.program ? validators.get(request.program.type) : undefined;
         if (!variant) return;
         const body = stripAbsent(request.body ?? {}, variant.schema as Record<string, unknown>);
-        if (!variant.validate(body)) throw validationError(fieldErrorsFromAjv(variant.validate.errors ?? []));
+        if (!variant.validate(body)) throw validationErrorFromAjv(variant.validate.errors ?? []);
         request.body = body;
       };
       route.preValidation = [...toArray(route.preValidation), validateVariant];

@@ -1,3 +1,4 @@
+import type { RateLimitCount } from '@fastify/rate-limit/store/LocalStore.js';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,32 @@ const POLICY = 'per-key';
  * `RateLimit-Policy` fields (draft-ietf-httpapi-ratelimit-headers); a spent budget answers 429
  * with `Retry-After`. The hook runs after authentication, which names the key.
  */
+/**
+ * A one-minute fixed-window counter of `max` per name, in process or in Redis when `REDIS_URL`
+ * is set (shared by every instance). Answers the count, or undefined when it cannot be counted
+ * (a budget we cannot count is not a reason to refuse service).
+ */
+export type MinuteCounter = (name: string) => Promise<RateLimitCount | undefined>;
+
+export function minuteCounter(app: FastifyInstance, prefix: string, max: number): MinuteCounter {
+  const { redisUrl } = app.deps.config;
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  const store = redis ? new RedisStore(false, false, redis, prefix) : new LocalStore(false, false, 50_000);
+  return (name) =>
+    new Promise((resolve) =>
+      store.incr(
+        name,
+        (error, count) => {
+          if (error || !count) app.log.warn({ err: error }, 'rate limit store unavailable');
+          resolve(error ? undefined : count);
+        },
+        WINDOW_MS,
+        max,
+      ),
+    );
+}
+
 export const rateLimiting = fp(async (app: FastifyInstance) => {
   const { rateLimitPerMinute: max, redisUrl } = app.deps.config;
   if (max === 0) return;

@@ -13,6 +13,8 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Required with `auth: 'apiKey'`: the program types that have this endpoint (contract §3). */
     programTypes?: readonly ProgramType[];
+    /** A GET that changes data (lead convert and reject, contract §4.10): read-only keys get 403. */
+    writes?: boolean;
     /** Body and 200-response shapes that differ by program type (program-variants.ts). */
     variants?: { body?: ByProgramType<TSchema>; response?: ByProgramType<TSchema> };
   }

@@ -154,9 +154,11 @@ export const errorResponses = {
   401: ErrorBody,
   403: ErrorBody,
   404: ErrorBody,
+  408: ErrorBody,
   413: ErrorBody,
   415: ErrorBody,
   422: ValidationErrorBody,
   429: ErrorBody,
   500: ErrorBody,
+  503: ErrorBody,
 } as const;

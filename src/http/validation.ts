@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { isCurrencyCode } from '../core/currencies.ts';
-import type { FieldErrors } from '../core/errors.ts';
+import { type AppError, type FieldErrors, validationError } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
 import { type AmountProblem, type AmountSign, amountMessage, checkAmount } from '../core/money.ts';
 
@@ -195,15 +195,22 @@ function messageFor(error: ErrorObject): { path: string; message: string } {
   }
 }
 
+/** At most this many messages are listed in a 422's `errors`; `message` still counts them all. */
+export const MAX_LISTED_MESSAGES = 50;
+
 /**
- * Turns Ajv's errors into Laravel's `{field: [messages]}`. A failed union (anyOf) is one error
- * on its field, not one per branch.
+ * Turns Ajv's errors into Laravel's `{field: [messages]}`, listing at most `limit` messages and
+ * counting every distinct one. A failed union (anyOf) is one error on its field, not one per branch.
  */
-export function fieldErrorsFromAjv(errors: readonly ErrorObject[]): FieldErrors {
+export function collectFieldErrors(
+  errors: readonly ErrorObject[],
+  limit = MAX_LISTED_MESSAGES,
+): { fields: FieldErrors; total: number } {
   const unions = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((e) => e.schemaPath);
   const fields: FieldErrors = {};
+  const seen = new Set<string>();
   for (const error of errors) {
     // `if`/`then` reports the failed `then` itself; the `if` error only repeats it on the parent.
     if (error.keyword === 'if') continue;
@@ -212,8 +219,21 @@ export function fieldErrorsFromAjv(errors: readonly ErrorObject[]): FieldErrors 
     }
     const { path, message } = messageFor(error);
     const key = path || 'body';
-    const list = (fields[key] ??= []);
-    if (!list.includes(message)) list.push(message);
+    const id = `${key}\u0000${message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (seen.size <= limit) (fields[key] ??= []).push(message);
   }
-  return fields;
+  return { fields, total: seen.size };
+}
+
+/** Every message, unbounded (unit tests and callers that list a handful of errors). */
+export function fieldErrorsFromAjv(errors: readonly ErrorObject[]): FieldErrors {
+  return collectFieldErrors(errors, Number.POSITIVE_INFINITY).fields;
+}
+
+/** The 422 of a failed validation: the first messages listed, the summary counting them all. */
+export function validationErrorFromAjv(errors: readonly ErrorObject[]): AppError {
+  const { fields, total } = collectFieldErrors(errors);
+  return validationError(fields, total);
 }

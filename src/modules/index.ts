@@ -1,13 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { pageAssets } from '../pages/assets.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { commissionsRoutes } from './commissions/commissions.routes.ts';
+import { couponsRoutes } from './coupons/coupons.routes.ts';
 import { customerBalanceRoutes } from './customers/customers.balance.routes.ts';
 import { customerReferralLinksRoutes } from './customers/customers.links.routes.ts';
 import { referralCustomersRoutes } from './customers/customers.referrer.routes.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { leadsRoutes } from './leads/leads.routes.ts';
 import { partnerReferralLinksRoutes } from './partners/partners.links.routes.ts';
 import { partnersRoutes } from './partners/partners.routes.ts';
+import { payoutsRoutes } from './payouts/payouts.routes.ts';
 import { programRoutes } from './program/program.routes.ts';
+import { promotionCodesRoutes } from './promotion-codes/promotion-codes.routes.ts';
+import { rewardsRoutes } from './rewards/rewards.routes.ts';
+import { portalPages, sharePages } from './subscribers/subscribers.pages.tsx';
+import { subscribersRoutes } from './subscribers/subscribers.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
+import { trackingRoutes } from './tracking/tracking.routes.ts';
 import { transactionsRoutes } from './transactions/transactions.routes.ts';
 import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 
@@ -23,5 +33,16 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   referralCustomersRoutes,
   customerBalanceRoutes,
   transactionsRoutes,
+  leadsRoutes,
+  subscribersRoutes,
+  rewardsRoutes,
+  couponsRoutes,
+  promotionCodesRoutes,
+  commissionsRoutes,
+  payoutsRoutes,
   webhookRoutes,
+  pageAssets,
+  sharePages,
+  portalPages,
+  trackingRoutes,
 ];

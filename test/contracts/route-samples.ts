@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestProgram, TestServer } from '../harness.ts';
 
 /**
@@ -16,3 +18,18 @@ export interface RouteSample {
 
 /** Keyed by `METHOD /path/:param` exactly as the route is declared (colon paths with one colon). */
 export type RouteSamples = Record<string, RouteSample>;
+
+/** Every module's `contractSamples`, read from `src/modules/<module>/*.contract.ts`. */
+export async function loadSamples(): Promise<RouteSamples> {
+  const samples: RouteSamples = {};
+  const modules = join(import.meta.dirname, '../../src/modules');
+  for (const dir of readdirSync(modules, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    for (const file of readdirSync(join(modules, dir.name))) {
+      if (!file.endsWith('.contract.ts')) continue;
+      const module = (await import(join(modules, dir.name, file))) as { contractSamples?: RouteSamples };
+      Object.assign(samples, module.contractSamples);
+    }
+  }
+  return samples;
+}

@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ProgramType, programTypeLabel, programTypes } from '../../src/core/program-types.ts';
 import { startServer, type TestProgram, type TestServer, testDialects } from '../harness.ts';
-import type { RouteSamples } from './route-samples.ts';
+import { loadSamples, type RouteSamples } from './route-samples.ts';
 
 /**
  * Suites every `/v1` route runs, read from the routes' own declarations: authentication,
  * read-only keys, program-type availability, unknown and foreign ids, pagination.
  */
-async function loadSamples(): Promise<RouteSamples> {
-  const samples: RouteSamples = {};
-  const modules = join(import.meta.dirname, '../../src/modules');
-  for (const dir of readdirSync(modules, { withFileTypes: true })) {
-    if (!dir.isDirectory()) continue;
-    for (const file of readdirSync(join(modules, dir.name))) {
-      if (!file.endsWith('.contract.ts')) continue;
-      const module = (await import(join(modules, dir.name, file))) as { contractSamples?: RouteSamples };
-      Object.assign(samples, module.contractSamples);
-    }
-  }
-  return samples;
-}
-
 const UNKNOWN = 'zzUnknown0001';
 // Only `/:name` segments are parameters; `/v1/partners:search` is a literal colon path.
 const fill = (url: string, params: Record<string, string> = {}) =>

@@ -4,6 +4,7 @@ import { keysRevoke } from './keys-revoke.ts';
 import { migrate } from './migrate.ts';
 import { programsCreate } from './programs-create.ts';
 import { programsList } from './programs-list.ts';
+import { secretsRotate } from './secrets-rotate.ts';
 import { seed } from './seed.ts';
 import { worker } from './worker.ts';
 
@@ -15,4 +16,5 @@ export const commands: Command[] = [
   migrate,
   worker,
   seed,
+  secretsRotate,
 ];

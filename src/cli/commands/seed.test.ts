@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/harness.ts';
+import BetterSqlite from 'better-sqlite3';
+import { describeEachDatabase, startServer } from '../../../test/harness.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { seedAffiliate } from './seed.ts';
 
@@ -74,4 +78,66 @@ describeEachDatabase('vouch seed', (server) => {
     // The overview counts the last 30 days; seeded sales spread over them.
     assert.ok(overview.total_sales > 150);
   });
+});
+
+// On a SQLite file the seed sets the tables' indexes aside and builds them after the rows, in one
+// transaction: the database must end with exactly the indexes it had and pass its integrity check.
+test('a seed into a SQLite file keeps every index and the figures, also seeded twice into one program', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-seed-'));
+  const server = await startServer({
+    dialect: 'sqlite',
+    database: { url: `sqlite:${join(dir, 'seed.db')}` },
+  });
+  try {
+    const raw = () => new BetterSqlite(join(dir, 'seed.db'), { readonly: true });
+    const indexes = () => {
+      const db = raw();
+      try {
+        return db.prepare("select name, sql from sqlite_master where type = 'index' order by name").all();
+      } finally {
+        db.close();
+      }
+    };
+    const before = indexes();
+    const first = (await seedAffiliate(server.deps, {
+      partners: 5,
+      customers: 40,
+      transactions: 120,
+    })) as any;
+    await seedAffiliate(server.deps, {
+      programId: first.program.id,
+      partners: 3,
+      customers: 20,
+      transactions: 60,
+    });
+    assert.deepEqual(indexes(), before);
+    const db = raw();
+    try {
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+      const plan = db
+        .prepare('explain query plan select id from transactions where program_id = ? and customer_id = ?')
+        .all(1, 1) as { detail: string }[];
+      assert.match(plan.map((row) => row.detail).join(' '), /transactions_customer/);
+    } finally {
+      db.close();
+    }
+    const token = first.api_key.token as string;
+    const partners = await server.request<any>('GET', '/v1/partners?limit=100', { token });
+    assert.equal(partners.body.data.length, 8);
+    const figures = await Promise.all(
+      partners.body.data.map(
+        async (p: any) =>
+          (await server.request<any>('GET', `/v1/partners/${p.id}`, { token })).body.data.referrals,
+      ),
+    );
+    assert.equal(
+      figures.reduce((sum: number, f: any) => sum + f.signups, 0),
+      60,
+    );
+    const sales = figures.reduce((sum: number, f: any) => sum + f.sales_count, 0);
+    assert.equal(sales, 180);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

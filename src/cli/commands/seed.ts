@@ -11,6 +11,7 @@ import { openSqlite } from '../../db/sqlite.ts';
 import { createProgramWithKey, recordProgramActivity } from '../../modules/program/program.service.ts';
 import { affiliateProgramSettings } from '../../modules/transactions/transactions.affiliate.ts';
 import { type Command, options, UsageError } from './command.ts';
+import { seedNewsletter } from './seed-newsletter.ts';
 
 /**
  * `vouch seed --partners N --customers N --transactions N [--program ID]`: bulk demo and bench
@@ -21,7 +22,10 @@ import { type Command, options, UsageError } from './command.ts';
  */
 
 const CHUNK = 50_000;
+/** Bound values per multi-row SQLite statement (well under SQLite's limit of 32,766). */
+const MAX_VARIABLES = 2_000;
 const DAY_MICROS = 86_400_000_000;
+const SEEDED_TABLES = ['partners', 'referral_links', 'customers', 'transactions', 'rewards'];
 
 type Row = unknown[];
 
@@ -30,16 +34,22 @@ const splitFigure = (row: Row): Row => [...row.slice(0, 4), ...splitCounterDelta
 const carrying = carryingUpdate('entity_counters');
 
 interface BulkWriter {
+  /** Starts the load into these tables (SQLite: one transaction, their indexes set aside). */
+  begin(tables: readonly string[]): Promise<void>;
   insert(table: string, columns: readonly string[], rows: readonly Row[]): Promise<void>;
   /** Adds to `entity_counters` (creating rows as needed). */
   addCounters(rows: readonly Row[]): Promise<void>;
-  /** Explicit ids were used: move the id sequences past them (PostgreSQL). */
+  /** Ends the load: indexes rebuilt and committed (SQLite); id sequences moved past the explicit ids (PostgreSQL). */
   finish(tables: readonly string[]): Promise<void>;
   close(): void;
 }
 
 function sqliteWriter(url: string): BulkWriter {
   const { raw } = openSqlite(url);
+  // Generated rows reference only rows generated before them; checking each reference would cost a
+  // lookup per column per row.
+  raw.pragma('foreign_keys = OFF');
+  let setAside: { name: string; sql: string }[] = [];
   const statements = new Map<string, Database.Statement>();
   const statement = (text: string) => {
     let prepared = statements.get(text);
@@ -56,12 +66,24 @@ function sqliteWriter(url: string): BulkWriter {
       for (const row of rows) prepared.run(...bind(row));
     })();
   };
+  // Many rows per statement: one call into the driver per few hundred rows instead of one per row.
+  const insertMany = (table: string, columns: readonly string[], rows: readonly Row[]) => {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const perStatement = Math.max(1, Math.floor(MAX_VARIABLES / columns.length));
+    const text = (n: number) =>
+      `insert into ${table} (${columns.join(', ')}) values ${Array(n).fill(tuple).join(', ')}`;
+    raw.transaction(() => {
+      for (let from = 0; from < rows.length; from += perStatement) {
+        const slice = rows.slice(from, from + perStatement);
+        const values: unknown[] = [];
+        for (const row of slice) for (const v of row) values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+        statement(text(slice.length)).run(values);
+      }
+    })();
+  };
   return {
     async insert(table, columns, rows) {
-      runAll(
-        `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-        rows,
-      );
+      insertMany(table, columns, rows);
     },
     async addCounters(rows) {
       runAll(
@@ -73,8 +95,27 @@ function sqliteWriter(url: string): BulkWriter {
         rows.map(splitFigure),
       );
     },
-    async finish() {},
-    close: () => raw.close(),
+    // A bulk load into indexed tables is mostly random B-tree inserts; building each index once,
+    // after the rows, sorts instead. All of it is one transaction, so a failed seed leaves the
+    // database as it was, indexes included.
+    async begin(tables) {
+      raw.exec('begin immediate');
+      const placeholders = tables.map(() => '?').join(', ');
+      setAside = raw
+        .prepare(
+          `select name, sql from sqlite_master where type = 'index' and sql is not null and tbl_name in (${placeholders})`,
+        )
+        .all(...tables) as { name: string; sql: string }[];
+      for (const index of setAside) raw.exec(`drop index "${index.name}"`);
+    },
+    async finish() {
+      for (const index of setAside) raw.exec(index.sql);
+      raw.exec('commit');
+    },
+    close: () => {
+      if (raw.inTransaction) raw.exec('rollback');
+      raw.close();
+    },
   };
 }
 
@@ -92,6 +133,7 @@ function kyselyWriter(deps: Deps): BulkWriter {
     }
   };
   return {
+    async begin() {},
     async insert(table, columns, rows) {
       await batch(
         (values) =>
@@ -204,6 +246,7 @@ export async function seedAffiliate(
   const firstLink = await nextId(deps, 'referral_links');
   const firstCustomer = await nextId(deps, 'customers');
   const firstTransaction = await nextId(deps, 'transactions');
+  await writer.begin(SEEDED_TABLES);
   const programDays = new Map<string, Record<string, bigint>>();
   const addDay = (timestamp: string, deltas: Record<string, bigint>) => {
     const day = timestamp.slice(0, 10);
@@ -422,11 +465,11 @@ export async function seedAffiliate(
     await flush();
   }
   await flush(true);
+  await writer.finish(SEEDED_TABLES);
+  writer.close();
   for (const [day, deltas] of programDays) {
     await recordProgramActivity(deps.database.db, programId, `${day}T00:00:00.000000Z`, deltas);
   }
-  await writer.finish(['partners', 'referral_links', 'customers', 'transactions', 'rewards']);
-  writer.close();
   return {
     ...(program ? (program as object) : { program: { id: programId } }),
     seeded: {
@@ -446,8 +489,15 @@ export const seed: Command = {
       partners: { type: 'string' },
       customers: { type: 'string' },
       transactions: { type: 'string' },
+      subscribers: { type: 'string' },
       program: { type: 'string' },
     });
+    if (values.subscribers !== undefined) {
+      return seedNewsletter(deps, {
+        ...(values.program !== undefined ? { programId: count(values.program, '--program') } : {}),
+        subscribers: count(values.subscribers, '--subscribers'),
+      });
+    }
     return seedAffiliate(deps, {
       ...(values.program !== undefined ? { programId: count(values.program, '--program') } : {}),
       partners: count(values.partners, '--partners'),

@@ -7,6 +7,12 @@ import { programCountersByDay } from './0006-program-counters-by-day.ts';
 import { creationOrder } from './0008-creation-order.ts';
 import { transactionListOrder } from './0009-transaction-list-order.ts';
 import { splitCounters } from './0010-split-counters.ts';
+import { hardening } from './0011-hardening.ts';
+import { leads } from './0012-leads.ts';
+import { coupons } from './0013-coupons.ts';
+import { newsletter } from './0014-newsletter.ts';
+import { clickTracking } from './0015-click-tracking.ts';
+import { commissionsPayouts } from './0016-commissions-payouts.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -23,4 +29,10 @@ export const migrations: Record<string, VouchMigration> = {
   '0008_creation_order': creationOrder,
   '0009_transaction_list_order': transactionListOrder,
   '0010_split_counters': splitCounters,
+  '0011_hardening': hardening,
+  '0012_leads': leads,
+  '0013_coupons': coupons,
+  '0014_newsletter': newsletter,
+  '0015_click_tracking': clickTracking,
+  '0016_commissions_payouts': commissionsPayouts,
 };

@@ -56,29 +56,62 @@ export async function revokeApiKey(deps: Deps, keyId: string): Promise<void> {
   if (!revoked) throw new AppError('not_found', 'API key not found.');
 }
 
+/** A least-recently-used map of bounded size (a Map keeps insertion order; a hit moves to the end). */
+class LruMap<V> {
+  readonly #entries = new Map<string, V>();
+  constructor(readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
 /**
  * Resolves a bearer token. Answers are cached for at most one second per process (contract §2:
  * a revoked key stops working within a second on every instance), which keeps the database off
- * the hot path of every request.
+ * the hot path of every request. Valid keys and misses are cached apart, each a bounded LRU, so
+ * a stream of wrong tokens can only evict other wrong tokens, never a valid key (issue 9).
  */
 export class ApiKeyResolver {
-  readonly #cache = new Map<string, { program: AuthenticatedProgram | null; expires: number }>();
+  readonly #valid: LruMap<{ program: AuthenticatedProgram; expires: number }>;
+  readonly #misses: LruMap<number>;
   readonly #ttlMs: number;
 
   constructor(
     private readonly deps: Deps,
-    ttlMs = 1000,
+    options: { ttlMs?: number; validCapacity?: number; missCapacity?: number } = {},
   ) {
-    this.#ttlMs = ttlMs;
+    this.#ttlMs = options.ttlMs ?? 1000;
+    this.#valid = new LruMap(options.validCapacity ?? 10_000);
+    this.#misses = new LruMap(options.missCapacity ?? 1000);
+  }
+
+  /** How many answers each cache holds (tests). */
+  get cached(): { valid: number; misses: number } {
+    return { valid: this.#valid.size, misses: this.#misses.size };
   }
 
   async resolve(token: string): Promise<AuthenticatedProgram | null> {
     const now = this.deps.clock.nowMicros() / 1000;
-    const cached = this.#cache.get(token);
-    if (cached && cached.expires > now) return cached.program;
+    const hit = this.#valid.get(token);
+    if (hit && hit.expires > now) return hit.program;
+    const missExpires = this.#misses.get(token);
+    if (missExpires !== undefined && missExpires > now) return null;
     const program = await this.#lookup(token);
-    if (this.#cache.size >= 10_000) this.#cache.clear();
-    this.#cache.set(token, { program, expires: now + this.#ttlMs });
+    if (program) this.#valid.set(token, { program, expires: now + this.#ttlMs });
+    else this.#misses.set(token, now + this.#ttlMs);
     return program;
   }
 

@@ -1,41 +1,618 @@
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { microsFrom } from '../../core/money.ts';
-import { settledCommissionFigures } from '../../core/sales.ts';
+import {
+  type CommissionAction,
+  commissionMoveFigures,
+  commissionTier,
+  moveCommission,
+  newCommissionFigures,
+  shownCommissionStatus,
+  storedOfStatus,
+} from '../../core/commission-status.ts';
+import type { StoredRewardStatus } from '../../core/commissions.ts';
+import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
+import { type PageRequest, pageWindow } from '../../core/pages.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import type { FigureChange } from '../../core/sales.ts';
+import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
+import {
+  findPartnerByRef,
+  findPartnersByIds,
+  getPartnerByPathOrThrow,
+} from '../partners/partners.service.ts';
+import { readProgram } from '../program/program.service.ts';
+import type { CommissionRow } from './commissions.repository.ts';
 import * as repository from './commissions.repository.ts';
+import type {
+  CreateCommissionBody,
+  ListCommissionsQuery,
+  ReviewCommissionsBody,
+} from './commissions.schemas.ts';
 
 /**
- * Status moves of affiliate commissions. Partners read their figures through here, so a
- * commission whose hold has passed is settled before it is shown.
+ * Affiliate commissions as a resource: review (approve, deny), manual commissions, and the status
+ * moves the hold, refunds and payouts make. Every move is decided by core/commission-status.ts
+ * and applied with its partner figures and events in one transaction.
  */
 
+export type { CommissionRow };
+
+/** The program settings commission review and payouts read, defaults filled in. */
+export async function commissionSettings(db: Kysely<DB>, programId: number) {
+  const row = await readProgram(db, programId);
+  const settings = programSettingsOf('affiliate', row?.settings ?? '{}');
+  return {
+    currency: String(settings.currency ?? 'USD').toUpperCase(),
+    autoApprove: settings.commission_auto_approve !== false,
+    payoutMinimum: (settings.payout_minimum ?? {}) as Record<string, number | string>,
+    payoutTermsDays: Number(settings.payout_terms_days ?? 0),
+  };
+}
+
+/** Locks the rows read for a move on PostgreSQL; SQLite write transactions are serialized already. */
+export function lockingOn(ctx: ProgramContext) {
+  return ctx.database.dialect === 'postgres';
+}
+
 /**
- * Rewards of a partner whose hold has passed become `ok`, moving their amounts from pending to
- * not paid. Run when the partner's figures are read; answers whether anything moved.
+ * Commissions whose hold has passed become approved when the program approves them by itself:
+ * of one partner (its figures are about to be read) or of the whole program (a list, a review or
+ * a payout is about to read them). Answers whether anything moved.
  */
-export async function settleDueCommissions(ctx: ProgramContext, partnerId: number): Promise<boolean> {
+export async function settleDueCommissions(ctx: ProgramContext, partnerId?: number): Promise<boolean> {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
-  const due = (db: Kysely<DB>) => repository.listDueCommissions(db, programId, partnerId, now);
-  if ((await due(ctx.database.db)).length === 0) return false;
-  await ctx.database.db.transaction().execute(async (trx) => {
-    const rows = await due(trx);
+  const db = ctx.database.db;
+  if (partnerId === undefined && !(await repository.hasDueCommissions(db, programId, now))) return false;
+  if (
+    partnerId !== undefined &&
+    (await repository.listDueCommissions(db, programId, partnerId, now, 1)).length === 0
+  )
+    return false;
+  const { autoApprove } = await commissionSettings(db, programId);
+  if (!autoApprove) return false;
+  await db.transaction().execute(async (trx) => {
+    const rows = await repository.listDueCommissions(trx, programId, partnerId, now);
     if (rows.length === 0) return;
+    if (lockingOn(ctx))
+      await lockCommissions(
+        trx,
+        programId,
+        rows.map((r) => r.id),
+      );
+    // Another request may have settled some meanwhile: move only those still pending.
+    const still = new Set(
+      (
+        await repository.findCommissionsByIds(
+          trx,
+          programId,
+          rows.map((r) => r.id),
+        )
+      )
+        .filter((row) => row.status === 'review_period')
+        .map((row) => row.id),
+    );
+    const moving = rows.filter((row) => still.has(row.id));
     await repository.setRewardsStatus(
       trx,
       programId,
-      rows.map((r) => r.id),
-      'ok',
+      moving.map((r) => r.id),
+      { status: 'ok', approved_at: now, updated_at: now },
     );
-    const settled = rows.filter((row) => row.archived_at === null);
-    const entities = settledCommissionFigures(
-      partnerId,
-      settled.map((row) => ({ amountMicros: microsFrom(row.amount), units: row.amount_units })),
+    await addCounterDeltas(
+      trx,
+      programId,
+      commissionMoveFigures(
+        moving
+          .filter((row) => row.partner_id !== null)
+          .map((row) => ({
+            partnerId: Number(row.partner_id),
+            units: row.amount_units,
+            amountMicros: microsFrom(row.amount),
+            from: 'review_period',
+            to: 'ok',
+            counted: row.archived_at === null,
+          })),
+      ),
     );
-    await addCounterDeltas(trx, programId, entities);
   });
   return true;
+}
+
+async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly number[]) {
+  if (ids.length === 0) return;
+  await trx
+    .selectFrom('rewards')
+    .select('id')
+    .where('program_id', '=', programId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** What the wire shows of a set of commission rows: partner ids, sale and buyer keys, payout ids. */
+export async function serializeCommissions(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  rows: readonly CommissionRow[],
+  autoApprove?: boolean,
+  known?: KnownNames,
+) {
+  const programId = ctx.program.id;
+  const auto = autoApprove ?? (await commissionSettings(db, programId)).autoApprove;
+  const unique = <T>(values: (T | null)[]) => [...new Set(values.filter((v): v is T => v !== null))];
+  const [partners, sales, payouts] = await Promise.all([
+    known
+      ? []
+      : findPartnersByIds(
+          db,
+          programId,
+          unique(rows.map((r) => (r.partner_id === null ? null : Number(r.partner_id)))),
+        ),
+    known
+      ? []
+      : repository.findSaleKeys(
+          db,
+          programId,
+          unique(rows.map((r) => (r.transaction_id === null ? null : Number(r.transaction_id)))),
+        ),
+    repository.findPayoutIds(
+      db,
+      programId,
+      unique(rows.map((r) => (r.payout_id === null ? null : Number(r.payout_id)))),
+    ),
+  ]);
+  const partnerIds = known?.partners ?? new Map(partners.map((p) => [Number(p.id), p.public_id]));
+  const saleKeys: ReadonlyMap<number, { key: string; customer_key: string | null }> =
+    known?.sales ?? new Map(sales.map((s) => [Number(s.id), s]));
+  const payoutIds = new Map(payouts.map((p) => [Number(p.id), p.public_id]));
+  const now = nowTimestamp(ctx.clock);
+  return rows.map((row) => {
+    const sale = row.transaction_id === null ? undefined : saleKeys.get(Number(row.transaction_id));
+    const status = shownCommissionStatus({ status: row.status, dueAt: row.available_at }, now, auto);
+    const approvedAt =
+      row.approved_at ??
+      (status === 'approved' || status === 'paid' ? (row.available_at ?? row.created_at) : null);
+    return {
+      id: Number(row.id),
+      partner: partnerIds.get(Number(row.partner_id)) ?? '',
+      transaction: sale?.key ?? null,
+      customer: sale?.customer_key ?? null,
+      tier: commissionTier(row.role),
+      kind: row.role === 'manual' || row.role === 'clawback' ? row.role : 'sale',
+      amount: microsToNumber(microsFrom(row.amount)),
+      currency: row.amount_units,
+      status,
+      due_at: row.available_at ?? row.created_at,
+      approved_at: approvedAt,
+      paid_at: row.paid_at,
+      payout: row.payout_id === null ? null : (payoutIds.get(Number(row.payout_id)) ?? null),
+      reason: row.reason ?? rejectionReason(row.status) ?? null,
+      description: row.description,
+      created_at: row.created_at,
+      updated_at: row.updated_at ?? row.created_at,
+    };
+  });
+}
+
+export type CommissionOnWire = Awaited<ReturnType<typeof serializeCommissions>>[number];
+
+function commissionNotFound(): AppError {
+  return new AppError('not_found', 'Commission not found.');
+}
+
+/** The end of a `created_to` day, or the timestamp as given. */
+function upperBound(value: string): string {
+  return value.length === 10 ? `${value}T23:59:59.999999Z` : value;
+}
+function lowerBound(value: string): string {
+  return value.length === 10 ? `${value}T00:00:00.000000Z` : value;
+}
+
+/** `GET /v1/commissions`: newest first; filters by partner, status, sale, currency and creation time. */
+export async function listCommissions(ctx: ProgramContext, query: ListCommissionsQuery & PageRequest) {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  await settleDueCommissions(ctx);
+  const filter: repository.CommissionListFilter = {};
+  if (query.partner !== undefined) {
+    const partner =
+      typeof query.partner === 'string'
+        ? await getPartnerByPathOrThrow(db, programId, query.partner).catch(() => undefined)
+        : await findPartnerByRef(db, programId, query.partner);
+    if (!partner) return [];
+    filter.partnerId = Number(partner.id);
+  }
+  if (query.status !== undefined) filter.statuses = [storedOfStatus[query.status]];
+  if (query.transaction !== undefined) {
+    const sale = await repository.findSaleByKey(db, programId, query.transaction);
+    if (!sale) return [];
+    filter.transactionId = Number(sale.id);
+  }
+  if (query.currency !== undefined) filter.currency = query.currency.toUpperCase();
+  if (query.created_from !== undefined) filter.createdFrom = lowerBound(query.created_from);
+  if (query.created_to !== undefined) filter.createdTo = upperBound(query.created_to);
+  const rows = await repository.listCommissions(db, programId, filter, pageWindow(query), query.sort);
+  return serializeCommissions(db, ctx, rows);
+}
+
+/** A path id: commission ids are integers; anything else names no commission. */
+function commissionIdOf(segment: string): number | undefined {
+  return /^[1-9]\d{0,15}$/.test(segment) ? Number(segment) : undefined;
+}
+
+export async function getCommission(ctx: ProgramContext, segment: string) {
+  const id = commissionIdOf(segment);
+  if (id === undefined) throw commissionNotFound();
+  await settleDueCommissions(ctx);
+  const db = ctx.database.db;
+  const [row] = await repository.findCommissionsByIds(db, ctx.program.id, [id]);
+  if (!row) throw commissionNotFound();
+  const [data] = await serializeCommissions(db, ctx, [row]);
+  return data!;
+}
+
+const reviewEvent = { approve: 'commission.approved', deny: 'commission.denied' } as const;
+
+/**
+ * `POST /v1/commissions/approve` and `/deny`: every id moves, or none does. Each id that cannot
+ * move (unknown, another program's, or in a status the move does not leave) is named in the 422
+ * as `ids.N`.
+ */
+export async function reviewCommissions(
+  ctx: ProgramContext,
+  action: 'approve' | 'deny',
+  body: ReviewCommissionsBody,
+) {
+  const programId = ctx.program.id;
+  const seen = new Set<number>();
+  const duplicates: FieldErrors = {};
+  body.ids.forEach((id, index) => {
+    if (seen.has(id)) duplicates[`ids.${index}`] = [messages.distinct(`ids.${index}`)];
+    seen.add(id);
+  });
+  if (Object.keys(duplicates).length > 0) throw validationError(duplicates);
+  await settleDueCommissions(ctx);
+  const { autoApprove } = await commissionSettings(ctx.database.db, programId);
+  return ctx.database.db.transaction().execute(async (trx) => {
+    if (lockingOn(ctx)) await lockCommissions(trx, programId, body.ids);
+    const now = nowTimestamp(ctx.clock);
+    const rows = new Map(
+      (await repository.findCommissionsByIds(trx, programId, body.ids)).map((row) => [Number(row.id), row]),
+    );
+    const sales = new Map(
+      (
+        await repository.findSaleKeys(
+          trx,
+          programId,
+          [...rows.values()].flatMap((r) => (r.transaction_id === null ? [] : [Number(r.transaction_id)])),
+        )
+      ).map((s) => [Number(s.id), s]),
+    );
+    const errors: FieldErrors = {};
+    const moves: { row: CommissionRow; to: StoredRewardStatus; changed: boolean }[] = [];
+    body.ids.forEach((id, index) => {
+      const row = rows.get(id);
+      const field = `ids.${index}`;
+      if (!row) {
+        errors[field] = [messages.invalid(field)];
+        return;
+      }
+      const move = moveCommission(
+        { status: row.status, dueAt: row.available_at, inPayout: row.payout_id !== null },
+        action satisfies CommissionAction,
+        { now, autoApprove },
+      );
+      if (!move.ok) errors[field] = [`${move.message.replace('The commission', `The commission ${id}`)}`];
+      else moves.push({ row, to: move.to, changed: move.changed });
+    });
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    const changed = moves.filter((m) => m.changed);
+    const values =
+      action === 'approve'
+        ? { status: 'ok', approved_at: now, updated_at: now }
+        : { status: 'denied', reason: body.reason ?? null, updated_at: now };
+    await repository.setRewardsStatus(
+      trx,
+      programId,
+      changed.map((m) => Number(m.row.id)),
+      values,
+    );
+    await addCounterDeltas(
+      trx,
+      programId,
+      commissionMoveFigures(
+        changed.map((m) => ({
+          partnerId: Number(m.row.partner_id),
+          units: m.row.amount_units,
+          amountMicros: microsFrom(m.row.amount),
+          from: m.row.status,
+          to: m.to,
+          counted: isCounted(m.row, sales),
+        })),
+      ),
+    );
+    const after = await repository.findCommissionsByIds(trx, programId, body.ids);
+    const byId = new Map(after.map((row) => [Number(row.id), row]));
+    const data = await serializeCommissions(
+      trx,
+      ctx,
+      body.ids.map((id) => byId.get(id)!),
+      autoApprove,
+    );
+    const changedIds = new Set(changed.map((m) => Number(m.row.id)));
+    for (const commission of data)
+      if (changedIds.has(commission.id))
+        await recordEvent(trx, programId, reviewEvent[action], commission, now);
+    return data;
+  });
+}
+
+/** Rewards of an archived sale are in no figure while it is archived. */
+function isCounted(row: CommissionRow, sales: ReadonlyMap<number, { archived_at: string | null }>): boolean {
+  if (row.transaction_id === null) return true;
+  return sales.get(Number(row.transaction_id))?.archived_at == null;
+}
+
+/** `POST /v1/commissions`: a manual commission (a bonus or a correction), approved at once. */
+export async function createCommission(ctx: ProgramContext, body: CreateCommissionBody) {
+  const programId = ctx.program.id;
+  const db = ctx.database.db;
+  const amountMicros = amountOrThrow(body.amount, 'amount', { allowNegative: true });
+  if (amountMicros === 0n) throw fieldError('amount', messages.invalid('amount'));
+  const partner =
+    typeof body.partner === 'string'
+      ? await getPartnerByPathOrThrow(db, programId, body.partner).catch(() => undefined)
+      : await findPartnerByRef(db, programId, body.partner);
+  if (!partner) throw fieldError('partner', messages.invalid('partner'));
+  const settings = await commissionSettings(db, programId);
+  const currency = (body.currency ?? settings.currency).toUpperCase();
+  return db.transaction().execute(async (trx) => {
+    const now = nowTimestamp(ctx.clock);
+    const row = await repository.insertCommission(trx, {
+      program_id: programId,
+      transaction_id: null,
+      partner_id: Number(partner.id),
+      customer_id: null,
+      role: 'manual',
+      status: 'ok',
+      amount: amountMicros,
+      amount_units: currency,
+      is_currency: true,
+      credit: false,
+      commission_type: 'fixed',
+      commission_value: String(microsToNumber(amountMicros)),
+      product_id: null,
+      product_type: null,
+      available_at: null,
+      created_at: now,
+      deleted_at: null,
+      approved_at: now,
+      description: body.description,
+      updated_at: now,
+    });
+    await addCounterDeltas(
+      trx,
+      programId,
+      newCommissionFigures(Number(partner.id), 'ok', currency, amountMicros),
+    );
+    const [data] = await serializeCommissions(trx, ctx, [row], settings.autoApprove);
+    await recordEvent(trx, programId, 'commission.created', data, now);
+    return data!;
+  });
+}
+
+/** Applies figure changes of commission moves in the caller's transaction (payouts, refunds). */
+export async function applyCommissionFigures(trx: Kysely<DB>, programId: number, figures: FigureChange[]) {
+  await addCounterDeltas(trx, programId, figures);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What payouts do to commissions (the payouts module calls these inside its transactions).
+
+/** Approved, unpaid commissions and clawbacks a payout may take now, locked on PostgreSQL. */
+export async function takePayableCommissions(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  filter: { currency: string; partnerId?: number; approvedBy: string },
+) {
+  const rows = await repository.listPayableCommissions(trx, ctx.program.id, {
+    ...filter,
+    lock: lockingOn(ctx),
+  });
+  return rows.map((row) => ({
+    id: Number(row.id),
+    partnerId: Number(row.partner_id),
+    amountMicros: microsFrom(row.amount),
+  }));
+}
+
+/** Puts commissions into a payout (or, with null, takes them back out: a cancelled payout). */
+export async function assignCommissionsToPayout(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  ids: readonly number[],
+  payoutId: number | null,
+) {
+  await repository.setRewardsStatus(trx, ctx.program.id, ids, {
+    payout_id: payoutId,
+    updated_at: nowTimestamp(ctx.clock),
+  });
+}
+
+/** A cancelled payout's commissions go back to approved, free for the next payout. */
+export async function releaseCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContext, payoutId: number) {
+  const rows = await repository.listCommissionsOfPayout(trx, ctx.program.id, payoutId);
+  await assignCommissionsToPayout(
+    trx,
+    ctx,
+    rows.map((row) => Number(row.id)),
+    null,
+  );
+}
+
+/**
+ * A payout marked paid: its commissions (and clawbacks) become paid, their amounts move to the
+ * partners' paid figures, one `commission.paid` event each.
+ */
+export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContext, payoutId: number) {
+  const programId = ctx.program.id;
+  const now = nowTimestamp(ctx.clock);
+  const rows = await repository.listCommissionsOfPayout(trx, programId, payoutId);
+  const moving: (CommissionRow & { archived_at: string | null })[] = [];
+  for (const row of rows) {
+    const move = moveCommission({ status: row.status, dueAt: row.available_at, inPayout: true }, 'pay', {
+      now,
+      autoApprove: true,
+    });
+    if (move.ok && move.changed) moving.push(row);
+  }
+  await repository.setRewardsStatus(
+    trx,
+    programId,
+    moving.map((row) => Number(row.id)),
+    { status: 'paid', paid_at: now, updated_at: now },
+  );
+  await addCounterDeltas(
+    trx,
+    programId,
+    commissionMoveFigures(
+      moving.map((row) => ({
+        partnerId: Number(row.partner_id),
+        units: row.amount_units,
+        amountMicros: microsFrom(row.amount),
+        from: 'ok',
+        to: 'paid',
+        counted: row.archived_at === null,
+      })),
+    ),
+  );
+  const paid = moving.map(({ archived_at: _, ...row }) => ({
+    ...row,
+    status: 'paid',
+    paid_at: now,
+    updated_at: now,
+  }));
+  for (let i = 0; i < paid.length; i += 1000) {
+    for (const commission of await serializeCommissions(trx, ctx, paid.slice(i, i + 1000), true))
+      await recordEvent(trx, programId, 'commission.paid', commission, now);
+  }
+}
+
+/**
+ * A sale is being deleted (its figures already taken back when it was counted): its unpaid
+ * commissions stay as `voided` rows without a sale; paid ones, and ones in an unpaid payout, stay
+ * as they are without a sale, and each partner gets one clawback line of their net amount, so
+ * what it was paid for the sale comes back out of its next payout. Denied and voided rows go with
+ * the sale.
+ */
+export async function keepCommissionsOfDeletedSale(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  transactionId: number,
+) {
+  const programId = ctx.program.id;
+  const rows = await repository.listCommissionsOfSale(trx, programId, transactionId);
+  if (rows.length === 0) return;
+  const now = nowTimestamp(ctx.clock);
+  const voided = rows.filter(
+    (row) => (row.status === 'review_period' || row.status === 'ok') && row.payout_id === null,
+  );
+  const kept = rows.filter((row) => row.status === 'paid' || (row.status === 'ok' && row.payout_id !== null));
+  await repository.setRewardsStatus(
+    trx,
+    programId,
+    voided.map((row) => Number(row.id)),
+    { status: 'voided', transaction_id: null, reason: 'Sale deleted', updated_at: now },
+  );
+  await repository.setRewardsStatus(
+    trx,
+    programId,
+    kept.map((row) => Number(row.id)),
+    { transaction_id: null, updated_at: now },
+  );
+  const figures: FigureChange[] = [];
+  const owed = new Map<string, { partnerId: number; units: string; micros: bigint }>();
+  for (const row of kept) {
+    const partnerId = Number(row.partner_id);
+    const micros = microsFrom(row.amount);
+    figures.push(
+      ...newCommissionFigures(partnerId, row.status as StoredRewardStatus, row.amount_units, micros),
+    );
+    const key = `${partnerId} ${row.amount_units}`;
+    const line = owed.get(key) ?? { partnerId, units: row.amount_units, micros: 0n };
+    line.micros += micros;
+    owed.set(key, line);
+  }
+  const clawbacks: CommissionRow[] = [];
+  for (const line of owed.values()) {
+    if (line.micros === 0n) continue;
+    clawbacks.push(
+      await repository.insertCommission(trx, {
+        program_id: programId,
+        transaction_id: null,
+        partner_id: line.partnerId,
+        customer_id: null,
+        role: 'clawback',
+        status: 'ok',
+        amount: -line.micros,
+        amount_units: line.units,
+        is_currency: true,
+        credit: false,
+        commission_type: 'clawback',
+        commission_value: 'sale deleted',
+        product_id: null,
+        product_type: null,
+        available_at: null,
+        created_at: now,
+        deleted_at: null,
+        approved_at: now,
+        reason: 'Sale deleted',
+        updated_at: now,
+      }),
+    );
+    figures.push(...newCommissionFigures(line.partnerId, 'ok', line.units, -line.micros));
+  }
+  await addCounterDeltas(trx, programId, figures);
+  const voidedRows = voided.map((row) => ({
+    ...row,
+    status: 'voided',
+    transaction_id: null,
+    reason: 'Sale deleted',
+    updated_at: now,
+  }));
+  for (const commission of await serializeCommissions(trx, ctx, voidedRows))
+    await recordEvent(trx, programId, 'commission.voided', commission, now);
+  for (const commission of await serializeCommissions(trx, ctx, clawbacks))
+    await recordEvent(trx, programId, 'commission.created', commission, now);
+}
+
+/**
+ * What the writer of a sale already knows of the commissions it earned: the public ids of their
+ * partners and the sale's (and its buyer's) key. Given, the events need no lookups.
+ */
+export interface KnownNames {
+  partners: ReadonlyMap<number, string>;
+  sales: ReadonlyMap<number, { key: string; customer_key: string | null }>;
+}
+
+/** A sale just written: one `commission.created` event per commission it earned (affiliate programs). */
+export async function announceSaleCommissions(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  rows: readonly CommissionRow[],
+  known?: KnownNames,
+) {
+  if (ctx.program.type !== 'affiliate' || rows.length === 0) return;
+  // New commissions are not due yet (or approved already): the auto-approve setting cannot change
+  // how they show, so it is not read.
+  for (const commission of await serializeCommissions(trx, ctx, rows, true, known))
+    await recordEvent(trx, ctx.program.id, 'commission.created', commission, commission.created_at);
 }

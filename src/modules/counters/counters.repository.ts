@@ -233,3 +233,62 @@ export async function deleteEntityCounters(db: Kysely<DB>, programId: number, ow
     .where('owner_id', '=', owner.id)
     .execute();
 }
+
+type DailyUpsertParameters = UpsertParameters & { day: string };
+
+/** Adds a split delta to one owner's figure of one day, creating it. */
+const upsertDailyCounter = definePreparedQuery<never, DailyUpsertParameters>((db, param) =>
+  db
+    .insertInto('entity_counters_by_day')
+    .values({
+      program_id: param('programId'),
+      owner_kind: param('kind'),
+      owner_id: param('ownerId'),
+      metric: param('metric'),
+      day: param('day'),
+      value: param('low'),
+      value_hi: param('high'),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['program_id', 'owner_kind', 'owner_id', 'metric', 'day'])
+        .doUpdateSet(carryingUpdate('entity_counters_by_day')),
+    ),
+);
+
+/**
+ * Adds to the per-day figures of several owners (entity_counters_by_day) in the caller's
+ * transaction, one statement per figure in the fixed (kind, id, metric) order; the running totals
+ * stay in entity_counters (`addCounterDeltas`), which the API reads.
+ */
+export async function addDailyCounterDeltas(
+  db: Kysely<DB>,
+  programId: number,
+  day: string,
+  deltas: readonly CounterDelta[],
+) {
+  for (const delta of mergedDeltas(deltas)) {
+    await upsertDailyCounter(db, { ...upsertParameters(programId, delta), day });
+  }
+}
+
+/** One owner's figure per day, oldest first, from `from` on (reports over time). */
+export async function readDailyCounter(
+  db: Kysely<DB>,
+  programId: number,
+  owner: CounterOwner,
+  metric: string,
+  from: string,
+): Promise<{ day: string; value: bigint }[]> {
+  const rows = await db
+    .selectFrom('entity_counters_by_day')
+    .select(['day', 'value', 'value_hi'])
+    .where('program_id', '=', programId)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('metric', '=', metric)
+    .where('day', '>=', from)
+    .orderBy('day')
+    .execute();
+  return rows.map((row) => ({ day: row.day, value: joinCounterParts(row.value, row.value_hi) }));
+}

@@ -5,6 +5,7 @@ import { fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
+import { isSelfReferral } from '../../core/self-referral.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
@@ -88,7 +89,11 @@ export async function insertAffiliateCustomer(
     linkId = link.id;
   } else {
     const links = await listLinksOf(trx, programId, { partnerId: partner.id });
-    linkId = (links.find((link) => Boolean(link.is_default)) ?? links[0])?.id;
+    // `partner.key` is the key of the link followed (the `vouch_partner` cookie): that link
+    // brought the customer; otherwise the default link did.
+    const followed =
+      input.partner.key === undefined ? undefined : links.find((l) => l.key === input.partner.key);
+    linkId = (followed ?? links.find((link) => Boolean(link.is_default)) ?? links[0])?.id;
   }
   const key = input.key ?? newKey();
   if (await findCustomerBy(trx, programId, 'key', key))
@@ -97,6 +102,7 @@ export async function insertAffiliateCustomer(
     throw fieldError(`${prefix}email`, messages.taken(`${prefix}email`));
   const now = nowTimestamp(ctx.clock);
   const createdAt = signupTimeOrThrow(input.created_at, now, `${prefix}created_at`);
+  const selfReferral = isSelfReferral(input.email, partner.email);
   const row = await insertCustomer(trx, {
     program_id: programId,
     public_id: newKey(),
@@ -107,6 +113,7 @@ export async function insertAffiliateCustomer(
     tags: storedTags(input.tags ?? []),
     partner_id: partner.id,
     referral_link_id: linkId ?? null,
+    self_referral: selfReferral,
     created_at: createdAt,
     updated_at: now,
   });
@@ -116,6 +123,7 @@ export async function insertAffiliateCustomer(
   await recordProgramActivity(trx, programId, createdAt, {
     [programMetrics.customers]: 1,
     [programMetrics.referredCustomers]: 1,
+    [programMetrics.rejectedSelfReferrals]: selfReferral ? 1 : 0,
   });
   await recordEvent(trx, programId, 'customer.created', toAffiliateCustomer(row, partner.public_id), now);
   return row;

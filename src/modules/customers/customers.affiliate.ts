@@ -171,6 +171,7 @@ async function remove(
     await recordProgramActivity(trx, programId, row.created_at, {
       [programMetrics.customers]: -1,
       [programMetrics.referredCustomers]: row.partner_id !== null ? -1 : 0,
+      [programMetrics.rejectedSelfReferrals]: row.self_referral ? -1 : 0,
     });
     await deleteEntityCounters(trx, programId, { kind: 'customer', id: row.id });
     await repository.deleteCustomer(trx, programId, row.id);

@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { CounterFigures } from '../../db/counter-parts.ts';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
+import { lowerEmail } from '../../db/email.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
@@ -59,7 +60,11 @@ const buyerBy = (column: 'public_id' | 'key' | 'email') =>
       .selectAll('c')
       .select('r.public_id as referrer_public_id')
       .where('c.program_id', '=', param('programId'))
-      .where(`c.${column}`, '=', param('value')),
+      .where(
+        column === 'email' ? lowerEmail('c.email') : sql.ref(`c.${column}`),
+        '=',
+        column === 'email' ? sql`lower(${param('value')})` : param('value'),
+      ),
   );
 const selectBuyerBy = { public_id: buyerBy('public_id'), key: buyerBy('key'), email: buyerBy('email') };
 

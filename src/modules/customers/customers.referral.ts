@@ -6,6 +6,7 @@ import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { customerMetrics } from '../../core/sales.ts';
+import { isSelfReferral } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
@@ -19,7 +20,7 @@ import {
   readEntityCounters,
 } from '../counters/counters.repository.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
-import { insertLink, renameDefaultLink } from '../referral-links/referral-links.service.ts';
+import { findLinkByKey, insertLink, renameDefaultLink } from '../referral-links/referral-links.service.ts';
 import {
   type LinkUrlContext,
   linkUrl,
@@ -165,7 +166,14 @@ export async function resolveReferrer(
   const given = { id: ref.id || undefined, key: ref.key || undefined, email: ref.email || undefined };
   if (!given.id && !given.key && !given.email)
     throw fieldError(`${field}.id`, messages.required(`${field}.id`));
-  const row = await findCustomerByRef(db, ctx.program.id, given);
+  let row = await findCustomerByRef(db, ctx.program.id, given);
+  // The `vouch_referral` cookie carries the key of the link followed, which for an additional
+  // link is not the customer's own key.
+  if (!row && !given.id && given.key) {
+    const link = await findLinkByKey(db, ctx.program.id, given.key, 'customer');
+    if (link?.customer_id != null)
+      row = await repository.findCustomerById(db, ctx.program.id, link.customer_id);
+  }
   if (!row || row.status === 'archived') throw fieldError(field, messages.invalid(field));
   return row;
 }
@@ -183,6 +191,7 @@ export async function insertReferralCustomer(
   // Only a sale's `options.create_customer` passes a signup time: its field is the sale's customer.
   const createdAt = signupTimeOrThrow(input.created_at, now, 'customer.created_at');
   const referrer = input.referrer;
+  const selfReferral = referrer !== undefined && isSelfReferral(input.email, referrer.email);
   const row = await repository.insertCustomer(trx, {
     program_id: ctx.program.id,
     public_id: input.id ?? newKey(),
@@ -192,6 +201,7 @@ export async function insertReferralCustomer(
     surname: input.surname ?? null,
     metadata: JSON.stringify({ date_of_birth: input.metadata?.date_of_birth ?? null }),
     referring_customer_id: referrer?.id ?? null,
+    self_referral: selfReferral,
     created_at: createdAt,
     updated_at: now,
   });
@@ -204,6 +214,7 @@ export async function insertReferralCustomer(
     updated_at: now,
   });
   const activity: Record<string, number> = { [programMetrics.customers]: 1 };
+  if (selfReferral) activity[programMetrics.rejectedSelfReferrals] = 1;
   if (referrer) {
     activity[programMetrics.referredCustomers] = 1;
     const before = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id });
@@ -369,6 +380,7 @@ async function remove(
 
     const activity: Record<string, number> = { [programMetrics.customers]: -1 };
     if (row.referring_customer_id !== null) activity[programMetrics.referredCustomers] = -1;
+    if (row.self_referral) activity[programMetrics.rejectedSelfReferrals] = -1;
     const own = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
     if (own.count(customerMetrics.referralsCount) > 0) activity[programMetrics.referringCustomers] = -1;
     // Program figures before the referrer's, in the order every writer takes them.

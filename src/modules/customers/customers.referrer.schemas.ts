@@ -3,6 +3,12 @@ import { Email } from '../../http/schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
 import { ReferralCustomer, ReferralCustomerEntry } from './customers.referral.schemas.ts';
 
+/** A link of the customer with its clicks (kept by click tracking). */
+const StatsLink = Type.Object(
+  { ...ReferralLink.properties, clicks: Type.Integer({ description: 'Counted clicks on this link' }) },
+  { title: 'CustomerStatsLink' },
+);
+
 export const CustomerStats = Type.Object(
   {
     customer: ReferralCustomer,
@@ -13,7 +19,7 @@ export const CustomerStats = Type.Object(
       sales_count: Type.Integer(),
       paid_accounts: Type.Integer(),
     }),
-    ref_links: Type.Array(ReferralLink),
+    ref_links: Type.Array(StatsLink),
   },
   { title: 'CustomerStats' },
 );

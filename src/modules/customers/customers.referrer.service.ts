@@ -4,6 +4,7 @@ import { exactPageWindow } from '../../core/pages.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
+import { readEntityCounters } from '../counters/counters.repository.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';
 import {
@@ -44,7 +45,14 @@ export async function getCustomerStats(ctx: ProgramContext, id: string) {
       sales_count: counters.count(customerMetrics.salesCount),
       paid_accounts: counters.count(customerMetrics.paidAccounts),
     },
-    ref_links: links.map((link) => toReferralLink(link, linkContext)),
+    ref_links: await Promise.all(
+      links.map(async (link) => ({
+        ...toReferralLink(link, linkContext),
+        clicks: (await readEntityCounters(db, ctx.program.id, { kind: 'link', id: Number(link.id) })).count(
+          customerMetrics.clicks,
+        ),
+      })),
+    ),
   };
 }
 

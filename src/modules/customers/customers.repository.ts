@@ -1,6 +1,7 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
+import { lowerEmail } from '../../db/email.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
@@ -19,7 +20,11 @@ const customerBy = <Value extends string | number>(column: 'public_id' | 'key' |
       .selectFrom('customers')
       .selectAll()
       .where('program_id', '=', param('programId'))
-      .where(column, '=', param('value')),
+      .where(
+        column === 'email' ? lowerEmail('email') : sql.ref(column),
+        '=',
+        column === 'email' ? sql`lower(${param('value')})` : param('value'),
+      ),
   );
 const selectCustomerBy = {
   public_id: customerBy<string>('public_id'),
@@ -102,7 +107,8 @@ export async function listCustomers(
   if (filter.referred === false) query = query.where('referring_customer_id', 'is', null);
   if (filter.publicId !== undefined) query = query.where('public_id', '=', filter.publicId);
   if (filter.key !== undefined) query = query.where('key', '=', filter.key);
-  if (filter.email !== undefined) query = query.where('email', '=', filter.email);
+  if (filter.email !== undefined)
+    query = query.where(lowerEmail('email'), '=', sql<string>`lower(${filter.email})`);
   return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 

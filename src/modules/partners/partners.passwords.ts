@@ -1,33 +1,65 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { messages } from '../../core/messages.ts';
 
-/** Partner passwords: the spec's strength rule, and scrypt hashes (never returned). */
+/**
+ * Partner passwords: the spec's strength rule, and scrypt hashes (never returned) with OWASP's
+ * current parameters, N=2^17, r=8, p=1 (128 MiB and about 0.7 s of one core per hash here; at most
+ * four run at once, the size of libuv's thread pool). Each hash records its parameters, so a hash
+ * made with older ones (N=2^14 before issue 9) still verifies and is replaced at its next success.
+ */
 
-const N = 16384;
-const R = 8;
-const P = 1;
+interface Parameters {
+  N: number;
+  r: number;
+  p: number;
+}
+
+export const CURRENT_PARAMETERS: Parameters = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer): Promise<Buffer> {
+function derive(password: string, salt: Buffer, { N, r, p }: Parameters): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, KEY_LENGTH, { N, r: R, p: P }, (error, key) =>
+    // scrypt needs 128·N·r bytes; Node refuses more than 32 MiB unless told.
+    scrypt(password, salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, parameters = CURRENT_PARAMETERS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt);
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const key = await derive(password, salt, parameters);
+  const { N, r, p } = parameters;
+  return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, , , , salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !key) return false;
-  const expected = Buffer.from(key, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'));
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+function parse(stored: string): { parameters: Parameters; salt: Buffer; key: Buffer } | undefined {
+  const [scheme, n, r, p, salt, key] = stored.split('$');
+  const parameters = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== 'scrypt' || !salt || !key) return undefined;
+  // Only shapes Vouch writes: a stored row cannot make a verification allocate gigabytes.
+  const { N } = parameters;
+  if (!Number.isInteger(Math.log2(N)) || N < 2 ** 10 || N > 2 ** 20) return undefined;
+  if (!(parameters.r >= 1 && parameters.r <= 32 && parameters.p >= 1 && parameters.p <= 16)) return undefined;
+  return { parameters, salt: Buffer.from(salt, 'base64url'), key: Buffer.from(key, 'base64url') };
+}
+
+/**
+ * Checks a password against its stored hash. `rehashed` is a new hash with the current
+ * parameters when the password matched a hash made with older ones: the caller stores it.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string,
+): Promise<{ valid: boolean; rehashed?: string }> {
+  const parsed = parse(stored);
+  if (!parsed) return { valid: false };
+  const actual = await derive(password, parsed.salt, parsed.parameters);
+  const valid = actual.length === parsed.key.length && timingSafeEqual(actual, parsed.key);
+  if (!valid) return { valid };
+  const { N, r, p } = parsed.parameters;
+  const current = N === CURRENT_PARAMETERS.N && r === CURRENT_PARAMETERS.r && p === CURRENT_PARAMETERS.p;
+  return current ? { valid } : { valid, rehashed: await hashPassword(password) };
 }
 
 /** At least 8 characters with a lowercase letter, an uppercase letter and a digit (Laravel's wording). */

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PartnersTable } from '../../db/domain-tables.ts';
+import { lowerEmail } from '../../db/email.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { deleteEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
@@ -11,7 +12,11 @@ const partnerBy = (column: 'public_id' | 'email') =>
       .selectFrom('partners')
       .selectAll()
       .where('program_id', '=', param('programId'))
-      .where(column, '=', param('value')),
+      .where(
+        column === 'email' ? lowerEmail('email') : sql.ref(column),
+        '=',
+        column === 'email' ? sql`lower(${param('value')})` : param('value'),
+      ),
   );
 const selectPartnerBy = { public_id: partnerBy('public_id'), email: partnerBy('email') };
 const selectPartnerById = definePreparedQuery<PartnerRow, { programId: number; id: number }>((db, param) =>
@@ -56,10 +61,12 @@ export async function findPartnerById(db: Kysely<DB>, programId: number, id: num
 
 export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
   if (ids.length === 0) return [];
+  // `+program_id`: still scoped, but SQLite then reads the ids instead of walking every partner
+  // of the program through an index on program_id (3.7 ms for 1,000 ids of 2,000 partners).
   return db
     .selectFrom('partners')
     .selectAll()
-    .where('program_id', '=', programId)
+    .where(sql<number>`+${sql.ref('program_id')}`, '=', programId)
     .where('id', 'in', [...ids])
     .execute();
 }
@@ -149,7 +156,8 @@ export async function listPartners(
       ? query.where(sql<boolean>`${sql.ref('partners.status')} <> 'archived'`)
       : query.where('partners.status', '=', filter.status);
   if (filter.publicId !== undefined) query = query.where('partners.public_id', '=', filter.publicId);
-  if (filter.email !== undefined) query = query.where('partners.email', '=', filter.email);
+  if (filter.email !== undefined)
+    query = query.where(lowerEmail('partners.email'), '=', sql<string>`lower(${filter.email})`);
   if (filter.linkKey !== undefined) {
     const linkKey = filter.linkKey;
     query = query.where((eb) =>

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { settleDueCommissions } from '../commissions/commissions.service.ts';
 import {
   CreatePartnerBody,
   InvitePartnerBody,
@@ -103,7 +104,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
       response: { 200: PartnerDetailResponse, ...errorResponses },
     },
     handler: async (request) => ({
-      data: await findPartner(programContext(request), request.query),
+      data: await findPartner(programContext(request), request.query, settleDueCommissions),
       status: 1 as const,
     }),
   });
@@ -118,7 +119,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
       response: { 200: PartnerDetailResponse, ...errorResponses },
     },
     handler: async (request) => ({
-      data: await getPartner(programContext(request), request.params.id),
+      data: await getPartner(programContext(request), request.params.id, settleDueCommissions),
       status: 1 as const,
     }),
   });

@@ -15,6 +15,26 @@ export const PartnerRef = Type.Object({
 });
 export const PartnerRefInput = Type.Partial(PartnerRef);
 
+/** How the partner is paid (payouts); shown on the partner fetch only. */
+export const PayoutMethodInput = Type.Union(
+  [Type.Literal('paypal'), Type.Literal('wise'), Type.Literal('bank_transfer'), Type.Literal('manual')],
+  { description: 'How payouts reach the partner', 'x-error': 'invalid' },
+);
+export const PayoutDetailsInput = Type.Partial(
+  Type.Object({
+    email: Email(),
+    iban: Type.String({ pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9 ]{10,40}$', description: 'IBAN, upper case' }),
+    account_holder: Type.String({ maxLength: 255 }),
+    account_number: Type.String({ maxLength: 64 }),
+    routing_number: Type.String({ maxLength: 64, description: 'Sort code, routing or BSB number' }),
+    swift_bic: Type.String({ pattern: '^[A-Z0-9]{8}([A-Z0-9]{3})?$' }),
+    bank_name: Type.String({ maxLength: 255 }),
+    note: Type.String({ maxLength: 1000, description: 'Free text (manual payouts)' }),
+  }),
+  { title: 'PayoutDetails' },
+);
+const payoutFields = { payout_method: PayoutMethodInput, payout_details: PayoutDetailsInput };
+
 const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('archived')]);
 const Amounts = Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() }));
 
@@ -60,6 +80,8 @@ export const PartnerDetail = Type.Object(
       not_paid: Amounts,
     }),
     custom_field_values: Type.Array(Type.Unknown()),
+    payout_method: Type.Union([PayoutMethodInput, Type.Null()]),
+    payout_details: PayoutDetailsInput,
   },
   { title: 'PartnerDetail' },
 );
@@ -80,6 +102,7 @@ export const CreatePartnerBody = Type.Object(
         tos: Type.Boolean(),
         approved: Type.Boolean(),
         referring_partner: PartnerRefInput,
+        ...payoutFields,
       }),
     ).properties,
   },
@@ -95,6 +118,7 @@ const partnerChanges = Type.Partial(
     password: Type.String({ maxLength: 255 }),
     key: Key,
     tags: TagsInput,
+    ...payoutFields,
   }),
 );
 

@@ -6,6 +6,7 @@ import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
+import { type PayoutDetails, type PayoutMethod, payoutDetailsProblems } from '../../core/payouts.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { splitUpdateBody } from '../../core/update-body.ts';
@@ -13,7 +14,6 @@ import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
-import { settleDueCommissions } from '../commissions/commissions.service.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import {
   findLinkByKey,
@@ -28,7 +28,7 @@ import {
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
-import { hashPassword, passwordProblems } from './partners.passwords.ts';
+import { hashPassword, passwordProblems, verifyPassword } from './partners.passwords.ts';
 import * as repository from './partners.repository.ts';
 import type { CreatePartnerBody, UpdatePartnerBody } from './partners.schemas.ts';
 import type { PartnerRow } from './partners.shared.ts';
@@ -126,7 +126,17 @@ function paidTotal(counters: PartnerFigures): number {
 }
 
 /** The fetch shape: the partner plus its figures, read from counters. */
-async function serializePartnerDetail(ctx: ProgramContext, row: PartnerRow) {
+/**
+ * Settles a partner's commissions whose hold has passed; answers whether anything moved. The
+ * commissions module owns it (and looks partners up here), so the route hands it in.
+ */
+export type SettleCommissions = (ctx: ProgramContext, partnerId: number) => Promise<boolean>;
+
+async function serializePartnerDetail(
+  ctx: ProgramContext,
+  row: PartnerRow,
+  settleDueCommissions: SettleCommissions,
+) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
   let figures = await repository.readPartnerCounters(db, programId, row.id);
@@ -152,6 +162,9 @@ async function serializePartnerDetail(ctx: ProgramContext, row: PartnerRow) {
       not_paid: amountsOf(counters, 'commission_not_paid:'),
     },
     custom_field_values: [],
+    // Payout details are shown here only: never in lists, create/update answers or events.
+    payout_method: (row.payout_method ?? null) as PayoutMethod | null,
+    payout_details: parseDetails(row.payout_details),
   };
 }
 
@@ -168,7 +181,39 @@ async function resolveReferringPartner(db: Kysely<DB>, programId: number, ref: P
   return row.id;
 }
 
+/**
+ * The payout method and fields a create or update stores (undefined: unchanged). Fields without
+ * a method use the stored one; a method replaces the stored fields.
+ */
+function payoutValues(
+  given: { payout_method?: PayoutMethod | undefined; payout_details?: PayoutDetails | undefined },
+  stored: { method: string | null; details: string | null },
+  prefix: string,
+): { payout_method: string; payout_details: string } | FieldErrors | undefined {
+  if (given.payout_method === undefined && given.payout_details === undefined) return undefined;
+  const method = given.payout_method ?? (stored.method as PayoutMethod | null);
+  if (method === null) return { [`${prefix}payout_method`]: [messages.required(`${prefix}payout_method`)] };
+  const details =
+    given.payout_details ?? (given.payout_method === undefined ? parseDetails(stored.details) : {});
+  const problems = payoutDetailsProblems(method, details, prefix);
+  if (Object.keys(problems).length > 0) return problems;
+  return { payout_method: method, payout_details: JSON.stringify(details) };
+}
+
+function parseDetails(text: string | null): PayoutDetails {
+  const value: unknown = JSON.parse(text || '{}');
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as PayoutDetails) : {};
+}
+
+function payoutValuesOrThrow(...args: Parameters<typeof payoutValues>) {
+  const values = payoutValues(...args);
+  if (values !== undefined && !('payout_method' in values && typeof values.payout_method === 'string'))
+    throw validationError(values as FieldErrors);
+  return values as { payout_method: string; payout_details: string } | undefined;
+}
+
 export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody) {
+  const payout = payoutValuesOrThrow(body, { method: null, details: null }, '');
   const errors = checkPassword('password', body.password);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const db = ctx.database.db;
@@ -192,6 +237,7 @@ export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody
         referring_partner_id: parentId,
         created_at: now,
         updated_at: now,
+        ...payout,
       });
       await insertLink(trx, {
         program_id: programId,
@@ -210,17 +256,17 @@ export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody
   }
 }
 
-export async function getPartner(ctx: ProgramContext, segment: string) {
+export async function getPartner(ctx: ProgramContext, segment: string, settle: SettleCommissions) {
   const db = ctx.database.db;
-  return serializePartnerDetail(ctx, await getPartnerByPathOrThrow(db, ctx.program.id, segment));
+  return serializePartnerDetail(ctx, await getPartnerByPathOrThrow(db, ctx.program.id, segment), settle);
 }
 
 /** `GET /v1/partner?key=|email=|id=`: one partner, named by the query. */
-export async function findPartner(ctx: ProgramContext, ref: PartnerRef) {
+export async function findPartner(ctx: ProgramContext, ref: PartnerRef, settle: SettleCommissions) {
   const db = ctx.database.db;
   const row = await findPartnerByRef(db, ctx.program.id, ref);
   if (!row) throw partnerNotFound();
-  return serializePartnerDetail(ctx, row);
+  return serializePartnerDetail(ctx, row, settle);
 }
 
 export async function listPartners(ctx: ProgramContext, query: PageRequest & { status?: string }) {
@@ -288,6 +334,12 @@ export async function updatePartner(
       if (changes.surname !== undefined) values.surname = changes.surname;
       if (changes.tags !== undefined) values.tags = storedTags(changes.tags);
       if (passwordHash !== undefined) values.password_hash = passwordHash;
+      const payout = payoutValuesOrThrow(
+        changes,
+        { method: row.payout_method, details: row.payout_details },
+        body.update ? 'update.' : '',
+      );
+      if (payout) Object.assign(values, payout);
       const updated = await repository.updatePartner(trx, programId, row.id, values);
       if (changes.key !== undefined)
         await renameDefaultLink(trx, programId, row.id, changes.key, now, body.update ? 'update.key' : 'key');
@@ -379,6 +431,24 @@ export async function deletePartner(ctx: ProgramContext, segment: string | undef
 }
 
 /** `POST /v1/partners:invite`: queues an invitation e-mail. */
+/**
+ * Whether `password` is the partner's (found by e-mail, case-insensitively): the sign-in check of
+ * a partner portal. A hash made with older scrypt parameters is replaced by one with the current
+ * parameters on success (issue 9). An unknown partner costs a hash too, so timing tells nothing.
+ */
+export async function checkPartnerPassword(ctx: ProgramContext, email: string, password: string) {
+  const row = await repository.findPartnerBy(ctx.database.db, ctx.program.id, 'email', email);
+  if (!row?.password_hash) {
+    await hashPassword(password);
+    return false;
+  }
+  const { valid, rehashed } = await verifyPassword(password, row.password_hash);
+  if (rehashed) {
+    await repository.updatePartner(ctx.database.db, ctx.program.id, row.id, { password_hash: rehashed });
+  }
+  return valid;
+}
+
 export async function invitePartner(
   ctx: ProgramContext,
   body: { email: string; name: string; surname?: string },

@@ -33,6 +33,8 @@ describeEachDatabase('program endpoints', (server) => {
       'total_referring_customers',
       'total_referred_customers',
       'total_sales',
+      'total_clicks',
+      'total_rejected_self_referrals',
       'participation',
     ]) {
       assert.equal(data[name], 0);
@@ -47,6 +49,7 @@ describeEachDatabase('program endpoints', (server) => {
     const res = await server().request('GET', '/v1/program', { token: referral.token });
     assert.equal(res.body.data.program.type, 'Referral');
     assert.deepEqual(Object.keys(res.body.data.program.program_settings).sort(), [
+      'attribution',
       'referral_parameter',
       'referral_portal_enabled',
       'referred_reward',

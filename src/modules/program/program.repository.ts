@@ -12,6 +12,15 @@ export async function findProgram(db: Kysely<DB>, programId: number) {
   return (await selectProgram(db, { programId }))[0];
 }
 
+const selectProgramByPublicId = definePreparedQuery<Selectable<ProgramsTable>, { publicId: string }>(
+  (db, param) => db.selectFrom('programs').selectAll().where('public_id', '=', param('publicId')),
+);
+
+/** A program by its public id, as the public pages name it (never by its internal id). */
+export async function findProgramByPublicId(db: Kysely<DB>, publicId: string) {
+  return (await selectProgramByPublicId(db, { publicId }))[0];
+}
+
 /** What an invitation e-mail says about the program. */
 export async function findProgramNameAndWebsite(db: Kysely<DB>, programId: number) {
   return db
@@ -152,7 +161,7 @@ export async function insertProgram(db: Kysely<DB>, values: Insertable<ProgramsT
 export async function findProgramByIdOrPublicId(db: Kysely<DB>, id: string) {
   const query = db.selectFrom('programs').selectAll();
   return (
-    /^\d+$/.test(id) ? query.where('id', '=', Number(id)) : query.where('public_id', '=', id)
+    /^\d{1,15}$/.test(id) ? query.where('id', '=', Number(id)) : query.where('public_id', '=', id)
   ).executeTakeFirst();
 }
 

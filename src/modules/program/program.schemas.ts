@@ -11,6 +11,10 @@ const ReferralParameter = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,32}$',
   description: 'Query parameter of referral link URLs (Vouch extension)',
 });
+const Attribution = Type.Union([Type.Literal('last_click'), Type.Literal('first_click')], {
+  description:
+    'Whether a later click replaces a stored referral cookie (`last_click`, default) or the first one stays (`first_click`); Vouch extension',
+});
 
 /**
  * A refer-a-friend reward (core/rewards.ts), or null to turn that side off. Written as one
@@ -89,6 +93,26 @@ const Tier2Commission = Type.Unsafe<Static<typeof tier2Object> | null>({
   description: 'What the referring partner of the earning partner gets; null: no second tier',
 });
 
+/** Commission review and payouts (commissions and payouts modules). */
+const payoutSettingsSchema = {
+  commission_auto_approve: Type.Boolean({
+    description: 'Whether commissions approve themselves at the end of their hold (default true)',
+  }),
+  payout_minimum: Type.Record(
+    Type.String({ pattern: '^[A-Z]{3}$' }),
+    Type.Number({ minimum: 0, maximum: 999_999_999_999, 'x-amount': { sign: 'non-negative' } }),
+    {
+      description:
+        'Per currency (upper-case code): the net amount a partner needs before a payout pays it; default none',
+    },
+  ),
+  payout_terms_days: Type.Integer({
+    minimum: 0,
+    maximum: 3650,
+    description: 'Days after approval before a commission can be paid out; default 0',
+  }),
+};
+
 export const programSettingsByType = {
   affiliate: Type.Object({
     currency: Currency,
@@ -97,6 +121,7 @@ export const programSettingsByType = {
     onboarding_enabled: Type.Boolean(),
     partner_email_notifications_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,
+    attribution: Attribution,
     commission: CommissionSetting,
     product_commissions: Type.Array(ProductCommission, {
       maxItems: 1000,
@@ -108,15 +133,21 @@ export const programSettingsByType = {
       description: 'Days a commission stays in review (`review_period`) before it is `ok`',
     }),
     tier2_commission: Tier2Commission,
+    ...payoutSettingsSchema,
   }),
   referral: Type.Object({
     referral_portal_enabled: Type.Boolean(),
     rewards_notification_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,
+    attribution: Attribution,
     referrer_reward: RewardSetting,
     referred_reward: RewardSetting,
   }),
-  newsletter: Type.Object({}),
+  newsletter: Type.Object({
+    leaderboard_enabled: Type.Boolean({
+      description: 'The subscriber portal shows the top 10 referrers by first name (Vouch extension)',
+    }),
+  }),
 } satisfies Record<ProgramType, TObject>;
 
 const flags = (...keys: string[]) =>
@@ -192,6 +223,8 @@ const overview = (type: ProgramType) =>
         ...counter('total_referring_customers'),
         ...counter('total_referred_customers'),
         ...counter('total_sales'),
+        ...counter('total_clicks'),
+        ...counter('total_rejected_self_referrals'),
         ...counter('participation'),
         active_rewards: Type.Integer(),
         total_revenue_from_sales: Type.Record(Type.String(), Type.String(), {

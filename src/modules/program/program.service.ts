@@ -17,6 +17,7 @@ import { type ProgramType, programTypeLabel } from '../../core/program-types.ts'
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
+import { countRewards } from '../rewards/rewards.service.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
 
@@ -27,6 +28,12 @@ import type { UpdateProgramBody } from './program.schemas.ts';
  */
 export async function readProgram(db: Kysely<DB>, programId: number) {
   return repository.findProgram(db, programId);
+}
+
+/** A program by its public id (the public pages' URLs), with its settings read over the defaults. */
+export async function readProgramByPublicId(db: Kysely<DB>, publicId: string) {
+  const row = await repository.findProgramByPublicId(db, publicId);
+  return row ? { ...row, programSettings: programSettingsOf(row.type, row.settings) } : undefined;
 }
 
 async function getProgramRowOrThrow(ctx: ProgramContext) {
@@ -83,12 +90,18 @@ export async function getProgramOverview(ctx: ProgramContext) {
     ...count(programMetrics.referringCustomers, 'total_referring_customers'),
     ...count(programMetrics.referredCustomers, 'total_referred_customers'),
     ...count(programMetrics.sales, 'total_sales'),
+    ...count(programMetrics.clicks, 'total_clicks'),
+    ...count(programMetrics.rejectedSelfReferrals, 'total_rejected_self_referrals'),
     ...figure(
       'participation',
       participation(current.get(programMetrics.referringCustomers) ?? 0, customersNow),
       participation(before.get(programMetrics.referringCustomers) ?? 0, customersBefore),
     ),
-    active_rewards: activeRewards(row.type, settings),
+    active_rewards: activeRewards(
+      row.type,
+      settings,
+      row.type === 'newsletter' ? await countRewards(ctx.database.db, ctx.program.id) : 0,
+    ),
     total_revenue_from_sales: revenue,
     overview_program_current_settings: {
       // Vouch serves no partner portal of its own; a program links its own, when it has one.

@@ -62,6 +62,7 @@ describeEachDatabase('transactions (affiliate)', (server) => {
       is_currency: true,
       amount_units: 'USD',
       deleted_at: null,
+      refunded_amount: 0,
     });
     assert.equal(rewards.length, 1);
     assert.deepEqual(

@@ -24,9 +24,13 @@ export const CreateAffiliateTransactionBody = createTransactionBody(
   'CreateAffiliateTransactionBody',
 );
 
-export const AffiliateReward = rewardSchema('AffiliateReward', '`review_period`, `ok` or `paid`', {
-  partner: NullableString,
-});
+export const AffiliateReward = rewardSchema(
+  'AffiliateReward',
+  '`review_period`, `ok`, `paid` or `rejected` (a self-referral)',
+  {
+    partner: NullableString,
+  },
+);
 
 export const AffiliateTransaction = Type.Object(
   {

@@ -3,11 +3,12 @@ import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import {
+  type CommissionRule,
   type CommissionSettings,
   defaultCommissionSettings,
   partnerMetrics,
 } from '../../core/commissions.ts';
-import { fieldError } from '../../core/errors.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -36,6 +37,7 @@ import {
   rewardOnWire,
   type SaleEntry,
   type SaleHandler,
+  type SaleHints,
   type StoredSales,
   type TransactionRow,
 } from './transactions.shared.ts';
@@ -84,10 +86,16 @@ interface AffiliatePrepared {
  * once: the loser's insert is rolled back to its savepoint and the sale goes to the winner's
  * customer; a clash on another field (an e-mail of another customer) is a 422 on that field.
  */
-async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer): Promise<CustomerRow> {
-  if (!input.partner || Object.keys(input.partner).length === 0)
-    throw fieldError('customer.partner', messages.required('customer.partner'));
-  const partner = input.partner;
+async function createBuyer(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  input: Customer,
+  attributed: string | undefined,
+): Promise<CustomerRow> {
+  const named = input.partner && Object.keys(input.partner).length > 0 ? input.partner : undefined;
+  // Without a partner, the sale's promotion code may name one (limited to exactly one partner).
+  const partner = named ?? (attributed !== undefined ? { id: attributed } : undefined);
+  if (!partner) throw fieldError('customer.partner', messages.required('customer.partner'));
   try {
     return await withSavepoint(trx, () =>
       insertAffiliateCustomer(
@@ -105,13 +113,24 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
       ),
     );
   } catch (error) {
-    const column = uniqueViolationColumn(error);
+    const column = uniqueViolationColumn(error) ?? takenBeforeInsert(error);
     if (column === undefined) throw error;
     const winner = await findBuyer(trx, ctx.program.id, input);
     if (winner) return winner;
     const field = column === 'email' ? 'customer.email' : 'customer.key';
     throw fieldError(field, messages.taken(field));
   }
+}
+
+/**
+ * The buyer's key or e-mail found taken by the check before the insert: another request created
+ * the buyer after this sale looked for it (it committed in between, on PostgreSQL).
+ */
+function takenBeforeInsert(error: unknown): 'email' | 'key' | undefined {
+  if (!(error instanceof AppError) || error.code !== 'validation_failed') return undefined;
+  if (error.fields['customer.email']) return 'email';
+  if (error.fields['customer.key']) return 'key';
+  return undefined;
 }
 
 /** The buyer by `key`, or by `email` when no key is given. */
@@ -125,6 +144,7 @@ async function prepare(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   entry: SaleEntry<Customer>,
+  hints: SaleHints = {},
 ): Promise<AffiliatePrepared> {
   const programId = ctx.program.id;
   const input = entry.customer;
@@ -134,7 +154,7 @@ async function prepare(
   if (!buyer) {
     if (!booleanOf(entry.options?.create_customer, false))
       throw fieldError('customer', messages.invalid('customer'));
-    buyer = await createBuyer(trx, ctx, input);
+    buyer = await createBuyer(trx, ctx, input, hints.partner);
   }
   // Serializes the sales of one buyer (PostgreSQL), so its sale count and paying-account change
   // are decided on the count the previous sale left.
@@ -164,11 +184,17 @@ async function prepare(
 
 export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
   prepare,
+  salesBefore: (prepared) => prepared.salesBefore,
   decide: (prepared, sale) =>
     decideAffiliateSale(
       prepared.settings.commissions,
       {
-        buyer: { id: prepared.buyer.id, since: prepared.buyer.created_at, salesBefore: prepared.salesBefore },
+        buyer: {
+          id: prepared.buyer.id,
+          since: prepared.buyer.created_at,
+          salesBefore: prepared.salesBefore,
+          selfReferral: Boolean(prepared.buyer.self_referral),
+        },
         partner: prepared.partner
           ? {
               id: prepared.partner.id,
@@ -182,7 +208,32 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
     ),
   created: (prepared, row, rewards) =>
     toAffiliateTransaction(row, rewards, prepared.partnerIds, prepared.buyer.key, row.created_at),
+  names: (prepared, row) => ({
+    partners: prepared.partnerIds,
+    sales: new Map([[row.id, { key: row.key, customer_key: prepared.buyer.key }]]),
+  }),
 };
+
+/**
+ * Affiliate sales that earn `rule` instead of the program's commission and product rules (a
+ * converted lead's, when the lead setup has a commission of its own); hold days and tier two stay
+ * the program's.
+ */
+export function affiliateSalesEarning(rule: CommissionRule): SaleHandler<Customer, AffiliatePrepared> {
+  return {
+    ...affiliateSales,
+    prepare: async (trx, ctx, entry) => {
+      const prepared = await prepare(trx, ctx, entry);
+      const program = prepared.settings.commissions;
+      const commissions: CommissionSettings = {
+        ...program,
+        commission: { type: rule.type, value: rule.value, duration: 'lifetime', duration_value: null },
+        product_commissions: [],
+      };
+      return { ...prepared, settings: { ...prepared.settings, commissions } };
+    },
+  };
+}
 
 /** A reward whose hold has passed shows as `ok` even before its partner's figures are settled. */
 function shownStatus(reward: RewardRow, now: string): string {
@@ -258,7 +309,8 @@ async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: Transacti
   const sale = {
     customerId: row.customer_id,
     partnerId: row.partner_id,
-    amountMicros: microsFrom(row.amount),
+    // A refund already took its part back (core/sales.ts decideRefund).
+    amountMicros: microsFrom(row.amount) - microsFrom(row.refunded_amount ?? 0),
     currency: row.amount_units ?? 'USD',
     rewards: rewards.filter((reward) => reward.deleted_at === null).map(rewardFacts),
   };

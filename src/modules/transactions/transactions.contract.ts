@@ -44,5 +44,6 @@ export const contractSamples: RouteSamples = {
   'GET /v1/transactions/:key': transaction,
   'POST /v1/transactions/:key/archive': transaction,
   'POST /v1/transactions/:key/revoke-archive': transaction,
+  'POST /v1/transactions/:key/refund': transaction,
   'DELETE /v1/transactions/:key': transaction,
 };

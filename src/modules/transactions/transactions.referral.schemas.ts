@@ -31,7 +31,7 @@ export const CreateReferralTransactionBody = createTransactionBody(
 /** One reward: `customer` earns it (the referrer or the buyer), `referred_customer` bought. */
 export const ReferralReward = rewardSchema(
   'ReferralReward',
-  '`ok`, or `paid` when the transaction said `rewarded`',
+  '`ok`, `paid` when the transaction said `rewarded`, or `rejected` (a self-referral)',
   { referred_customer: NullableString },
 );
 

@@ -147,6 +147,7 @@ async function prepare(
 
 export const referralSales: SaleHandler<Customer, ReferralPrepared> = {
   prepare,
+  salesBefore: (prepared) => prepared.purchasesBefore,
   decide: (prepared, sale) =>
     decideReferralSale(
       prepared.settings,
@@ -156,6 +157,7 @@ export const referralSales: SaleHandler<Customer, ReferralPrepared> = {
           referrerId: prepared.referrerId,
           purchasesBefore: prepared.purchasesBefore,
           rewardsBefore: prepared.rewardsBefore,
+          selfReferral: Boolean(prepared.buyer.self_referral),
         },
       },
       sale,
@@ -183,7 +185,8 @@ async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: Transacti
   const sale = {
     buyerId,
     referrerId: row.referring_customer_id,
-    amountMicros: microsFrom(row.amount),
+    // A refund already took its part back (core/sales.ts decideRefund).
+    amountMicros: microsFrom(row.amount) - microsFrom(row.refunded_amount ?? 0),
     currency: row.amount_units,
     rewards: rewards.map(rewardFacts),
   };

@@ -76,8 +76,8 @@ const rewardColumns = [
 type TransactionValues = Insertable<TransactionsTable>;
 type RewardValues = Insertable<RewardsTable>;
 /** A new sale or reward with every column given (null where empty): bound as it is. */
-type NewTransaction = Required<Omit<TransactionValues, 'id'>>;
-type NewReward = Required<Omit<RewardValues, 'id'>>;
+type NewTransaction = Required<Pick<TransactionValues, (typeof transactionColumns)[number]>>;
+type NewReward = Required<Pick<RewardValues, (typeof rewardColumns)[number]>>;
 
 /** A row's columns as named parameters: `{ program_id: param('program_id'), … }`. */
 function namedValues<Values>(
@@ -204,5 +204,30 @@ export async function listTransactionsInvolving(
     .where((eb) => eb.or([eb('customer_id', '=', customerId), eb('referring_customer_id', '=', customerId)]))
     .where('archived_at', 'is', null)
     .$call(pageInCreationOrder('desc', window))
+    .execute();
+}
+
+/** Holds the sale's row until the end of the transaction (PostgreSQL): refunds of one sale queue. */
+export async function lockTransaction(db: Kysely<DB>, programId: number, id: number) {
+  await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .forUpdate()
+    .execute();
+}
+
+export async function updateReward(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<RewardsTable>,
+) {
+  await db
+    .updateTable('rewards')
+    .set(values)
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
     .execute();
 }

@@ -8,6 +8,7 @@ import {
   CreateTransactionResponseByProgramType,
   DeleteTransactionsQuery,
   ListTransactionsQuery,
+  RefundTransactionBody,
   TransactionKeyParams,
   TransactionListResponseByProgramType,
   TransactionResponseByProgramType,
@@ -18,6 +19,7 @@ import {
   deleteTransaction,
   getTransaction,
   listTransactions,
+  refundTransaction,
   revokeArchiveTransaction,
 } from './transactions.service.ts';
 import { transactionProgramTypes } from './transactions.shared.ts';
@@ -93,6 +95,23 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
       await archiveTransaction(programContext(request), request.params.key);
       return { status: 1 as const };
     },
+  });
+
+  app.post('/v1/transactions/:key/refund', {
+    config: { ...policy, variants: { response: TransactionResponseByProgramType } },
+    schema: {
+      operationId: 'refundTransaction',
+      summary:
+        'Refund a sale, in full or in part (`amount`): unpaid rewards shrink in proportion, paid commissions get a clawback line',
+      tags,
+      params: TransactionKeyParams,
+      body: RefundTransactionBody,
+      response: { 200: SuccessPlaceholder, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await refundTransaction(programContext(request), request.params.key, request.body ?? {}),
+      status: 1 as const,
+    }),
   });
 
   app.post('/v1/transactions/:key/revoke-archive', {

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
-import { Paginated, Success } from '../../http/schemas.ts';
+import { Amount, Paginated, Success } from '../../http/schemas.ts';
 import {
   AffiliateTransaction,
   affiliateTransactionFilters,
@@ -60,3 +60,9 @@ export const ListTransactionsQuery = ListQuery(
 
 /** `DELETE /v1/transactions` names the transaction in its body (merged into the query). */
 export const DeleteTransactionsQuery = Type.Object({ key: Type.String({ minLength: 1 }) });
+
+/** `POST /v1/transactions/{key}/refund`: the part refunded; the whole rest when omitted. */
+export const RefundTransactionBody = Type.Object({
+  amount: Type.Optional(Amount({ description: 'The part refunded; omitted: everything not refunded yet' })),
+});
+export type RefundTransactionBody = Static<typeof RefundTransactionBody>;

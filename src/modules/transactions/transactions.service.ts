@@ -1,26 +1,44 @@
 import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
-import { AppError, type FieldErrors, validationError } from '../../core/errors.ts';
+import type { CommissionRule } from '../../core/commissions.ts';
+import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
 import { messages } from '../../core/messages.ts';
-import { amountOrThrow } from '../../core/money.ts';
+import { amountOrThrow, microsFrom, microsToText } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { assertNever } from '../../core/program-types.ts';
+import { decideRefund, type RefundedSale } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import {
+  announceSaleCommissions,
+  keepCommissionsOfDeletedSale,
+  serializeCommissions,
+} from '../commissions/commissions.service.ts';
 import {
   type CustomerTransactionsQuery,
   customerSalesPage,
   type TakeSales,
 } from '../customers/customers.service.ts';
-import { affiliateSales, storedAffiliateSales } from './transactions.affiliate.ts';
+import {
+  findCodeForSale,
+  partnerAttributedBy,
+  redeemInTransaction,
+} from '../promotion-codes/promotion-codes.service.ts';
+import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
+import { affiliateSales, affiliateSalesEarning, storedAffiliateSales } from './transactions.affiliate.ts';
 import { applySaleFigures } from './transactions.figures.ts';
 import { inWriteTransaction } from './transactions.group-commit.ts';
 import { referralSales, storedReferralSales } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
-import type { AffiliateTransactionBody, ReferralTransactionBody } from './transactions.schemas.ts';
+import type {
+  AffiliateTransactionBody,
+  ReferralTransactionBody,
+  RefundTransactionBody,
+} from './transactions.schemas.ts';
 import {
   type SaleEntry,
   type SaleHandler,
@@ -62,6 +80,24 @@ export function createTransactions(ctx: ProgramContext, input: CreateTransaction
     default:
       return assertNever(input);
   }
+}
+
+/** One affiliate sale as another module hands it over (a lead's conversion). */
+export type AffiliateSaleEntry = SaleEntry<Partial<Static<typeof AffiliateTransactionCustomer>>>;
+
+/**
+ * Records one affiliate sale inside the caller's write transaction, exactly as `POST
+ * /v1/transactions` would (buyer created when asked, rewards, figures, `transaction.created`),
+ * earning `commission` instead of the program's rule when given.
+ */
+export function recordAffiliateSale(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: AffiliateSaleEntry,
+  commission?: CommissionRule,
+) {
+  const handler = commission ? affiliateSalesEarning(commission) : affiliateSales;
+  return recordSale(trx, ctx, handler, storedAffiliateSales, entry);
 }
 
 interface CreateBody<Customer> {
@@ -146,7 +182,11 @@ async function writeSale<Customer, Prepared>(
   { key, digest, amountMicros }: { key: string; digest: string; amountMicros: bigint },
 ) {
   const programId = ctx.program.id;
-  const prepared = await handler.prepare(trx, ctx, entry);
+  const code = saleCodeOf(entry);
+  const target = code ? await findCodeForSale(trx, ctx, code.value, code.field) : undefined;
+  const prepared = await handler.prepare(trx, ctx, entry, {
+    partner: target ? await partnerAttributedBy(trx, ctx, target) : undefined,
+  });
   // Taken inside the write transaction, so creation order and `created_at` agree.
   const now = nowTimestamp(ctx.clock);
   const sale = saleInputOf(entry, amountMicros, now);
@@ -172,6 +212,20 @@ async function writeSale<Customer, Prepared>(
     deleted_at: null,
   });
   if (!row) return undefined;
+  // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's field)
+  // rolls the sale back with it.
+  if (target && code) {
+    await redeemInTransaction(trx, ctx, target, {
+      transactionKey: key,
+      field: code.field,
+      order: {
+        amountMicros: decision.amountMicros,
+        salesBefore: handler.salesBefore(prepared),
+        partnerId: decision.partnerId,
+        customerId: decision.customerId,
+      },
+    });
+  }
   const rewards = await repository.insertRewards(
     trx,
     decision.rewards.map((reward) => ({
@@ -197,7 +251,15 @@ async function writeSale<Customer, Prepared>(
   await applySaleFigures(trx, programId, now, decision.figures);
   const data = handler.created(prepared, row, rewards);
   await recordEvent(trx, programId, 'transaction.created', data, now);
+  await announceSaleCommissions(trx, ctx, rewards, handler.names?.(prepared, row));
   return { data };
+}
+
+/** The promotion code a sale carries, and the field that named it. */
+function saleCodeOf(entry: { promotion_code?: string | undefined; discount_code?: string | undefined }) {
+  if (entry.promotion_code !== undefined) return { value: entry.promotion_code, field: 'promotion_code' };
+  if (entry.discount_code !== undefined) return { value: entry.discount_code, field: 'discount_code' };
+  return undefined;
 }
 
 // Fields of the shared part of the multiple form keep their name; the others get `transactions.N.`.
@@ -266,6 +328,7 @@ export async function deleteTransactionRow(trx: Kysely<DB>, ctx: ProgramContext,
   const stored = storedSalesOf(ctx);
   const [serialized] = await stored.serialize(trx, ctx, [row]);
   if (row.archived_at === null) await stored.applyEffects(trx, ctx, row, -1);
+  if (ctx.program.type === 'affiliate') await keepCommissionsOfDeletedSale(trx, ctx, row.id);
   await repository.deleteTransaction(trx, ctx.program.id, row.id);
   await recordEvent(trx, ctx.program.id, 'transaction.deleted', serialized, nowTimestamp(ctx.clock));
 }
@@ -293,4 +356,107 @@ export async function listCustomerTransactions(
 ) {
   const { customerId, window } = await customerSalesPage(ctx, id, query);
   return storedSalesOf(ctx).listOfCustomer(ctx.database.db, ctx, customerId, window);
+}
+
+const refundRefusals = {
+  refunded: () => fieldError('amount', 'The transaction has already been refunded in full.'),
+  'not-positive': () => fieldError('amount', messages.gt('amount', 0)),
+  'too-much': (left: bigint) =>
+    fieldError(
+      'amount',
+      `The amount must not be greater than ${microsToText(left)} (what is left to refund).`,
+    ),
+} as const;
+
+/**
+ * `POST /v1/transactions/{key}/refund`: the whole sale when `amount` is omitted, else that part;
+ * partial refunds add up, never beyond the sale. Decided by `decideRefund` (core/sales.ts) and
+ * applied in one transaction: reduced or voided rewards, clawback lines, figures, events.
+ */
+export async function refundTransaction(ctx: ProgramContext, key: string, body: RefundTransactionBody) {
+  const programId = ctx.program.id;
+  const stored = storedSalesOf(ctx);
+  const type = ctx.program.type as TransactionProgramType;
+  const requested = body.amount === undefined ? undefined : amountOrThrow(body.amount, 'amount');
+  return ctx.database.db.transaction().execute(async (trx) => {
+    const row = await getRowOrThrow(trx, ctx, key);
+    if (ctx.database.dialect === 'postgres') await repository.lockTransaction(trx, programId, row.id);
+    const fresh = (await repository.findTransactionByKey(trx, programId, key)) ?? row;
+    const amountMicros = microsFrom(fresh.amount);
+    const refundedBefore = microsFrom(fresh.refunded_amount ?? 0);
+    const rewards = await repository.listRewardsOf(trx, programId, [fresh.id]);
+    const sale: RefundedSale = {
+      type,
+      customerId: fresh.customer_id,
+      partnerId: fresh.partner_id,
+      referringCustomerId: fresh.referring_customer_id,
+      amountMicros,
+      currency: fresh.amount_units,
+      refundedBefore,
+      archived: fresh.archived_at !== null,
+      rewards: rewards
+        .filter((reward) => reward.deleted_at === null)
+        .map((reward) => ({
+          id: Number(reward.id),
+          role: reward.role,
+          status: reward.status,
+          partnerId: reward.partner_id === null ? null : Number(reward.partner_id),
+          customerId: reward.customer_id === null ? null : Number(reward.customer_id),
+          amountMicros: microsFrom(reward.amount),
+          originalMicros: microsFrom(reward.original_amount ?? reward.amount),
+          units: reward.amount_units,
+          isCurrency: Boolean(reward.is_currency),
+          inPayout: reward.payout_id !== null && reward.status === 'ok',
+        })),
+    };
+    const decision = decideRefund(sale, requested ?? amountMicros - refundedBefore);
+    if (typeof decision === 'string') throw refundRefusals[decision](amountMicros - refundedBefore);
+    const now = nowTimestamp(ctx.clock);
+    for (const update of decision.updates) {
+      await repository.updateReward(trx, programId, update.id, {
+        amount: update.amountMicros,
+        original_amount: update.originalMicros,
+        status: update.status,
+        updated_at: now,
+        ...(update.status === 'voided' ? { reason: 'Refunded' } : {}),
+      });
+    }
+    const clawbacks = await repository.insertRewards(
+      trx,
+      decision.clawbacks.map(({ of, amountMicros: clawback }) => ({
+        program_id: programId,
+        transaction_id: fresh.id,
+        partner_id: of.partnerId,
+        customer_id: of.customerId,
+        role: 'clawback',
+        status: 'ok',
+        amount: clawback,
+        amount_units: of.units,
+        is_currency: of.isCurrency,
+        credit: false,
+        commission_type: 'clawback',
+        commission_value: String(of.id),
+        product_id: fresh.product_id,
+        product_type: fresh.product_type,
+        available_at: null,
+        created_at: now,
+        deleted_at: null,
+      })),
+    );
+    await repository.updateTransaction(trx, programId, fresh.id, { refunded_amount: decision.refundedAfter });
+    await applySaleFigures(trx, programId, fresh.created_at, decision.figures);
+    const after = { ...fresh, refunded_amount: decision.refundedAfter };
+    const [data] = await stored.serialize(trx, ctx, [after]);
+    await recordEvent(trx, programId, 'transaction.refunded', data, now);
+    if (type === 'affiliate') {
+      const voided = decision.updates.filter((u) => u.status === 'voided').map((u) => u.id);
+      const changed = await repository.listRewardsOf(trx, programId, [fresh.id]);
+      const voidedRows = changed.filter((r) => voided.includes(Number(r.id)));
+      for (const commission of await serializeCommissions(trx, ctx, voidedRows))
+        await recordEvent(trx, programId, 'commission.voided', commission, now);
+      for (const commission of await serializeCommissions(trx, ctx, clawbacks))
+        await recordEvent(trx, programId, 'commission.created', commission, now);
+    }
+    return data;
+  });
 }

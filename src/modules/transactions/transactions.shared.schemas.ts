@@ -17,6 +17,14 @@ export const transactionEntryFields = {
   rewardable: BooleanLike,
   product_id: Type.String({ maxLength: 255 }),
   product_type: Type.String({ maxLength: 255 }),
+  promotion_code: Type.String({
+    minLength: 1,
+    maxLength: 255,
+    title: 'SalePromotionCode',
+    description:
+      'The promotion code the buyer used: redeemed with the sale (its key as `transaction_key`), or the sale is refused with 422 on this field. A new customer of a code limited to exactly one partner gets that partner. `discount_code` is another name for it.',
+  }),
+  discount_code: Type.String({ minLength: 1, maxLength: 255, title: 'SaleDiscountCode' }),
 };
 
 /** The sale fields of one entry, every one optional: the shape the sale flow reads them in. */
@@ -77,6 +85,12 @@ export const rewardSchema = <Parties extends TProperties>(
         Type.Array(Type.Never(), { maxItems: 0 }),
         Type.Object({ product_id: NullableString, product_type: NullableString }),
       ]),
+      reason: Type.Optional(
+        Type.String({
+          description:
+            "Only on `rejected` rewards: why (`self_referral`: the customer signed up with its referrer's own e-mail)",
+        }),
+      ),
     },
     { title },
   );
@@ -88,5 +102,8 @@ export const transactionOutcomeFields = <Reward extends TSchema>(reward: Reward)
   amount_units: NullableString,
   created_at: Timestamp,
   deleted_at: NullableTimestamp,
+  refunded_amount: Type.Number({
+    description: 'Refunded so far (POST /v1/transactions/{key}/refund); 0 when never',
+  }),
   rewards: Type.Array(reward),
 });

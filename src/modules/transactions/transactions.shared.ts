@@ -7,8 +7,10 @@ import { AppError } from '../../core/errors.ts';
 import { microsFrom, microsToNumber, microsToText } from '../../core/money.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import type { SaleDecision, SaleInput } from '../../core/sales.ts';
+import { rejectionReason } from '../../core/self-referral.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import type { KnownNames } from '../commissions/commissions.service.ts';
 import type { TransactionListFilter } from './transactions.repository.ts';
 import type { SaleFieldsSchema } from './transactions.shared.schemas.ts';
 
@@ -41,10 +43,25 @@ export type SaleEntry<Customer> = SaleFields & {
  */
 export interface SaleHandler<Customer, Prepared> {
   /** Reads the buyer and its history in `trx`; field errors name the entry's fields. */
-  prepare(trx: Kysely<DB>, ctx: ProgramContext, entry: SaleEntry<Customer>): Promise<Prepared>;
+  prepare(
+    trx: Kysely<DB>,
+    ctx: ProgramContext,
+    entry: SaleEntry<Customer>,
+    hints?: SaleHints,
+  ): Promise<Prepared>;
+  /** Sales (or purchases) the buyer made before this one: a first-order-only code reads it. */
+  salesBefore(prepared: Prepared): number;
   decide(prepared: Prepared, sale: SaleInput): SaleDecision;
   /** The create response of a sale just written, from what `prepare` read: no second read. */
   created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): unknown;
+  /** Public names of the partners and buyer of the sale (commission events), when the type has commissions. */
+  names?(prepared: Prepared, row: TransactionRow): KnownNames;
+}
+
+/** What the sale's promotion code adds to reading the buyer. */
+export interface SaleHints {
+  /** The partner (public id) a buyer created without one gets: the code's only partner. */
+  partner?: string | undefined;
 }
 
 /** How a type reads, lists and takes back stored sales. */
@@ -81,6 +98,12 @@ export function saleInputOf(entry: SaleFields, amountMicros: bigint, at: string)
     productType: entry.product_type ?? null,
     at,
   };
+}
+
+/** Why a reward is `rejected` (a self-referral), on rejected rewards only. */
+function rejectionOnWire(status: string): { reason?: string } {
+  const reason = rejectionReason(status);
+  return reason === undefined ? {} : { reason };
 }
 
 /** A reward's `product_type_data`: an empty array when it names no product. */
@@ -120,6 +143,7 @@ export function rewardOnWire<Parties extends object>(
     created_at: reward.created_at,
     deleted_at: shown.deletedAt,
     product_type_data: productTypeData(reward),
+    ...rejectionOnWire(shown.status),
   };
 }
 
@@ -131,6 +155,7 @@ export function outcomeOnWire<Reward>(row: TransactionRow, deletedAt: string | n
     amount_units: row.amount_units,
     created_at: row.created_at,
     deleted_at: deletedAt,
+    refunded_amount: microsToNumber(microsFrom(row.refunded_amount ?? 0)),
     rewards,
   };
 }
@@ -172,5 +197,8 @@ export function transactionDigest(
     product_type: sale.productType,
     customer: { id: customer.id ?? null, key: customer.key ?? null, email: customer.email ?? null },
   };
+  // A code joins the digest only when given, so digests of sales without one are unchanged.
+  const code = entry.promotion_code ?? entry.discount_code;
+  if (code !== undefined) Object.assign(canonical, { promotion_code: code.toLowerCase() });
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
 }

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Resources, WebhookSender } from '../../context.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
+import type { SecretBox } from '../../core/secret-box.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import { AddressGuard } from './webhooks.address-guard.ts';
 import { WebhookHttpClient } from './webhooks.http-client.ts';
@@ -35,12 +36,12 @@ type Subscriber = { id: number; program_id: number; key: string; url: string; ev
  * retry): fan outbox events out to deliveries, claim due deliveries, post them, record results.
  */
 export class WebhookDeliverer implements WebhookSender {
-  readonly #deps: Resources;
+  readonly #deps: Resources & { secrets: SecretBox };
   readonly #client: WebhookHttpClient;
   readonly #random: () => number;
   readonly #dispatchBatch: number;
 
-  constructor(deps: Resources, options: DeliveryOptions = {}) {
+  constructor(deps: Resources & { secrets: SecretBox }, options: DeliveryOptions = {}) {
     this.#deps = deps;
     this.#client = new WebhookHttpClient(
       new AddressGuard(deps.config.webhookAllowCidrs),
@@ -151,7 +152,8 @@ export class WebhookDeliverer implements WebhookSender {
       };
     }
     const seconds = Math.floor(this.#deps.clock.nowMicros() / 1_000_000);
-    const headers = deliveryHeaders(webhook.signature, delivery.public_id, seconds, delivery.body);
+    const secret = this.#deps.secrets.open(webhook.signature);
+    const headers = deliveryHeaders(secret, delivery.public_id, seconds, delivery.body);
     const outcome = await this.#client.post(webhook.url, headers, delivery.body);
     const at = this.#now();
     const attempts = delivery.attempts + 1;

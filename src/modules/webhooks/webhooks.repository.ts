@@ -341,3 +341,26 @@ export async function findDelivery(db: Kysely<DB>, programId: number, webhookId:
     .where('public_id', '=', publicId)
     .executeTakeFirst();
 }
+
+/** Every webhook's stored secret, across programs (the sealing pass of webhooks.service.ts). */
+export async function listWebhookSecrets(db: Kysely<DB>) {
+  return db.selectFrom('webhooks').select(['id', 'program_id', 'signature']).orderBy('id').execute();
+}
+
+/** Replaces a stored secret if it is still the one read (a concurrent pass wins once). */
+export async function replaceWebhookSecret(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  previous: string,
+  next: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ signature: next })
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .where('signature', '=', previous)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
-import { isPlainObject } from '../../http/absent.ts';
 import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
+import { unwrapUpdate } from '../../http/update-body.ts';
 import {
   CreateWebhookBodyByType,
   DeliveryParams,
@@ -28,12 +28,6 @@ import {
 
 const everyType = { auth: 'apiKey', programTypes } as const;
 const tags = ['Webhooks'];
-
-/** Contract §4.7: update bodies come flat or wrapped as `{"update": {...}}`. */
-async function unwrapUpdate(request: FastifyRequest) {
-  const body = request.body;
-  if (isPlainObject(body) && isPlainObject(body.update)) request.body = body.update;
-}
 
 export async function webhookRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

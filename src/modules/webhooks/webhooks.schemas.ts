@@ -10,11 +10,14 @@ export const Webhook = Type.Object(
     name: Type.String(),
     url: Type.String(),
     is_active: Type.Boolean(),
-    signature: Type.String({
-      description:
-        'Secret issued by Vouch. Deliveries carry `Signature: hex(HMAC-SHA256(body, signature))` and the ' +
-        'Standard Webhooks headers signed with the secret `whsec_` + base64(signature).',
-    }),
+    signature: Type.Optional(
+      Type.String({
+        description:
+          'Secret issued by Vouch. Deliveries carry `Signature: hex(HMAC-SHA256(body, signature))` and the ' +
+          'Standard Webhooks headers signed with the secret `whsec_` + base64(signature). Shown to full-scope ' +
+          'keys only: read-only keys get the webhook without it.',
+      }),
+    ),
     events: Type.Array(Type.String()),
   },
   { title: 'Webhook' },

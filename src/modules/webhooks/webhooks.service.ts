@@ -1,4 +1,4 @@
-import type { ProgramContext } from '../../context.ts';
+import type { Deps, ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError, notFound } from '../../core/errors.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
@@ -13,13 +13,14 @@ import * as repository from './webhooks.repository.ts';
 import type { CreateWebhookBody, UpdateWebhookBody } from './webhooks.schemas.ts';
 import { envelope } from './webhooks.signing.ts';
 
-function present(row: WebhookRow) {
+/** The signing secret is shown to full-scope keys only: a read-only key could forge deliveries with it. */
+function present(ctx: ProgramContext, row: WebhookRow) {
   return {
     key: row.key,
     name: row.name,
     url: row.url,
     is_active: Boolean(row.is_active),
-    signature: row.signature,
+    ...(ctx.program.scope === 'full' ? { signature: ctx.secrets.open(row.signature) } : {}),
     events: JSON.parse(row.events) as string[],
   };
 }
@@ -64,13 +65,13 @@ export async function createWebhook(ctx: ProgramContext, body: CreateWebhookBody
       name: body.name,
       url: body.url,
       is_active: booleanOf(body.is_active, true),
-      // 32 alphanumerics: about 190 bits.
-      signature: randomAlphanumeric(32),
+      // 32 alphanumerics: about 190 bits, sealed with the server key at rest.
+      signature: ctx.secrets.seal(randomAlphanumeric(32)),
       events: JSON.stringify([...new Set(body.events)]),
       created_at: now,
       updated_at: now,
     });
-    return present(row);
+    return present(ctx, row);
   } catch (error) {
     if (uniqueViolationColumn(error) === 'key') throw fieldError('key', messages.taken('key'));
     throw error;
@@ -78,11 +79,13 @@ export async function createWebhook(ctx: ProgramContext, body: CreateWebhookBody
 }
 
 export async function getWebhook(ctx: ProgramContext, key: string) {
-  return present(await getWebhookRowOrThrow(ctx, key));
+  return present(ctx, await getWebhookRowOrThrow(ctx, key));
 }
 
 export async function listWebhooks(ctx: ProgramContext, page: PageRequest) {
-  return (await repository.listWebhooks(ctx.database.db, ctx.program.id, page)).map(present);
+  return (await repository.listWebhooks(ctx.database.db, ctx.program.id, page)).map((row) =>
+    present(ctx, row),
+  );
 }
 
 export async function updateWebhook(ctx: ProgramContext, key: string, body: UpdateWebhookBody) {
@@ -98,7 +101,7 @@ export async function updateWebhook(ctx: ProgramContext, key: string, body: Upda
     updated_at: nowTimestamp(ctx.clock),
   });
   if (!updated) throw notFound('Webhook');
-  return present(updated);
+  return present(ctx, updated);
 }
 
 export async function deleteWebhook(ctx: ProgramContext, key: string) {
@@ -169,10 +172,40 @@ function sampleResource(event: string, now: string) {
     case 'transaction':
       return { ...common, key: 'sample-transaction', amount: 99.99, currency: 'usd' };
     case 'lead':
-      return { ...common, email: 'lead@example.com', name: 'Sample Lead', status: 'submitted' };
+      return {
+        id: 1,
+        status: 'submitted',
+        created_at: now.slice(0, 10),
+        lead_info: { name: 'Sample Lead', email: 'lead@example.com' },
+        converted_to: null,
+        submitter: { id: 'sample000001', name: 'Sample Partner', email: 'partner@example.com' },
+        submission_form: [
+          { question: 'Name', answer: 'Sample Lead' },
+          { question: 'Email address', answer: 'lead@example.com' },
+        ],
+        can_be_converted: true,
+        can_be_rejected: true,
+        sample: true,
+      };
     case 'subscriber':
       return { ...common, email: 'subscriber@example.com', status: 'active' };
     default:
       return common;
   }
+}
+
+/**
+ * Seals every webhook secret not yet sealed with the current server key: secrets stored before
+ * encryption (at start-up) and, after a key rotation, those sealed with an older key. A
+ * maintenance pass over every program, so not scoped by one. Answers how many it sealed.
+ */
+export async function sealWebhookSecrets(deps: Deps): Promise<number> {
+  const { db } = deps.database;
+  let sealed = 0;
+  for (const row of await repository.listWebhookSecrets(db)) {
+    if (deps.secrets.isCurrent(row.signature)) continue;
+    const fresh = deps.secrets.seal(deps.secrets.open(row.signature));
+    if (await repository.replaceWebhookSecret(db, row.program_id, row.id, row.signature, fresh)) sealed++;
+  }
+  return sealed;
 }

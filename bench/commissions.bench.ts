@@ -1,0 +1,94 @@
+// Commissions and payouts on a seeded affiliate program (100k partners, 2M sales with their
+// commissions by default; BENCH_PARTNERS / BENCH_CUSTOMERS / BENCH_TRANSACTIONS change the scale):
+// GET /v1/commissions (first and a deep page), GET /v1/partners/{id}, then one POST /v1/payouts
+// (timed) and the streaming speed of its PayPal export. SQLite only, like the affiliate bench.
+// Run: `node --import tsx bench/commissions.bench.ts`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, type ReportRow, report, startBare, startVouch, vouchCli } from './lib.ts';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const partners = Number(process.env.BENCH_PARTNERS ?? 100_000);
+const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
+const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 2_000_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'vouch-commissions-bench-'));
+const databaseUrl = `sqlite:${join(dir, 'commissions.db')}`;
+try {
+  const seeded = await vouchCli(databaseUrl, [
+    'seed',
+    '--partners',
+    String(partners),
+    '--customers',
+    String(customers),
+    '--transactions',
+    String(transactions),
+  ]);
+  const prefix = seeded.seeded.key_prefix as string;
+  const auth = { authorization: `Bearer ${seeded.api_key.token}` };
+
+  const bare = await startBare();
+  const bareResult = await load({ url: bare.url, path: '/', duration });
+  await bare.stop();
+
+  const vouch = await startVouch({ databaseUrl });
+  const rows: ReportRow[] = [{ name: 'bare node:http, small JSON', result: bareResult }];
+  rows.push({
+    name: 'GET /v1/commissions?page=1',
+    result: await load({ url: vouch.url, path: '/v1/commissions?page=1', headers: auth, duration }),
+    bare: bareResult,
+    target: 'p99 ≤ 20 ms',
+  });
+  // A deep page: 20,000 rows in, or half the commissions when there are fewer.
+  const deep = Math.max(1, Math.min(Math.floor(transactions / 2 / 250), 80));
+  rows.push({
+    name: `GET /v1/commissions?limit=250&page=${deep}`,
+    result: await load({
+      url: vouch.url,
+      path: `/v1/commissions?limit=250&page=${deep}`,
+      headers: auth,
+      duration,
+    }),
+    bare: bareResult,
+    target: 'p99 ≤ 20 ms',
+  });
+  rows.push({
+    name: 'GET /v1/partners/{id}',
+    result: await load({
+      url: vouch.url,
+      path: `/v1/partners/${prefix}P${Math.floor(partners / 2)}`,
+      headers: auth,
+      duration,
+    }),
+    bare: bareResult,
+    target: 'p99 ≤ 20 ms',
+  });
+  report(`Commissions on SQLite (${partners} partners, ${transactions} sales; 50 connections)`, rows);
+
+  const started = performance.now();
+  const created = await fetch(`${vouch.url}/v1/payouts`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const payout = (await created.json()) as { data?: { id: string; partner_count: number } };
+  const seconds = (performance.now() - started) / 1000;
+  if (!payout.data) throw new Error(`payout create failed: ${created.status}`);
+  console.log(
+    `POST /v1/payouts: ${payout.data.partner_count} partners in ${seconds.toFixed(2)} s (target: 10,000 partners ≤ 10 s)`,
+  );
+  const exportStarted = performance.now();
+  const file = await fetch(`${vouch.url}/v1/payouts/${payout.data.id}/export?format=paypal`, {
+    headers: auth,
+  });
+  let bytes = 0;
+  for await (const chunk of file.body!) bytes += (chunk as Uint8Array).byteLength;
+  const exportSeconds = (performance.now() - exportStarted) / 1000;
+  console.log(
+    `PayPal export: ${(bytes / 1e6).toFixed(1)} MB in ${exportSeconds.toFixed(2)} s = ${(bytes / 1e6 / exportSeconds).toFixed(1)} MB/s (target ≥ 50 MB/s)`,
+  );
+  await vouch.stop();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  approvedBy,
+  batchPayout,
+  exportAmount,
+  minorUnitDigits,
+  payoutDetailsProblems,
+  payoutMinimumOf,
+} from './payouts.ts';
+
+describe('batchPayout', () => {
+  const c = (id: number, partnerId: number, amount: bigint) => ({ id, partnerId, amountMicros: amount });
+  test('nets clawbacks per partner; pays those above zero and at least the minimum', () => {
+    const lines = batchPayout(
+      [
+        c(1, 2, 20_000_000n),
+        c(2, 1, 5_000_000n),
+        c(3, 2, -7_500_000n),
+        c(4, 3, -1_000_000n),
+        c(5, 1, 4_999_999n),
+        c(6, 4, 10_000_000n),
+      ],
+      10_000_000n,
+    );
+    assert.deepEqual(lines, [
+      { partnerId: 2, amountMicros: 12_500_000n, commissionIds: [1, 3] },
+      { partnerId: 4, amountMicros: 10_000_000n, commissionIds: [6] },
+    ]);
+  });
+  test('no minimum: any positive net; a clawback alone waits', () => {
+    assert.deepEqual(
+      batchPayout([c(1, 1, 1n), c(2, 2, -1n), c(3, 3, 0n)], 0n).map((l) => l.partnerId),
+      [1],
+    );
+    assert.deepEqual(batchPayout([], 0n), []);
+  });
+});
+
+describe('payoutMinimumOf', () => {
+  const table: [Record<string, number | string>, string, bigint][] = [
+    [{}, 'USD', 0n],
+    [{ USD: 50 }, 'usd', 50_000_000n],
+    [{ USD: 50 }, 'EUR', 0n],
+    [{ EUR: '12.5' }, 'EUR', 12_500_000n],
+    [{ EUR: -3 }, 'EUR', 0n],
+  ];
+  for (const [minimums, currency, micros] of table)
+    test(`${JSON.stringify(minimums)} ${currency} → ${micros}`, () =>
+      assert.equal(payoutMinimumOf(minimums, currency), micros));
+});
+
+describe('exportAmount: the one rounding, to the currency minor unit, half up', () => {
+  const table: [bigint, string, string][] = [
+    [12_345_600n, 'USD', '12.35'],
+    [12_344_999n, 'USD', '12.34'],
+    [12_345_000n, 'USD', '12.35'],
+    [1_000_500_000n, 'JPY', '1001'],
+    [1_234_567n, 'KWD', '1.235'],
+    [5_000n, 'USD', '0.01'],
+    [4_999n, 'USD', '0.00'],
+    [-2_500_000n, 'EUR', '-2.50'],
+    [0n, 'EUR', '0.00'],
+  ];
+  for (const [micros, currency, text] of table)
+    test(`${micros} ${currency} → ${text}`, () => assert.equal(exportAmount(micros, currency), text));
+  test('minor units', () => {
+    assert.deepEqual(['USD', 'JPY', 'KWD', 'EUR'].map(minorUnitDigits), [2, 0, 3, 2]);
+  });
+});
+
+describe('payout terms and details', () => {
+  test('approvedBy: now less the terms', () => {
+    assert.equal(approvedBy('2026-03-31T10:00:00.123456Z', 30), '2026-03-01T10:00:00.123456Z');
+    assert.equal(approvedBy('2026-03-31T10:00:00.123456Z', 0), '2026-03-31T10:00:00.123456Z');
+  });
+  const table: [Parameters<typeof payoutDetailsProblems>[0], object, string[]][] = [
+    ['paypal', { email: 'a@b.c' }, []],
+    ['paypal', {}, ['payout_details.email']],
+    ['wise', { email: 'a@b.c' }, []],
+    ['wise', { iban: 'DE89370400440532013000' }, ['payout_details.account_holder']],
+    ['wise', {}, ['payout_details.email']],
+    ['bank_transfer', { account_holder: 'A', account_number: '1' }, []],
+    ['bank_transfer', {}, ['payout_details.account_holder', 'payout_details.iban']],
+    ['manual', {}, []],
+  ];
+  for (const [method, details, fields] of table)
+    test(`${method} ${JSON.stringify(details)} → ${fields.join(', ') || 'ok'}`, () =>
+      assert.deepEqual(Object.keys(payoutDetailsProblems(method, details, '')), fields));
+});

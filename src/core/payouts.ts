@@ -1,0 +1,153 @@
+import { divideRoundingHalfUp, MICROS_PER_UNIT, parseAmount } from './money.ts';
+
+/**
+ * Payout rules (pure): which partners a payout batch pays, how clawbacks net out, and how an
+ * exact amount is rounded for a payment file. Settings are program settings (`payout_minimum`
+ * per currency, `payout_terms_days`).
+ */
+
+export const defaultPayoutSettings = {
+  /** Minimum net amount per currency (upper-case code → amount) a partner needs to be paid. */
+  payout_minimum: {} as Record<string, number>,
+  /** Days an approved commission waits after approval before a payout may include it. */
+  payout_terms_days: 0,
+};
+
+export const payoutMethods = ['paypal', 'wise', 'bank_transfer', 'manual'] as const;
+export type PayoutMethod = (typeof payoutMethods)[number];
+
+/** An approved, unpaid commission (or clawback, negative) a payout may take. */
+export interface PayableCommission {
+  id: number;
+  partnerId: number;
+  amountMicros: bigint;
+}
+
+export interface PayoutLine {
+  partnerId: number;
+  /** The partner's net total: commissions less clawbacks. */
+  amountMicros: bigint;
+  commissionIds: number[];
+}
+
+/** The minimum of one currency in micro-units (0 when the program sets none). */
+export function payoutMinimumOf(minimums: Record<string, number | string>, currency: string): bigint {
+  const value = minimums[currency.toUpperCase()];
+  if (value === undefined) return 0n;
+  const parsed = parseAmount(value);
+  return parsed.ok && parsed.micros > 0n ? parsed.micros : 0n;
+}
+
+/**
+ * One currency's payout: every partner whose commissions and clawbacks net to more than zero and
+ * at least the minimum gets a line with all of them; the others keep theirs for a later payout
+ * (a clawback waits until commissions outweigh it). Lines come in partner order.
+ */
+export function batchPayout(commissions: readonly PayableCommission[], minimumMicros: bigint): PayoutLine[] {
+  const byPartner = new Map<number, PayoutLine>();
+  for (const commission of commissions) {
+    let line = byPartner.get(commission.partnerId);
+    if (!line) {
+      line = { partnerId: commission.partnerId, amountMicros: 0n, commissionIds: [] };
+      byPartner.set(commission.partnerId, line);
+    }
+    line.amountMicros += commission.amountMicros;
+    line.commissionIds.push(commission.id);
+  }
+  return [...byPartner.values()]
+    .filter((line) => line.amountMicros > 0n && line.amountMicros >= minimumMicros)
+    .sort((a, b) => a.partnerId - b.partnerId);
+}
+
+/** Digits after the decimal point of a currency's minor unit (2 for USD, 0 for JPY, 3 for KWD). */
+export function minorUnitDigits(currency: string): number {
+  let digits = minorDigits.get(currency);
+  if (digits === undefined) {
+    try {
+      digits =
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+          .maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    minorDigits.set(currency, digits);
+  }
+  return digits;
+}
+
+// A formatter costs tens of microseconds to build: an export asks once per row.
+const minorDigits = new Map<string, number>();
+
+/**
+ * An exact amount as a payment file writes it: rounded half up to the currency's minor unit,
+ * the only place a payout amount is rounded (`12.3456` USD → `"12.35"`, `1234.5` JPY → `"1235"`).
+ */
+export function exportAmount(micros: bigint, currency: string): string {
+  const digits = minorUnitDigits(currency);
+  const step = MICROS_PER_UNIT / 10n ** BigInt(digits);
+  const minor = divideRoundingHalfUp(micros, step);
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = digits === 0 ? text : text.slice(0, -digits);
+  const fraction = digits === 0 ? '' : `.${text.slice(-digits)}`;
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+/** The first day a commission approved at `approvedAt` may be paid, given the terms. */
+export function payableFrom(approvedAt: string, termsDays: number): string {
+  const date = new Date(approvedAt);
+  date.setUTCDate(date.getUTCDate() + termsDays);
+  return `${date.toISOString().slice(0, 19)}${approvedAt.slice(19)}`;
+}
+
+/** The latest approval time a payout made at `now` can take under the terms. */
+export function approvedBy(now: string, termsDays: number): string {
+  return payableFrom(now, -termsDays);
+}
+
+/** A partner's payout fields (stored as JSON next to the method). */
+export interface PayoutDetails {
+  email?: string | undefined;
+  iban?: string | undefined;
+  account_holder?: string | undefined;
+  account_number?: string | undefined;
+  routing_number?: string | undefined;
+  swift_bic?: string | undefined;
+  bank_name?: string | undefined;
+  note?: string | undefined;
+}
+
+/**
+ * What each method needs: PayPal an e-mail; Wise the recipient's e-mail, or an IBAN with the
+ * account holder; a bank transfer the account holder and an IBAN or account number; manual
+ * nothing (free text in `note`). Answers the missing fields, named under `prefix`.
+ */
+export function payoutDetailsProblems(
+  method: PayoutMethod,
+  details: PayoutDetails,
+  prefix: string,
+): Record<string, string[]> {
+  const missing = (field: string) => [
+    `The ${`${prefix}payout_details.${field}`.replaceAll('_', ' ')} field is required when payout method is ${method}.`,
+  ];
+  const problems: Record<string, string[]> = {};
+  switch (method) {
+    case 'paypal':
+      if (!details.email) problems[`${prefix}payout_details.email`] = missing('email');
+      break;
+    case 'wise':
+      if (!details.email && !details.iban) problems[`${prefix}payout_details.email`] = missing('email');
+      if (details.iban && !details.account_holder)
+        problems[`${prefix}payout_details.account_holder`] = missing('account_holder');
+      break;
+    case 'bank_transfer':
+      if (!details.account_holder)
+        problems[`${prefix}payout_details.account_holder`] = missing('account_holder');
+      if (!details.iban && !details.account_number)
+        problems[`${prefix}payout_details.iban`] = missing('iban');
+      break;
+    case 'manual':
+      break;
+  }
+  return problems;
+}

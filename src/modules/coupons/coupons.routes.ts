@@ -1,0 +1,122 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { programTypes } from '../../core/program-types.ts';
+import { programContext } from '../../http/context.ts';
+import { paginated } from '../../http/pagination.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import { couponCodes } from '../promotion-codes/promotion-codes.service.ts';
+import {
+  CouponDeleted,
+  CouponListResponse,
+  CouponParams,
+  CouponResponse,
+  CouponWrittenResponse,
+  CreateCouponBody,
+  ListCouponsQuery,
+  UpdateCouponBody,
+} from './coupons.schemas.ts';
+import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from './coupons.service.ts';
+
+const policy = { auth: 'apiKey', programTypes } as const;
+const tags = ['Coupons'];
+
+/**
+ * `/v1/coupons…` for every program type. A coupon's responses list its promotion codes, which
+ * the promotion-codes module provides (`couponCodes`): codes depend on coupons, not the reverse.
+ */
+export async function couponsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post('/v1/coupons', {
+    config: policy,
+    schema: {
+      operationId: 'createCoupon',
+      summary: 'Create a coupon (and, in `promotion_codes`, codes that redeem it)',
+      tags,
+      body: CreateCouponBody,
+      response: { 200: CouponWrittenResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await createCoupon(programContext(request), request.body, couponCodes),
+      status: 1 as const,
+    }),
+  });
+
+  app.get('/v1/coupons', {
+    config: policy,
+    schema: {
+      operationId: 'listCoupons',
+      summary: 'List coupons, each with its promotion codes as `{data: [...]}`; never an error',
+      tags,
+      querystring: ListCouponsQuery,
+      response: { 200: CouponListResponse, ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(
+        request,
+        request.query,
+        await listCoupons(programContext(request), request.query, couponCodes),
+      ),
+  });
+
+  app.get('/v1/coupons/:uuid_code', {
+    config: policy,
+    schema: {
+      operationId: 'getCoupon',
+      summary: 'Get a coupon with its promotion codes',
+      tags,
+      params: CouponParams,
+      response: { 200: CouponResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getCoupon(programContext(request), request.params.uuid_code, couponCodes),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/coupons', {
+    config: policy,
+    schema: {
+      operationId: 'updateCouponByBody',
+      summary: 'Update a coupon named by `uuid_code` (or the older integer `id`) in the body',
+      tags,
+      body: UpdateCouponBody,
+      response: { 200: CouponWrittenResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updateCoupon(programContext(request), undefined, request.body, couponCodes),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/coupons/:uuid_code', {
+    config: policy,
+    schema: {
+      operationId: 'updateCoupon',
+      summary: 'Update a coupon; `metadata` is merged, `active` counts at once',
+      tags,
+      params: CouponParams,
+      body: UpdateCouponBody,
+      response: { 200: CouponWrittenResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updateCoupon(programContext(request), request.params.uuid_code, request.body, couponCodes),
+      status: 1 as const,
+    }),
+  });
+
+  app.delete('/v1/coupons/:uuid_code', {
+    config: policy,
+    schema: {
+      operationId: 'deleteCoupon',
+      summary: 'Delete a coupon: its codes can no longer be redeemed. Unknown: 404 `Coupon not found`',
+      tags,
+      params: CouponParams,
+      response: { 200: CouponDeleted, ...errorResponses },
+    },
+    handler: async (request) => {
+      const data = await deleteCoupon(programContext(request), request.params.uuid_code);
+      return { data, message: data.message, status: 1 as const };
+    },
+  });
+}

@@ -1,0 +1,194 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isPlainObject } from '../../http/absent.ts';
+import { programContext } from '../../http/context.ts';
+import { paginated } from '../../http/pagination.ts';
+import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { unwrapUpdate } from '../../http/update-body.ts';
+import {
+  ConvertLeadBody,
+  ConvertLeadQuery,
+  CreateLeadBody,
+  LeadIdParams,
+  LeadListResponse,
+  LeadResponse,
+  LeadSetupResponse,
+  ListLeadsQuery,
+  RejectLeadBody,
+  RejectLeadQuery,
+  UpdateLeadSetupBody,
+} from './leads.schemas.ts';
+import {
+  convertLead,
+  createLead,
+  deleteLead,
+  getLead,
+  getLeadSetup,
+  listLeads,
+  rejectLead,
+  updateLeadSetup,
+} from './leads.service.ts';
+
+const policy = { auth: 'apiKey', programTypes: ['affiliate'] } as const;
+/** Convert and reject change the lead even as GET requests: read-only keys may not call them. */
+const writingGet = { ...policy, writes: true } as const;
+const tags = ['Leads'];
+
+/** PHP clients encode an empty map as `[]`: `"cfields": []` means no answers. */
+async function emptyAnswers(request: FastifyRequest) {
+  const body = request.body;
+  if (isPlainObject(body) && Array.isArray(body.cfields) && body.cfields.length === 0) delete body.cfields;
+}
+
+/** `/v1/leads…` of affiliate programs. */
+export async function leadsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/v1/leads/details', {
+    config: policy,
+    schema: {
+      operationId: 'getLeadSetup',
+      summary: 'The lead setup: whether leads are on, their commission and the custom form fields',
+      tags,
+      response: { 200: LeadSetupResponse, ...errorResponses },
+    },
+    handler: async (request) => ({ data: await getLeadSetup(programContext(request)), status: 1 as const }),
+  });
+
+  app.put('/v1/leads/details', {
+    config: policy,
+    preValidation: unwrapUpdate,
+    schema: {
+      operationId: 'updateLeadSetup',
+      summary:
+        'Change the lead setup (Vouch extension): leads on or off, their commission, the form; listed fields keep their ids',
+      tags,
+      body: UpdateLeadSetupBody,
+      response: { 200: LeadSetupResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updateLeadSetup(programContext(request), request.body),
+      status: 1 as const,
+    }),
+  });
+
+  app.post('/v1/leads', {
+    config: policy,
+    preValidation: emptyAnswers,
+    schema: {
+      operationId: 'createLead',
+      summary: "Submit a partner's lead; `cfields` answers the custom form by field id",
+      tags,
+      body: CreateLeadBody,
+      response: { 201: LeadResponse, ...errorResponses },
+    },
+    handler: async (request, reply) => {
+      const data = await createLead(programContext(request), request.body);
+      return reply.code(201).send({ data, status: 1 });
+    },
+  });
+
+  app.get('/v1/leads', {
+    config: policy,
+    schema: {
+      operationId: 'listLeads',
+      summary: 'List leads, newest first; filter by `status`, `email` or `partner[id|key|email]`',
+      tags,
+      querystring: ListLeadsQuery,
+      response: { 200: LeadListResponse, ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(request, request.query, await listLeads(programContext(request), request.query)),
+  });
+
+  app.get('/v1/leads/convert', {
+    config: writingGet,
+    schema: {
+      operationId: 'convertLead',
+      summary:
+        'Convert a lead: its customer of the submitting partner (created or reused by e-mail) makes a sale of `commission_transaction_amount`',
+      tags,
+      querystring: ConvertLeadQuery,
+      response: { 200: LeadResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await convertLead(programContext(request), request.query),
+      status: 1 as const,
+    }),
+  });
+
+  app.post('/v1/leads/convert', {
+    config: policy,
+    schema: {
+      operationId: 'convertLeadByBody',
+      summary: 'Convert a lead, named in a JSON body (contract §4.10)',
+      tags,
+      body: ConvertLeadBody,
+      response: { 200: LeadResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await convertLead(programContext(request), request.body),
+      status: 1 as const,
+    }),
+  });
+
+  app.get('/v1/leads/reject', {
+    config: writingGet,
+    schema: {
+      operationId: 'rejectLead',
+      summary: 'Reject a submitted lead; it can still be converted later',
+      tags,
+      querystring: RejectLeadQuery,
+      response: { 200: LeadResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await rejectLead(programContext(request), request.query),
+      status: 1 as const,
+    }),
+  });
+
+  app.post('/v1/leads/reject', {
+    config: policy,
+    schema: {
+      operationId: 'rejectLeadByBody',
+      summary: 'Reject a lead, named in a JSON body (contract §4.10)',
+      tags,
+      body: RejectLeadBody,
+      response: { 200: LeadResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await rejectLead(programContext(request), request.body),
+      status: 1 as const,
+    }),
+  });
+
+  app.get('/v1/leads/:id', {
+    config: policy,
+    schema: {
+      operationId: 'getLead',
+      summary: 'Get a lead',
+      tags,
+      params: LeadIdParams,
+      response: { 200: LeadResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getLead(programContext(request), request.params.id),
+      status: 1 as const,
+    }),
+  });
+
+  app.delete('/v1/leads/:id', {
+    config: policy,
+    schema: {
+      operationId: 'deleteLead',
+      summary: 'Delete a lead; a sale its conversion recorded stays',
+      tags,
+      params: LeadIdParams,
+      response: { 200: StatusOnly, ...errorResponses },
+    },
+    handler: async (request) => {
+      await deleteLead(programContext(request), request.params.id);
+      return { status: 1 as const };
+    },
+  });
+}

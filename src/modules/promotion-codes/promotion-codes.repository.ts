@@ -1,0 +1,163 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { PageRequest } from '../../core/pages.ts';
+import { pageWindow } from '../../core/pages.ts';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
+import type { DB } from '../../db/tables.ts';
+import type { PromotionCodeRedemptionsTable, PromotionCodesTable } from './promotion-codes.tables.ts';
+import './promotion-codes.tables.ts';
+
+/** Promotion code and redemption queries; every one is scoped by the program. */
+export type PromotionCodeRow = Selectable<PromotionCodesTable>;
+export type RedemptionRow = Pick<
+  Selectable<PromotionCodeRedemptionsTable>,
+  'promotion_code_id' | 'transaction_key' | 'redeemed_at'
+>;
+
+/** How many redemptions a code's answer lists (the latest ones). */
+export const SHOWN_REDEMPTIONS = 25;
+
+export async function insertPromotionCode(db: Kysely<DB>, values: Insertable<PromotionCodesTable>) {
+  return db.insertInto('promotion_codes').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+const selectCodeByText = definePreparedQuery<PromotionCodeRow, { programId: number; codeLower: string }>(
+  (db, param) =>
+    db
+      .selectFrom('promotion_codes')
+      .selectAll()
+      .where('program_id', '=', param('programId'))
+      .where('code_lower', '=', param('codeLower')),
+);
+
+/** A code by its text, case-insensitively. */
+export async function findPromotionCode(db: Kysely<DB>, programId: number, code: string) {
+  return (await selectCodeByText(db, { programId, codeLower: code.toLowerCase() }))[0];
+}
+
+export async function listPromotionCodes(
+  db: Kysely<DB>,
+  programId: number,
+  page: PageRequest,
+  couponId: number | undefined,
+) {
+  let query = db.selectFrom('promotion_codes').selectAll().where('program_id', '=', programId);
+  if (couponId !== undefined) query = query.where('coupon_id', '=', couponId);
+  return query.$call(pageInCreationOrder(page.sort, pageWindow(page))).execute();
+}
+
+/** The codes of several coupons, oldest first. */
+export async function listCodesOfCoupons(db: Kysely<DB>, programId: number, couponIds: readonly number[]) {
+  if (couponIds.length === 0) return [];
+  return db
+    .selectFrom('promotion_codes')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('coupon_id', 'in', [...couponIds])
+    .$call(pageInCreationOrder('asc'))
+    .execute();
+}
+
+export async function updatePromotionCode(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<PromotionCodesTable>,
+) {
+  return db
+    .updateTable('promotion_codes')
+    .set(values)
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deletePromotionCode(db: Kysely<DB>, programId: number, id: number) {
+  await db.deleteFrom('promotion_codes').where('program_id', '=', programId).where('id', '=', id).execute();
+}
+
+/**
+ * The latest SHOWN_REDEMPTIONS redemptions of each code, oldest first per code: one walk of the
+ * code's index from its newest redemption per code, so a code redeemed a million times costs
+ * what one redeemed a hundred times does.
+ */
+export async function latestRedemptions(
+  db: Kysely<DB>,
+  programId: number,
+  codeIds: readonly number[],
+): Promise<RedemptionRow[]> {
+  const perCode = await Promise.all(
+    codeIds.map((codeId) => selectLatestRedemptions(db, { programId, codeId })),
+  );
+  return perCode.flatMap((rows) => rows.reverse());
+}
+
+const selectLatestRedemptions = definePreparedQuery<RedemptionRow, { programId: number; codeId: number }>(
+  (db, param) =>
+    db
+      .selectFrom('promotion_code_redemptions')
+      .select(['promotion_code_id', 'transaction_key', 'redeemed_at'])
+      .where('program_id', '=', param('programId'))
+      .where('promotion_code_id', '=', param('codeId'))
+      .orderBy('id', 'desc')
+      .limit(SHOWN_REDEMPTIONS),
+);
+
+// The redemption path's statements are compiled once (db/prepared.ts).
+const insertRedemptionRow = definePreparedQuery<
+  { id: number },
+  { programId: number; codeId: number; transactionKey: string | null; redeemedAt: string }
+>((db, param) =>
+  db
+    .insertInto('promotion_code_redemptions')
+    .values({
+      program_id: param('programId'),
+      promotion_code_id: param('codeId'),
+      transaction_key: param('transactionKey'),
+      redeemed_at: param('redeemedAt'),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id'),
+);
+
+/**
+ * Records a redemption; nothing when its transaction key already redeemed the code (then another
+ * request, perhaps concurrent, holds it: the caller replays). On PostgreSQL a concurrent insert of
+ * the same key waits for the first to commit or roll back.
+ */
+export async function insertRedemption(
+  trx: Kysely<DB>,
+  values: Insertable<PromotionCodeRedemptionsTable>,
+): Promise<boolean> {
+  const rows = await insertRedemptionRow(trx, {
+    programId: values.program_id,
+    codeId: values.promotion_code_id,
+    transactionKey: values.transaction_key ?? null,
+    redeemedAt: values.redeemed_at,
+  });
+  return rows.length > 0;
+}
+
+const updateCodeCount = definePreparedQuery<
+  PromotionCodeRow,
+  { programId: number; id: number; today: string }
+>((db, param) =>
+  db
+    .updateTable('promotion_codes')
+    .set({ times_redeemed: sql`times_redeemed + 1` })
+    .where('program_id', '=', param('programId'))
+    .where('id', '=', param('id'))
+    .where((eb) => eb.or([eb('expiration_status', '=', false), eb('expiration_value', '>=', param('today'))]))
+    .where((eb) => eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]))
+    .returningAll(),
+);
+
+/**
+ * Counts one redemption on the code if it may still be redeemed, in one statement: its last day
+ * not passed and its limit not reached. Concurrent redemptions serialize on the row and each
+ * re-checks the condition, so a limit is never overshot. The updated code, or undefined.
+ */
+export async function countCodeRedemption(trx: Kysely<DB>, programId: number, id: number, today: string) {
+  return (await updateCodeCount(trx, { programId, id, today }))[0];
+}

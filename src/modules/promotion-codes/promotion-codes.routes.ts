@@ -1,0 +1,164 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../../core/errors.ts';
+import { programTypes } from '../../core/program-types.ts';
+import { programContext } from '../../http/context.ts';
+import { paginated } from '../../http/pagination.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import {
+  CreatePromotionCodeBody,
+  DeletePromotionCodeByPathQuery,
+  DeletePromotionCodeQuery,
+  ListPromotionCodesQuery,
+  PromotionCodeDeleted,
+  PromotionCodeListResponse,
+  PromotionCodeNotDeleted,
+  PromotionCodeParams,
+  PromotionCodeResponse,
+  PromotionCodeWrittenResponse,
+  UpdatePromotionCodeBody,
+} from './promotion-codes.schemas.ts';
+import {
+  createPromotionCode,
+  deletePromotionCode,
+  getPromotionCode,
+  listPromotionCodes,
+  updatePromotionCode,
+} from './promotion-codes.service.ts';
+
+const policy = { auth: 'apiKey', programTypes } as const;
+const tags = ['Promotion codes'];
+
+/**
+ * An unknown code on delete answers the spec's `data: {status: 0, message}` inside the error body
+ * (contract §4.2), so clients reading either find the reason.
+ */
+async function deleteOrNotFound(reply: FastifyReply, run: () => Promise<{ status: 1; message: string }>) {
+  try {
+    return { data: await run(), status: 1 as const };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+    return reply.code(404).send({
+      message: error.message,
+      errors: {},
+      data: { status: 0 as const, message: error.message },
+      status: 0 as const,
+    });
+  }
+}
+
+/** `/v1/promotion-codes…` (and `POST /v1/promotion-code`) for every program type. */
+export async function promotionCodesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const [path, operationId] of [
+    ['/v1/promotion-codes', 'createPromotionCode'],
+    ['/v1/promotion-code', 'createPromotionCodeSingular'],
+  ] as const) {
+    app.post(path, {
+      config: policy,
+      schema: {
+        operationId,
+        summary: 'Create a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`)',
+        tags,
+        body: CreatePromotionCodeBody,
+        response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
+      },
+      handler: async (request) => ({
+        data: await createPromotionCode(programContext(request), request.body),
+        status: 1 as const,
+      }),
+    });
+  }
+
+  app.get('/v1/promotion-codes', {
+    config: policy,
+    schema: {
+      operationId: 'listPromotionCodes',
+      summary: 'List promotion codes (optionally of one coupon); never an error',
+      tags,
+      querystring: ListPromotionCodesQuery,
+      response: { 200: PromotionCodeListResponse, ...errorResponses },
+    },
+    handler: async (request) =>
+      paginated(request, request.query, await listPromotionCodes(programContext(request), request.query)),
+  });
+
+  app.get('/v1/promotion-codes/:code', {
+    config: policy,
+    schema: {
+      operationId: 'getPromotionCode',
+      summary: 'Get a promotion code (case-insensitively) with its coupon',
+      tags,
+      params: PromotionCodeParams,
+      response: { 200: PromotionCodeResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await getPromotionCode(programContext(request), request.params.code),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/promotion-codes', {
+    config: policy,
+    schema: {
+      operationId: 'updatePromotionCodeByBody',
+      summary:
+        'Update the code named by `code`, or redeem it (`redeem: true`, optional `transaction_key`): 422 with the reason when it cannot be redeemed',
+      tags,
+      body: UpdatePromotionCodeBody,
+      response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updatePromotionCode(programContext(request), undefined, request.body),
+      status: 1 as const,
+    }),
+  });
+
+  app.put('/v1/promotion-codes/:code', {
+    config: policy,
+    schema: {
+      operationId: 'updatePromotionCode',
+      summary: 'Update or redeem a promotion code named by the path',
+      tags,
+      params: PromotionCodeParams,
+      body: UpdatePromotionCodeBody,
+      response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
+    },
+    handler: async (request) => ({
+      data: await updatePromotionCode(programContext(request), request.params.code, request.body),
+      status: 1 as const,
+    }),
+  });
+
+  app.delete('/v1/promotion-codes', {
+    config: policy,
+    schema: {
+      operationId: 'deletePromotionCodeByBody',
+      summary: 'Delete the promotion code `code` of the coupon `coupon.uuid_code`',
+      tags,
+      querystring: DeletePromotionCodeQuery,
+      response: { 200: PromotionCodeDeleted, ...errorResponses, 404: PromotionCodeNotDeleted },
+    },
+    handler: async (request, reply) =>
+      deleteOrNotFound(reply, () =>
+        deletePromotionCode(programContext(request), request.query.code, request.query.coupon.uuid_code),
+      ),
+  });
+
+  app.delete('/v1/promotion-codes/:code', {
+    config: policy,
+    schema: {
+      operationId: 'deletePromotionCode',
+      summary: 'Delete a promotion code named by the path (and, when given, its coupon `coupon.uuid_code`)',
+      tags,
+      params: PromotionCodeParams,
+      querystring: DeletePromotionCodeByPathQuery,
+      response: { 200: PromotionCodeDeleted, ...errorResponses, 404: PromotionCodeNotDeleted },
+    },
+    handler: async (request, reply) =>
+      deleteOrNotFound(reply, () =>
+        deletePromotionCode(programContext(request), request.params.code, request.query.coupon?.uuid_code),
+      ),
+  });
+}

@@ -1,0 +1,510 @@
+import type { Kysely } from 'kysely';
+import type { Static } from 'typebox';
+import type { ProgramContext } from '../../context.ts';
+import { booleanOf, switchOf } from '../../core/booleans.ts';
+import {
+  attributedPartner,
+  type RedeemableCode,
+  type RedemptionOrder,
+  redemptionRefusal,
+  requiredWhenOn,
+} from '../../core/coupons.ts';
+import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
+import { randomAlphanumeric } from '../../core/ids.ts';
+import { messages } from '../../core/messages.ts';
+import type { PageRequest } from '../../core/pages.ts';
+import { dayOf, nowTimestamp } from '../../core/time.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
+import type { DB } from '../../db/tables.ts';
+import {
+  type CouponCodes,
+  type CouponRow,
+  countCouponRedemption,
+  couponOnWire,
+  couponRedemptionFacts,
+  findCouponById,
+  findCouponsByIds,
+  findLiveCoupon,
+  mergeMetadata,
+  synchronization,
+} from '../coupons/coupons.service.ts';
+import { findCustomerByRef } from '../customers/customers.service.ts';
+import { findPartnerById, findPartnerByRef } from '../partners/partners.service.ts';
+import type { PromotionCode, PromotionCodeSettingsInput } from './promotion-codes.item.schemas.ts';
+import type { PromotionCodeRow, RedemptionRow } from './promotion-codes.repository.ts';
+import * as repository from './promotion-codes.repository.ts';
+import type {
+  CreatePromotionCodeBody,
+  PromotionCodeChanges,
+  UpdatePromotionCodeBody,
+} from './promotion-codes.schemas.ts';
+
+type PromotionCodeOnWire = Static<typeof PromotionCode>;
+type Reference = { id: string; full_name: string; ref: number };
+type CustomerReference = { id: string; customer_full_name: string; ref: number };
+
+export function promotionCodeNotFound(): AppError {
+  return new AppError('not_found', 'Promotion code not found');
+}
+
+// ---- on the wire ----
+
+function codeOnWire(row: PromotionCodeRow, couponUuid: string, redemptions: readonly RedemptionRow[]) {
+  const partners = JSON.parse(row.partners) as Reference[];
+  const customers = JSON.parse(row.customers) as CustomerReference[];
+  return {
+    code: row.code,
+    coupon_uuid: couponUuid,
+    first_time_order: Boolean(row.first_time_order),
+    limit_to_specific_partner: Boolean(row.limit_partners),
+    coupon_specific_partners: partners.map(({ id, full_name }) => ({ id, full_name })),
+    limit_to_specific_customer: Boolean(row.limit_customers),
+    coupon_specific_customers: customers.map(({ id, customer_full_name }) => ({ id, customer_full_name })),
+    minimum_order_status: Boolean(row.minimum_order_status),
+    minimum_order_value: row.minimum_order_value,
+    expiration_date_status: Boolean(row.expiration_status),
+    expiration_date_value: row.expiration_value,
+    redemption_times_status: Boolean(row.times_status),
+    redemption_times_value: row.times_value,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    times_redeemed: Number(row.times_redeemed),
+    additional_info: {
+      redemptions: redemptions.map((r) => ({
+        redeemed_at: r.redeemed_at,
+        transaction_key: r.transaction_key,
+      })),
+    },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Codes on the wire, with their coupon's `uuid_code` and their latest redemptions. */
+async function serializeCodes(
+  db: Kysely<DB>,
+  programId: number,
+  rows: readonly PromotionCodeRow[],
+  coupons?: ReadonlyMap<number, CouponRow>,
+): Promise<PromotionCodeOnWire[]> {
+  if (rows.length === 0) return [];
+  const couponIds = [...new Set(rows.map((row) => Number(row.coupon_id)))];
+  const known =
+    coupons ?? new Map((await findCouponsByIds(db, programId, couponIds)).map((c) => [Number(c.id), c]));
+  const redemptions = new Map<number, RedemptionRow[]>();
+  for (const redemption of await repository.latestRedemptions(
+    db,
+    programId,
+    rows.map((row) => Number(row.id)),
+  )) {
+    const id = Number(redemption.promotion_code_id);
+    let list = redemptions.get(id);
+    if (!list) redemptions.set(id, (list = []));
+    list.push(redemption);
+  }
+  return rows.map((row) =>
+    codeOnWire(row, known.get(Number(row.coupon_id))?.uuid_code ?? '', redemptions.get(Number(row.id)) ?? []),
+  );
+}
+
+async function written(
+  ctx: ProgramContext,
+  db: Kysely<DB>,
+  row: PromotionCodeRow,
+  message: string,
+  coupon?: CouponRow,
+) {
+  const known = coupon ? new Map([[Number(coupon.id), coupon]]) : undefined;
+  const [code] = await serializeCodes(db, ctx.program.id, [row], known);
+  return { ...code!, message, ...synchronization };
+}
+
+// ---- settings: create and update ----
+
+const hasProblemsUnder = (problems: FieldErrors, field: string) =>
+  Object.keys(problems).some((key) => key === field || key.startsWith(`${field}.`));
+
+/** The columns a code's settings set, checked and with its partners and customers resolved. */
+async function settingsColumns(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  input: PromotionCodeChanges,
+  base: PromotionCodeRow | undefined,
+  prefix: string,
+) {
+  const programId = ctx.program.id;
+  const problems: FieldErrors = {};
+  const add = (field: string, message: string) => {
+    (problems[`${prefix}${field}`] ??= []).push(
+      message.replace(`The ${field.replaceAll('_', ' ')}`, `The ${`${prefix}${field}`.replaceAll('_', ' ')}`),
+    );
+  };
+
+  const limitPartners = switchOf(input.limit_to_specific_partner, Boolean(base?.limit_partners ?? false));
+  let partners = base ? base.partners : '[]';
+  if (input.coupon_specific_partners !== undefined) {
+    if (ctx.program.type !== 'affiliate')
+      add('coupon_specific_partners', messages.prohibited('coupon_specific_partners'));
+    const resolved: Reference[] = [];
+    for (const [i, given] of input.coupon_specific_partners.entries()) {
+      const partner =
+        ctx.program.type === 'affiliate'
+          ? await findPartnerByRef(db, programId, { id: given.id })
+          : undefined;
+      if (!partner) {
+        if (ctx.program.type === 'affiliate')
+          add(`coupon_specific_partners.${i}.id`, messages.invalid(`coupon_specific_partners.${i}.id`));
+        continue;
+      }
+      const fullName = given.full_name ?? [partner.name, partner.surname].filter((part) => part).join(' ');
+      resolved.push({ id: given.id, full_name: fullName, ref: Number(partner.id) });
+    }
+    partners = JSON.stringify(resolved);
+  }
+  if (limitPartners && ctx.program.type !== 'affiliate')
+    add('limit_to_specific_partner', messages.prohibited('limit_to_specific_partner'));
+  else if (
+    limitPartners &&
+    (JSON.parse(partners) as unknown[]).length === 0 &&
+    !hasProblemsUnder(problems, `${prefix}coupon_specific_partners`)
+  ) {
+    add('coupon_specific_partners', requiredWhenOn('coupon_specific_partners', 'limit_to_specific_partner'));
+  }
+
+  const limitCustomers = switchOf(input.limit_to_specific_customer, Boolean(base?.limit_customers ?? false));
+  let customers = base ? base.customers : '[]';
+  const hasCustomers = ctx.program.type === 'affiliate' || ctx.program.type === 'referral';
+  if (input.coupon_specific_customers !== undefined) {
+    if (!hasCustomers) add('coupon_specific_customers', messages.prohibited('coupon_specific_customers'));
+    const resolved: CustomerReference[] = [];
+    for (const [i, given] of input.coupon_specific_customers.entries()) {
+      const customer = hasCustomers
+        ? ((await findCustomerByRef(db, programId, { id: given.id })) ??
+          (await findCustomerByRef(db, programId, { key: given.id })))
+        : undefined;
+      if (!customer) {
+        if (hasCustomers)
+          add(`coupon_specific_customers.${i}.id`, messages.invalid(`coupon_specific_customers.${i}.id`));
+        continue;
+      }
+      const fullName =
+        given.customer_full_name ?? [customer.name, customer.surname].filter(Boolean).join(' ');
+      resolved.push({ id: given.id, customer_full_name: fullName, ref: Number(customer.id) });
+    }
+    customers = JSON.stringify(resolved);
+  }
+  if (limitCustomers && !hasCustomers)
+    add('limit_to_specific_customer', messages.prohibited('limit_to_specific_customer'));
+  else if (
+    limitCustomers &&
+    (JSON.parse(customers) as unknown[]).length === 0 &&
+    !hasProblemsUnder(problems, `${prefix}coupon_specific_customers`)
+  ) {
+    add(
+      'coupon_specific_customers',
+      requiredWhenOn('coupon_specific_customers', 'limit_to_specific_customer'),
+    );
+  }
+
+  const pick = <T>(given: T | undefined, stored: T) => (given === undefined ? stored : given);
+  const minimumStatus = switchOf(input.minimum_order_status, Boolean(base?.minimum_order_status ?? false));
+  const minimumValue = pick(input.minimum_order_value, base?.minimum_order_value ?? null);
+  if (minimumStatus && minimumValue === null)
+    add('minimum_order_value', requiredWhenOn('minimum_order_value', 'minimum_order_status'));
+  const expirationStatus = switchOf(input.expiration_date_status, Boolean(base?.expiration_status ?? false));
+  const expirationValue = pick(input.expiration_date_value, base?.expiration_value ?? null);
+  if (expirationStatus && expirationValue === null) {
+    add('expiration_date_value', requiredWhenOn('expiration_date_value', 'expiration_date_status'));
+  }
+  const timesStatus = switchOf(input.redemption_times_status, Boolean(base?.times_status ?? false));
+  const timesValue = pick(input.redemption_times_value, base?.times_value ?? null);
+  if (timesStatus && timesValue === null)
+    add('redemption_times_value', requiredWhenOn('redemption_times_value', 'redemption_times_status'));
+
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  return {
+    first_time_order: switchOf(input.first_time_order, Boolean(base?.first_time_order ?? false)),
+    limit_partners: limitPartners,
+    partners,
+    limit_customers: limitCustomers,
+    customers,
+    minimum_order_status: minimumStatus,
+    minimum_order_value: minimumValue,
+    expiration_status: expirationStatus,
+    expiration_value: expirationValue,
+    times_status: timesStatus,
+    times_value: timesValue,
+    metadata: mergeMetadata(base?.metadata ?? '{}', input.metadata),
+  };
+}
+
+/** Generated codes: ten upper-case letters and digits, easy to type (codes compare case-insensitively). */
+const generatedCode = () => randomAlphanumeric(10).toUpperCase();
+
+async function insertCodeFor(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  coupon: CouponRow,
+  body: PromotionCodeSettingsInput,
+  prefix: string,
+) {
+  const { code: given, ...settings } = body;
+  const columns = await settingsColumns(trx, ctx, settings, undefined, prefix);
+  const code = given ?? generatedCode();
+  const now = nowTimestamp(ctx.clock);
+  // A taken code is looked up first: on PostgreSQL a unique violation would abort the transaction.
+  if (await repository.findPromotionCode(trx, ctx.program.id, code)) {
+    throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
+  }
+  try {
+    return await repository.insertPromotionCode(trx, {
+      program_id: ctx.program.id,
+      coupon_id: Number(coupon.id),
+      code,
+      code_lower: code.toLowerCase(),
+      ...columns,
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    if (uniqueViolationColumn(error) === 'code_lower')
+      throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
+    throw error;
+  }
+}
+
+/** What the coupons module asks of codes (its responses list them; its create makes them). */
+export const couponCodes: CouponCodes = {
+  async of(db, ctx, couponIds) {
+    const rows = await repository.listCodesOfCoupons(db, ctx.program.id, couponIds);
+    const out = new Map<number, PromotionCodeOnWire[]>();
+    const serialized = await serializeCodes(db, ctx.program.id, rows);
+    rows.forEach((row, i) => {
+      const id = Number(row.coupon_id);
+      let list = out.get(id);
+      if (!list) out.set(id, (list = []));
+      list.push(serialized[i]!);
+    });
+    return out;
+  },
+  async createFor(trx, ctx, coupon, bodies) {
+    for (const [i, body] of bodies.entries())
+      await insertCodeFor(trx, ctx, coupon, body, `promotion_codes.${i}.`);
+  },
+};
+
+// ---- the resource ----
+
+/** `POST /v1/promotion-code(s)`: a code of the coupon named by `coupon_uuid` or `coupon_id`. */
+export async function createPromotionCode(ctx: ProgramContext, body: CreatePromotionCodeBody) {
+  const { coupon_uuid, coupon_id, ...input } = body;
+  if (coupon_uuid === undefined && coupon_id === undefined)
+    throw fieldError('coupon_uuid', messages.required('coupon_uuid'));
+  return ctx.database.db.transaction().execute(async (trx) => {
+    const coupon = await findLiveCoupon(trx, ctx.program.id, { uuid: coupon_uuid, id: coupon_id });
+    if (!coupon) {
+      const field = coupon_uuid !== undefined ? 'coupon_uuid' : 'coupon_id';
+      throw fieldError(field, messages.invalid(field));
+    }
+    const row = await insertCodeFor(trx, ctx, coupon, input, '');
+    return written(ctx, trx, row, 'Promotion code created successfully.', coupon);
+  });
+}
+
+async function getCodeRowOrThrow(db: Kysely<DB>, programId: number, code: string) {
+  const row = await repository.findPromotionCode(db, programId, code);
+  if (!row) throw promotionCodeNotFound();
+  return row;
+}
+
+/** `GET /v1/promotion-codes/{code}`: the code with its coupon. */
+export async function getPromotionCode(ctx: ProgramContext, code: string) {
+  const db = ctx.database.db;
+  const row = await getCodeRowOrThrow(db, ctx.program.id, code);
+  const [coupon] = await findCouponsByIds(db, ctx.program.id, [Number(row.coupon_id)]);
+  if (!coupon) throw promotionCodeNotFound();
+  const [serialized] = await serializeCodes(
+    db,
+    ctx.program.id,
+    [row],
+    new Map([[Number(coupon.id), coupon]]),
+  );
+  return { ...serialized!, coupon: couponOnWire(coupon) };
+}
+
+/** Lists never fail: an unknown `coupon_uuid` filter is an empty page. */
+export async function listPromotionCodes(
+  ctx: ProgramContext,
+  query: PageRequest & { coupon_uuid?: string | undefined },
+) {
+  const db = ctx.database.db;
+  let couponId: number | undefined;
+  if (query.coupon_uuid !== undefined) {
+    const coupon = await findLiveCoupon(db, ctx.program.id, { uuid: query.coupon_uuid });
+    if (!coupon) return [];
+    couponId = Number(coupon.id);
+  }
+  const rows = await repository.listPromotionCodes(db, ctx.program.id, query, couponId);
+  return serializeCodes(db, ctx.program.id, rows);
+}
+
+/**
+ * `PUT /v1/promotion-codes[/{code}]`: changes flat or in `update`, then, with `redeem: true`, a
+ * redemption. Limits and statuses are checked as they will be stored.
+ */
+export async function updatePromotionCode(
+  ctx: ProgramContext,
+  segment: string | undefined,
+  body: UpdatePromotionCodeBody,
+) {
+  const { update, code, redeem, transaction_key, ...flat } = body;
+  const name = segment ?? code;
+  if (name === undefined) throw fieldError('code', messages.required('code'));
+  const changes: PromotionCodeChanges = update ?? flat;
+  const db = ctx.database.db;
+  const changing = Object.values(changes).some((value) => value !== undefined);
+  // A plain redemption reads the code once, in its own transaction.
+  if (!changing && booleanOf(redeem, false)) return redeemPromotionCode(ctx, name, transaction_key);
+  let row = await getCodeRowOrThrow(db, ctx.program.id, name);
+  if (changing) {
+    const columns = await settingsColumns(db, ctx, changes, row, update ? 'update.' : '');
+    const updated = await repository.updatePromotionCode(db, ctx.program.id, Number(row.id), {
+      ...columns,
+      updated_at: nowTimestamp(ctx.clock),
+    });
+    if (!updated) throw promotionCodeNotFound();
+    row = updated;
+  }
+  if (booleanOf(redeem, false)) return redeemPromotionCode(ctx, row.code, transaction_key);
+  return written(ctx, db, row, 'Promotion code updated successfully.');
+}
+
+/** `DELETE /v1/promotion-codes[/{code}]`: the code, when its coupon is the one named (if named). */
+export async function deletePromotionCode(ctx: ProgramContext, code: string, couponUuid: string | undefined) {
+  const db = ctx.database.db;
+  const row = await getCodeRowOrThrow(db, ctx.program.id, code);
+  if (couponUuid !== undefined) {
+    const [coupon] = await findCouponsByIds(db, ctx.program.id, [Number(row.coupon_id)]);
+    if (coupon?.uuid_code !== couponUuid) throw promotionCodeNotFound();
+  }
+  await repository.deletePromotionCode(db, ctx.program.id, Number(row.id));
+  return { status: 1 as const, message: 'Promotion code deleted successfully.' };
+}
+
+// ---- redemption ----
+
+/** A code with its coupon, as read for a redemption. */
+export interface RedemptionTarget {
+  code: PromotionCodeRow;
+  coupon: CouponRow;
+}
+
+function refs(stored: string): number[] {
+  return (JSON.parse(stored) as { ref: number }[]).map((r) => Number(r.ref));
+}
+
+function redeemableOf({ code, coupon }: RedemptionTarget): RedeemableCode {
+  return {
+    coupon: couponRedemptionFacts(coupon),
+    lastDay: code.expiration_status ? code.expiration_value : null,
+    limit: code.times_status ? code.times_value : null,
+    timesRedeemed: Number(code.times_redeemed),
+    firstTimeOrder: Boolean(code.first_time_order),
+    minimumOrder: code.minimum_order_status ? code.minimum_order_value : null,
+    partnerIds: code.limit_partners ? refs(code.partners) : null,
+    customerIds: code.limit_customers ? refs(code.customers) : null,
+  };
+}
+
+async function readTarget(
+  db: Kysely<DB>,
+  programId: number,
+  code: string,
+): Promise<RedemptionTarget | undefined> {
+  const row = await repository.findPromotionCode(db, programId, code);
+  if (!row) return undefined;
+  const coupon = await findCouponById(db, programId, Number(row.coupon_id));
+  return coupon ? { code: row, coupon } : undefined;
+}
+
+/**
+ * The code a sale names (`promotion_code`), read in the sale's transaction; an unknown code is a
+ * 422 on `field`.
+ */
+export async function findCodeForSale(trx: Kysely<DB>, ctx: ProgramContext, code: string, field: string) {
+  const target = await readTarget(trx, ctx.program.id, code);
+  if (!target) throw fieldError(field, messages.invalid(field));
+  return target;
+}
+
+/**
+ * The partner (its public id) a sale's new customer gets when the sale names none: the code's
+ * only partner, if it is limited to exactly one.
+ */
+export async function partnerAttributedBy(trx: Kysely<DB>, ctx: ProgramContext, target: RedemptionTarget) {
+  const id = attributedPartner(redeemableOf(target));
+  if (id === null) return undefined;
+  return (await findPartnerById(trx, ctx.program.id, id))?.public_id;
+}
+
+/**
+ * Redeems the code in `trx`: the rule of core/coupons.ts decides (with the order, for a sale), then
+ * the redemption row and the code's and coupon's counts are written by conditional statements, so
+ * concurrent redemptions never pass a limit. A transaction key that already redeemed the code
+ * answers it unchanged. A refusal is a 422 on `field` naming the reason; the caller's transaction
+ * then writes nothing.
+ */
+export async function redeemInTransaction(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  target: RedemptionTarget,
+  options: { transactionKey?: string | undefined; order?: RedemptionOrder; field: string },
+): Promise<PromotionCodeRow> {
+  const programId = ctx.program.id;
+  const codeId = Number(target.code.id);
+  const now = nowTimestamp(ctx.clock);
+  const today = dayOf(now);
+  const key = options.transactionKey;
+  const replay = async () =>
+    (await repository.findPromotionCode(trx, programId, target.code.code)) ?? target.code;
+  // The redemption row first: a key that already redeemed the code yields nothing and answers the
+  // code unchanged, before any rule (a retry after the limit was reached still succeeds).
+  const recorded = await repository.insertRedemption(trx, {
+    program_id: programId,
+    promotion_code_id: codeId,
+    transaction_key: key ?? null,
+    redeemed_at: now,
+  });
+  if (!recorded) return replay();
+  const refuse = (current: RedemptionTarget, fallback: string) => {
+    const refusal = redemptionRefusal(redeemableOf(current), today, options.order);
+    return fieldError(options.field, refusal?.message ?? fallback);
+  };
+  // A refusal throws, and the caller's transaction takes the redemption row back.
+  if (redemptionRefusal(redeemableOf(target), today, options.order)) throw refuse(target, '');
+  const counted = await repository.countCodeRedemption(trx, programId, codeId, today);
+  if (!counted) {
+    const current = (await readTarget(trx, programId, target.code.code)) ?? target;
+    throw refuse(current, 'The promotion code has reached its redemption limit.');
+  }
+  if (!(await countCouponRedemption(trx, programId, Number(target.coupon.id), today))) {
+    const current = (await readTarget(trx, programId, target.code.code)) ?? target;
+    throw refuse(current, 'The coupon of this promotion code can no longer be redeemed.');
+  }
+  return counted;
+}
+
+/** `PUT /v1/promotion-codes` with `redeem: true`. */
+export async function redeemPromotionCode(
+  ctx: ProgramContext,
+  code: string,
+  transactionKey: string | undefined,
+) {
+  const programId = ctx.program.id;
+  return ctx.database.inWriteTransaction(async (trx) => {
+    const target = await readTarget(trx, programId, code);
+    if (!target) throw promotionCodeNotFound();
+    const row = await redeemInTransaction(trx, ctx, target, { transactionKey, field: 'code' });
+    // The coupon's own figures are not part of a code's answer: the row read before counting serves.
+    return written(ctx, trx, row, 'Promotion code redeemed successfully.', target.coupon);
+  });
+}

@@ -1,0 +1,296 @@
+import type { FastifyInstance } from 'fastify';
+import { Checkbox, CsrfField, Field, formText, HONEYPOT, Honeypot } from '../../pages/forms.tsx';
+import { Layout } from '../../pages/layout.tsx';
+import { definePages, linkBase, pageDeps, pageNotFound, sendPage } from '../../pages/plugin.tsx';
+import { getPortalPage, getSharePage, signUpFromSharePage } from './subscribers.service.ts';
+
+/** The reader's side of a newsletter program: the share page and the subscriber portal. */
+
+type Portal = NonNullable<Awaited<ReturnType<typeof getPortalPage>>>;
+type ShareErrors = { name?: string; email?: string; consent?: string };
+
+interface ShareParams {
+  program: string;
+  code: string;
+}
+
+function CopyLink(props: { url: string; label: string }) {
+  return (
+    <div class="field">
+      <label for="share-link">{props.label}</label>
+      <div class="copy">
+        <input id="share-link" type="url" readOnly value={props.url} />
+        {/* Shown by the script: without it, the link is selectable text. */}
+        <button type="button" class="secondary" data-copy="share-link" data-status="copy-status" hidden>
+          Copy link
+        </button>
+      </div>
+      <p id="copy-status" class="muted status" aria-live="polite" />
+    </div>
+  );
+}
+
+function SharePage(props: {
+  programName: string;
+  sharer: string;
+  csrf: string;
+  values?: { name: string; email: string; consent: boolean };
+  errors?: ShareErrors;
+  taken?: boolean;
+}) {
+  const errors = props.errors ?? {};
+  const count = Object.keys(errors).length;
+  return (
+    <Layout title={`Subscribe to ${props.programName}`} site={props.programName}>
+      <div class="card">
+        <h1>Subscribe to {props.programName}</h1>
+        <p class="lead">
+          {props.sharer} invited you to read {props.programName}. Sign up below: it is free.
+        </p>
+        {props.taken ? (
+          <p class="notice" role="alert">
+            This e-mail address is already subscribed to {props.programName}. Check your inbox for our
+            e-mails, or use another address.
+          </p>
+        ) : null}
+        {count > 0 ? (
+          <p class="notice" role="alert">
+            Please correct {count === 1 ? 'the field' : `the ${count} fields`} marked below.
+          </p>
+        ) : null}
+        <form method="post" novalidate>
+          <CsrfField token={props.csrf} />
+          <Honeypot />
+          <Field
+            name="name"
+            label="First name (optional)"
+            autocomplete="given-name"
+            value={props.values?.name}
+            error={errors.name}
+          />
+          <Field
+            name="email"
+            type="email"
+            label="E-mail address"
+            autocomplete="email"
+            required
+            value={props.values?.email}
+            error={errors.email}
+          />
+          <Checkbox
+            name="consent"
+            label={`Yes, send me ${props.programName}. I agree to its terms.`}
+            checked={props.values?.consent}
+            error={errors.consent}
+          />
+          <button type="submit">Subscribe</button>
+        </form>
+      </div>
+    </Layout>
+  );
+}
+
+function ThanksPage(props: { programName: string; name: string | null; shareLink: string }) {
+  return (
+    <Layout title="You are subscribed" site={props.programName} copyScript>
+      <div class="card">
+        <h1>You are subscribed{props.name ? `, ${props.name}` : ''}!</h1>
+        <p class="success" role="status">
+          Thank you for subscribing to {props.programName}. We sent you an e-mail with a link to your referral
+          portal.
+        </p>
+        {props.shareLink ? (
+          <>
+            <p>Know someone who would like it too? Share your own link and earn rewards:</p>
+            <CopyLink url={props.shareLink} label="Your share link" />
+          </>
+        ) : null}
+      </div>
+    </Layout>
+  );
+}
+
+function FulfilmentValue(props: { type: string; value: string; name: string }) {
+  if (props.value === '') return null;
+  if (props.type === 'url_link' && /^https?:\/\//i.test(props.value))
+    return (
+      <p>
+        <a href={props.value} rel="noopener noreferrer">
+          Get {props.name}
+        </a>
+      </p>
+    );
+  return (
+    <p>
+      {props.type === 'generic_coupon'
+        ? 'Coupon code'
+        : props.type === 'retailer_gift_card'
+          ? 'Gift card'
+          : 'Value'}
+      : <code>{props.value}</code>
+    </p>
+  );
+}
+
+function PortalPage(props: { view: Portal }) {
+  const { view } = props;
+  const count = view.subscriber.referrals_count;
+  const unlocked = view.subscriber.reward;
+  const unlockedIds = new Set(unlocked.map((r) => r.id));
+  const upcoming = view.milestones.filter((m) => !unlockedIds.has(m.id));
+  return (
+    <Layout title="Your referrals" site={view.programName} copyScript>
+      <h1>Your referrals</h1>
+      <section class="card" aria-labelledby="share-heading">
+        <h2 id="share-heading">Share {view.programName}</h2>
+        <p class="muted">Friends who subscribe through your link count as your referrals.</p>
+        <CopyLink url={view.subscriber.share_link} label="Your share link" />
+      </section>
+      <section class="card" aria-labelledby="count-heading">
+        <h2 id="count-heading">Referrals</h2>
+        <p class="stat">{count}</p>
+        <p class="muted">
+          {count === 1 ? 'friend has subscribed' : 'friends have subscribed'} through your link.
+        </p>
+        {view.next ? (
+          <div class="field">
+            <label for="progress">
+              {view.next.remaining} more {view.next.remaining === 1 ? 'referral' : 'referrals'} to unlock{' '}
+              <strong>{view.next.name}</strong>
+            </label>
+            <progress id="progress" max={view.next.needed} value={count}>
+              {count} of {view.next.needed}
+            </progress>
+          </div>
+        ) : view.milestones.length > 0 ? (
+          <p class="success">You have unlocked every reward. Thank you!</p>
+        ) : null}
+      </section>
+      <section class="card" aria-labelledby="rewards-heading">
+        <h2 id="rewards-heading">Your rewards</h2>
+        {unlocked.length === 0 ? (
+          <p class="muted">No rewards unlocked yet.</p>
+        ) : (
+          <ul class="rewards">
+            {unlocked.map((reward) => (
+              <li key={reward.id}>
+                <strong>{reward.name}</strong>
+                {reward.description ? <p>{reward.description}</p> : null}
+                <FulfilmentValue
+                  type={reward.fulfillment_type}
+                  value={reward.fulfillment_value}
+                  name={reward.name}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        {upcoming.length > 0 ? (
+          <>
+            <h3>Still to unlock</h3>
+            <ul class="rewards">
+              {upcoming.map((m) => (
+                <li key={m.id}>
+                  <strong>{m.name}</strong> — {m.subscriberCount}{' '}
+                  {m.subscriberCount === 1 ? 'referral' : 'referrals'}
+                  {m.description ? <p class="muted">{m.description}</p> : null}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </section>
+      {view.leaders ? (
+        <section class="card" aria-labelledby="board-heading">
+          <h2 id="board-heading">Top referrers</h2>
+          {view.leaders.length === 0 ? (
+            <p class="muted">Nobody has referred a friend yet. Be the first!</p>
+          ) : (
+            <ol class="board">
+              {view.leaders.map((leader) => (
+                <li key={leader.rank} class={leader.you ? 'you' : undefined}>
+                  {leader.firstName}
+                  {leader.you ? ' (you)' : ''} — {leader.count}{' '}
+                  {leader.count === 1 ? 'referral' : 'referrals'}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      ) : null}
+    </Layout>
+  );
+}
+
+const hidden = { hide: true } as const;
+const publicPage = { auth: 'public' } as const;
+
+/** `/share/{program public id}/{subscriber code}`: the sign-up form that refers its reader. */
+export const sharePages = definePages('/share', async (app: FastifyInstance) => {
+  app.get<{ Params: ShareParams }>('/:program/:code', {
+    config: publicPage,
+    schema: hidden,
+    handler: async (request, reply) => {
+      const view = await getSharePage(pageDeps(request), request.params.program, request.params.code);
+      if (!view) throw pageNotFound();
+      const csrf = reply.generateCsrf();
+      return sendPage(
+        reply,
+        200,
+        <SharePage programName={view.programName} sharer={view.sharerFirstName} csrf={csrf} />,
+      );
+    },
+  });
+
+  app.post<{ Params: ShareParams }>('/:program/:code', {
+    config: publicPage,
+    schema: hidden,
+    preHandler: app.csrfProtection,
+    handler: async (request, reply) => {
+      const { program, code } = request.params;
+      const deps = pageDeps(request);
+      const view = await getSharePage(deps, program, code);
+      if (!view) throw pageNotFound();
+      const values = {
+        name: formText(request.body, 'name'),
+        email: formText(request.body, 'email'),
+        consent: formText(request.body, 'consent') !== '',
+      };
+      // A bot filled the field people never see: it is thanked, and nothing is stored.
+      if (formText(request.body, HONEYPOT) !== '')
+        return sendPage(reply, 200, <ThanksPage programName={view.programName} name={null} shareLink="" />);
+      const outcome = await signUpFromSharePage(deps, program, code, values, linkBase(request));
+      if (outcome.kind === 'not_found') throw pageNotFound();
+      if (outcome.kind === 'subscribed')
+        return sendPage(
+          reply,
+          200,
+          <ThanksPage programName={view.programName} name={outcome.name} shareLink={outcome.shareLink} />,
+        );
+      const form = (
+        <SharePage
+          programName={view.programName}
+          sharer={view.sharerFirstName}
+          csrf={reply.generateCsrf()}
+          values={values}
+          {...(outcome.kind === 'invalid' ? { errors: outcome.errors } : { taken: true })}
+        />
+      );
+      return sendPage(reply, 422, form);
+    },
+  });
+});
+
+/** `/portal/{program public id}/{subscriber code}/{secret}`: the subscriber's referrals and rewards. */
+export const portalPages = definePages('/portal', async (app: FastifyInstance) => {
+  app.get<{ Params: ShareParams & { secret: string } }>('/:program/:code/:secret', {
+    config: publicPage,
+    schema: hidden,
+    handler: async (request, reply) => {
+      const { program, code, secret } = request.params;
+      const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
+      if (!view) throw pageNotFound();
+      return sendPage(reply, 200, <PortalPage view={view} />);
+    },
+  });
+});

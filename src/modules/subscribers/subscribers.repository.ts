@@ -1,0 +1,166 @@
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { pageInCreationOrder } from '../../db/creation-order.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
+import type { DB } from '../../db/tables.ts';
+import type { SubscribersTable } from './subscribers.tables.ts';
+import './subscribers.tables.ts';
+
+export type SubscriberRow = Selectable<SubscribersTable>;
+
+/** Subscriber queries; every one is scoped by the program. */
+
+/** Every column a create writes: the insert is prepared once, every column bound by name. */
+type NewSubscriber = Required<Omit<Insertable<SubscribersTable>, 'id' | 'referrals_count'>>;
+
+const insertSubscriber = definePreparedQuery<SubscriberRow, NewSubscriber>((db, param) =>
+  db
+    .insertInto('subscribers')
+    .values({
+      program_id: param('program_id'),
+      public_id: param('public_id'),
+      email: param('email'),
+      email_lower: param('email_lower'),
+      name: param('name'),
+      tos: param('tos'),
+      marketing_consent: param('marketing_consent'),
+      approved: param('approved'),
+      status: param('status'),
+      code: param('code'),
+      secret: param('secret'),
+      is_referred: param('is_referred'),
+      referrer_id: param('referrer_id'),
+      request_digest: param('request_digest'),
+      created_at: param('created_at'),
+      updated_at: param('updated_at'),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returningAll(),
+);
+
+/** Inserts, or answers undefined when the e-mail, id or code is taken (no error: the transaction goes on). */
+export async function insertSubscriberIfFree(db: Kysely<DB>, values: NewSubscriber) {
+  return (await insertSubscriber(db, values))[0];
+}
+
+const subscriberBy = (column: 'public_id' | 'email_lower' | 'code') =>
+  definePreparedQuery<SubscriberRow, { programId: number; value: string }>((db, param) =>
+    db
+      .selectFrom('subscribers')
+      .selectAll()
+      .where('program_id', '=', param('programId'))
+      .where(column, '=', param('value')),
+  );
+const selectBy = {
+  public_id: subscriberBy('public_id'),
+  email_lower: subscriberBy('email_lower'),
+  code: subscriberBy('code'),
+};
+
+export async function findSubscriberBy(
+  db: Kysely<DB>,
+  programId: number,
+  column: 'public_id' | 'email_lower' | 'code',
+  value: string,
+): Promise<SubscriberRow | undefined> {
+  return (await selectBy[column](db, { programId, value }))[0];
+}
+
+const selectById = definePreparedQuery<SubscriberRow, { programId: number; id: number }>((db, param) =>
+  db
+    .selectFrom('subscribers')
+    .selectAll()
+    .where('program_id', '=', param('programId'))
+    .where('id', '=', param('id')),
+);
+
+export async function findSubscriberById(db: Kysely<DB>, programId: number, id: number) {
+  return (await selectById(db, { programId, id }))[0];
+}
+
+export async function updateSubscriber(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<SubscribersTable>,
+) {
+  return db
+    .updateTable('subscribers')
+    .set(values)
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteSubscriber(db: Kysely<DB>, programId: number, id: number) {
+  await db.deleteFrom('subscribers').where('program_id', '=', programId).where('id', '=', id).execute();
+}
+
+const addReferrals = definePreparedQuery<SubscriberRow, { programId: number; id: number; delta: number }>(
+  (db, param) =>
+    db
+      .updateTable('subscribers')
+      .set((eb) => ({ referrals_count: eb('referrals_count', '+', param('delta')) }))
+      .where('program_id', '=', param('programId'))
+      .where('id', '=', param('id'))
+      .returningAll(),
+);
+
+/**
+ * Adds to a referrer's count in one atomic statement and answers the row as it now is: two
+ * referrals racing are serialized by the row (PostgreSQL) or the write lock (SQLite), and each
+ * sees the count its own change made.
+ */
+export async function addToReferralsCount(db: Kysely<DB>, programId: number, id: number, delta: number) {
+  return (await addReferrals(db, { programId, id, delta }))[0];
+}
+
+export interface SubscriberListFilter {
+  isReferred?: boolean;
+  publicId?: string;
+  emailLower?: string;
+}
+
+export async function listSubscribers(
+  db: Kysely<DB>,
+  programId: number,
+  filter: SubscriberListFilter,
+  window: { offset: number; fetch: number },
+  sort: 'asc' | 'desc',
+) {
+  let query = db.selectFrom('subscribers').selectAll().where('program_id', '=', programId);
+  if (filter.isReferred !== undefined) query = query.where('is_referred', '=', filter.isReferred);
+  if (filter.publicId !== undefined) query = query.where('public_id', '=', filter.publicId);
+  if (filter.emailLower !== undefined) query = query.where('email_lower', '=', filter.emailLower);
+  return query.$call(pageInCreationOrder(sort, window)).execute();
+}
+
+/** Subscribers whose count reached `threshold` (index subscribers_referrals). */
+export async function listSubscribersPast(db: Kysely<DB>, programId: number, threshold: number) {
+  return db
+    .selectFrom('subscribers')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('referrals_count', '>=', threshold)
+    .orderBy('id')
+    .execute();
+}
+
+const selectLeaders = definePreparedQuery<
+  Pick<SubscriberRow, 'id' | 'name' | 'email' | 'referrals_count'>,
+  { programId: number; limit: number }
+>((db, param) =>
+  db
+    .selectFrom('subscribers')
+    .select(['id', 'name', 'email', 'referrals_count'])
+    .where('program_id', '=', param('programId'))
+    .where('referrals_count', '>', sql.lit(0))
+    .orderBy('referrals_count', 'desc')
+    .orderBy('id', 'asc')
+    .limit(param('limit')),
+);
+
+/** The top referrers, most referrals first (ties: who signed up first). */
+export async function listLeaders(db: Kysely<DB>, programId: number, limit: number) {
+  return selectLeaders(db, { programId, limit });
+}

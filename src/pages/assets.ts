@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The page layer's static assets, served by Vouch itself so the Content-Security-Policy can allow
+ * `'self'` and nothing inline. Each URL carries a digest of its content: cached for a year,
+ * replaced on change.
+ */
+
+const STYLESHEET = `
+:root { color-scheme: light; --ink: #1b1f24; --muted: #4a5260; --line: #d0d5dd; --bg: #f6f7f9;
+  --card: #ffffff; --accent: #1d4ed8; --accent-ink: #ffffff; --ok: #166534; --error: #b42318; }
+* { box-sizing: border-box; }
+html { font-size: 100%; -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: var(--bg); color: var(--ink);
+  font: 1rem/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+a { color: var(--accent); text-underline-offset: 0.15em; }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -10000px; }
+.skip:focus { left: 1rem; top: 1rem; background: var(--card); padding: 0.5rem 1rem; z-index: 1; }
+header.site { background: var(--card); border-bottom: 1px solid var(--line); }
+header.site p { max-width: 40rem; margin: 0 auto; padding: 0.75rem 1rem; font-weight: 600; color: var(--muted); }
+main { max-width: 40rem; margin: 0 auto; padding: 1.5rem 1rem 0.5rem; }
+h1 { font-size: 1.75rem; line-height: 1.25; margin: 0 0 0.75rem; }
+h2 { font-size: 1.2rem; margin: 0 0 0.75rem; }
+h3 { font-size: 1rem; margin: 1.25rem 0 0.5rem; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 0.75rem; padding: 1.25rem;
+  margin: 0 0 1.25rem; }
+.lead { color: var(--muted); margin-top: 0; }
+.field { margin: 0 0 1rem; }
+.field label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
+.field .hint { display: block; color: var(--muted); font-size: 0.9rem; }
+input[type=text], input[type=email], input[type=url] { width: 100%; font: inherit; padding: 0.6rem 0.75rem;
+  border: 1px solid #7b8494; border-radius: 0.5rem; background: #fff; color: var(--ink); }
+input[aria-invalid=true] { border-color: var(--error); }
+.check { display: flex; gap: 0.6rem; align-items: flex-start; }
+.check input { width: 1.25rem; height: 1.25rem; margin-top: 0.15rem; flex: none; }
+.check label { font-weight: 400; }
+.error { color: var(--error); font-weight: 600; margin: 0.25rem 0 0; }
+.notice { border-left: 4px solid var(--error); padding: 0.5rem 0.75rem; background: #fef3f2; margin: 0 0 1rem; }
+.success { border-left: 4px solid var(--ok); padding: 0.5rem 0.75rem; background: #ecfdf3; margin: 0 0 1rem; }
+button, .button { display: inline-block; font: inherit; font-weight: 600; padding: 0.6rem 1.1rem; border-radius: 0.5rem;
+  border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer;
+  text-decoration: none; min-height: 2.75rem; }
+button.secondary { background: #fff; color: var(--accent); }
+.copy { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+.copy input { flex: 1 1 16rem; }
+.hp { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
+.stat { font-size: 2.25rem; font-weight: 700; line-height: 1.1; margin: 0; }
+progress { width: 100%; height: 1rem; accent-color: var(--accent); }
+ol.board, ul.rewards { padding-left: 1.5rem; margin: 0; }
+ol.board li, ul.rewards li { padding: 0.35rem 0; border-bottom: 1px solid var(--line); }
+ul.rewards p { margin: 0.2rem 0 0; }
+.status { margin: 0.35rem 0 0; min-height: 1.5em; }
+ol.board li:last-child, ul.rewards li:last-child { border-bottom: 0; }
+.board .you { font-weight: 700; }
+.muted { color: var(--muted); }
+footer.site { max-width: 40rem; margin: 0 auto; padding: 0 1rem 2rem; color: var(--muted); font-size: 0.875rem; }
+@media (max-width: 30rem) { h1 { font-size: 1.5rem; } .card { padding: 1rem; } main { padding-top: 1rem; } }
+`;
+
+/** The copy button: shown only when scripts run, it copies the share link and says so. */
+const COPY_SCRIPT = `
+document.querySelectorAll('[data-copy]').forEach(function (button) {
+  var input = document.getElementById(button.getAttribute('data-copy'));
+  var status = document.getElementById(button.getAttribute('data-status'));
+  if (!input) return;
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    var done = function () { if (status) status.textContent = 'Link copied.'; button.textContent = 'Copied'; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+    } else {
+      input.select();
+      try { if (document.execCommand('copy')) done(); } catch (e) {}
+    }
+  });
+});
+`;
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+export const assets = {
+  stylesheet: `/assets/vouch.${digest(STYLESHEET)}.css`,
+  copyScript: `/assets/copy.${digest(COPY_SCRIPT)}.js`,
+} as const;
+
+/** Serves the assets; public, hidden from the OpenAPI document. */
+export async function pageAssets(app: FastifyInstance) {
+  const serve = (url: string, type: string, body: string) =>
+    app.get(url, {
+      config: { auth: 'public' },
+      schema: { hide: true },
+      handler: async (_request, reply) =>
+        reply
+          .header('content-type', type)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('x-content-type-options', 'nosniff')
+          .send(body),
+    });
+  serve(assets.stylesheet, 'text/css; charset=utf-8', STYLESHEET);
+  serve(assets.copyScript, 'text/javascript; charset=utf-8', COPY_SCRIPT);
+}

@@ -1,0 +1,103 @@
+/** Form pieces every page form uses: labelled fields with their error, CSRF token, honeypot. */
+
+export interface FieldProps {
+  name: string;
+  label: string;
+  type?: 'text' | 'email';
+  value?: string;
+  error?: string | undefined;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+  maxLength?: number;
+}
+
+export function Field(props: FieldProps) {
+  const id = `field-${props.name}`;
+  const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  const attributes = {
+    id,
+    name: props.name,
+    value: props.value ?? '',
+    required: props.required,
+    autocomplete: props.autocomplete,
+    maxLength: props.maxLength ?? 255,
+    'aria-invalid': props.error ? ('true' as const) : undefined,
+    'aria-describedby': described || undefined,
+  };
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      ) : null}
+      {props.type === 'email' ? (
+        <input type="email" {...attributes} />
+      ) : (
+        <input type="text" {...attributes} />
+      )}
+      {props.error ? (
+        <p class="error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Checkbox(props: {
+  name: string;
+  label: string;
+  checked?: boolean;
+  error?: string | undefined;
+}) {
+  const id = `field-${props.name}`;
+  return (
+    <div class="field">
+      <div class="check">
+        <input
+          id={id}
+          name={props.name}
+          type="checkbox"
+          value="yes"
+          checked={props.checked}
+          required
+          aria-invalid={props.error ? 'true' : undefined}
+          aria-describedby={props.error ? `${id}-error` : undefined}
+        />
+        <label for={id}>{props.label}</label>
+      </div>
+      {props.error ? (
+        <p class="error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The CSRF token of the form (@fastify/csrf-protection reads `_csrf`). */
+export const CsrfField = (props: { token: string }) => (
+  <input type="hidden" name="_csrf" value={props.token} />
+);
+
+/** Name of the honeypot field: people never see it, form-filling bots do. */
+export const HONEYPOT = 'website';
+
+export const Honeypot = () => (
+  <div class="hp" aria-hidden="true">
+    <label for="field-website">Leave this field empty</label>
+    <input id="field-website" name={HONEYPOT} type="text" tabindex={-1} autocomplete="off" value="" />
+  </div>
+);
+
+/** A text field of a posted form: trimmed, or empty when absent or not text. */
+export function formText(body: unknown, name: string): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.trim() : '';
+}

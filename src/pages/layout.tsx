@@ -1,0 +1,51 @@
+import type { ComponentChildren } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { assets } from './assets.ts';
+
+export interface LayoutProps {
+  /** The document's title; the page's one `h1` is its own. */
+  title: string;
+  /** Shown above the page, e.g. the program's name. */
+  site?: string;
+  /** Whether the page needs the copy button's script. */
+  copyScript?: boolean;
+  children: ComponentChildren;
+}
+
+/**
+ * The document every page shares: language, viewport for phones, the stylesheet, a skip link,
+ * one `main`. Pages render their own single `h1`. Readable without CSS: plain semantic HTML.
+ */
+export function Layout(props: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>{props.site ? `${props.title} · ${props.site}` : props.title}</title>
+        <link rel="stylesheet" href={assets.stylesheet} />
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        {props.site ? (
+          <header class="site">
+            <p>{props.site}</p>
+          </header>
+        ) : null}
+        <main id="main">{props.children}</main>
+        <footer class="site">
+          <p>Referrals by Vouch.</p>
+        </footer>
+        {props.copyScript ? <script src={assets.copyScript} defer /> : null}
+      </body>
+    </html>
+  );
+}
+
+/** The HTML text of a page: a doctype and the rendered tree (text and attributes escaped). */
+export function renderDocument(tree: preact.VNode): string {
+  return `<!doctype html>${renderToString(tree)}`;
+}

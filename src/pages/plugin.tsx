@@ -1,0 +1,128 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Deps } from '../context.ts';
+import { baseUrl } from '../http/pagination.ts';
+import { Layout, renderDocument } from './layout.tsx';
+
+/**
+ * The page layer: server-rendered HTML pages for people (share page, subscriber portal, later the
+ * partner portal). Everything a page needs beyond the JSON API — cookies, CSRF tokens, urlencoded
+ * forms, a per-address rate limit, HTML error pages — is registered inside each page scope only,
+ * so `/v1` requests never pay for it.
+ */
+
+/** Every page answer's security headers: nothing inline, nothing from elsewhere, never framed. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "script-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A page handler's refusal: rendered as the HTML page of its status. */
+export class PageError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PageError';
+  }
+}
+
+export const pageNotFound = () => new PageError(404, 'Page not found');
+
+/** Where links point: `PUBLIC_URL`, else the request's own origin. */
+export const linkBase = (request: FastifyRequest) => ({ baseUrl: baseUrl(request) });
+
+/** What a page handler reads: the app's dependencies. */
+export const pageDeps = (request: FastifyRequest): Deps => request.server.deps;
+
+/** Sends a rendered page with its status, HTML type and the page layer's headers. */
+export function sendPage(reply: FastifyReply, status: number, tree: preact.VNode) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .send(renderDocument(tree));
+}
+
+const errorTexts: Record<number, { title: string; text: string }> = {
+  400: {
+    title: 'The form could not be read',
+    text: 'Go back, reload the page and send the form again.',
+  },
+  403: {
+    title: 'This form has expired',
+    text: 'For your security the form could not be accepted. Go back, reload the page and send it again.',
+  },
+  404: { title: 'Page not found', text: 'This link is not valid. Check that you copied the whole address.' },
+  429: { title: 'Too many requests', text: 'Please wait a minute before you try again.' },
+  500: { title: 'Something went wrong', text: 'The page could not be shown. Please try again in a moment.' },
+};
+
+export function ErrorPage(props: { status: number }) {
+  const { title, text } = errorTexts[props.status] ?? errorTexts[500]!;
+  return (
+    <Layout title={title}>
+      <div class="card">
+        <h1>{title}</h1>
+        <p>{text}</p>
+      </div>
+    </Layout>
+  );
+}
+
+function statusOf(error: unknown): number {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status !== 'number' || status < 400) return 500;
+  // An invalid or missing CSRF token comes as 403; a malformed or oversized form as 400, 413, 415.
+  if (status === 404 || status === 403 || status === 429) return status;
+  return status >= 500 ? 500 : 400;
+}
+
+/** A page scope under `prefix`: the page plugins, then the module's page routes. */
+export function definePages(prefix: string, routes: (app: FastifyInstance) => Promise<void>) {
+  const scope = async (app: FastifyInstance) => {
+    const { pagesRateLimitPerMinute: max, redisUrl } = app.deps.config;
+    if (max > 0) {
+      const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+      if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+      // Registered first in the scope, so every page route of it is limited (per client address).
+      await app.register(rateLimit, {
+        max,
+        timeWindow: 60_000,
+        keyGenerator: (request) => request.ip,
+        ...(redis ? { redis, nameSpace: 'vouch-pages-rate-limit:', skipOnError: true } : {}),
+        errorResponseBuilder: () => new PageError(429, 'Too many requests'),
+      });
+    }
+    await app.register(cookie);
+    await app.register(csrf, {
+      cookieKey: 'vouch_csrf',
+      cookieOpts: { path: prefix, sameSite: 'strict', httpOnly: true, secure: 'auto' },
+    });
+    await app.register(formbody, { bodyLimit: 16 * 1024 });
+    app.setErrorHandler((error, request, reply) => {
+      const status = statusOf(error);
+      if (status >= 500) request.log.error({ err: error }, 'page failed');
+      return sendPage(reply, status, <ErrorPage status={status} />);
+    });
+    app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, <ErrorPage status={404} />));
+    await routes(app);
+  };
+  return async (app: FastifyInstance) => {
+    await app.register(scope, { prefix });
+  };
+}
