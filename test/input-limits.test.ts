@@ -5,7 +5,13 @@ import { before, test } from 'node:test';
 import type { ProgramType } from '../src/core/program-types.ts';
 import { programTypes } from '../src/core/program-types.ts';
 import type { RouteEntry } from '../src/http/route-policy.ts';
-import { describeEachDatabase, type Reply, type TestProgram, type TestServer } from './harness.ts';
+import {
+  describeEachDatabase,
+  type Reply,
+  stallBoundMs,
+  type TestProgram,
+  type TestServer,
+} from './harness.ts';
 
 /**
  * Issue 9: no input reaches a 500 or holds the server. Walks the app's route table, so routes
@@ -164,8 +170,8 @@ describeEachDatabase('input limits', (server) => {
     });
     assert.ok(reply.text.length < 1000);
     // 13 s and a 34 MB answer before the bound; budgets leave room for a busy machine.
-    assert.ok(elapsed < 1000, `answered in ${elapsed.toFixed(0)} ms`);
-    assert.ok(delayed < quiet + 500, `/health took ${delayed.toFixed(0)} ms beside it`);
+    assert.ok(elapsed < stallBoundMs(1000), `answered in ${elapsed.toFixed(0)} ms`);
+    assert.ok(delayed < quiet + stallBoundMs(500, 0.5), `/health took ${delayed.toFixed(0)} ms beside it`);
   });
 
   test('validation lists the first 50 messages and counts them all', async () => {
@@ -219,7 +225,7 @@ describeEachDatabase('input limits', (server) => {
           console.log(`${ms.toFixed(0)} ms ${route.method} ${route.url} ${shape}`);
         const what = `${route.method} ${route.url} ${shape}`;
         assert.ok(reply.status < 500, `${what}: ${reply.status} ${reply.text.slice(0, 200)}`);
-        assert.ok(ms < 2000, `${what} took ${ms.toFixed(0)} ms`);
+        assert.ok(ms < stallBoundMs(2000, 1.5), `${what} took ${ms.toFixed(0)} ms`);
       }
     }
     stalls.disable();
@@ -227,8 +233,9 @@ describeEachDatabase('input limits', (server) => {
     console.log(
       `slowest 1 MiB body: ${slowest.toFixed(0)} ms; longest event-loop stall ${longestStallMs.toFixed(0)} ms`,
     );
-    // 50 ms is the aim (58 ms at most on a quiet run here, seconds before the bounds); the bound
-    // leaves room for a machine whose other work deschedules this process (about 450 ms seen).
-    assert.ok(longestStallMs < 1000, `the event loop stalled ${longestStallMs.toFixed(0)} ms`);
+    // 50 ms is the aim (58 ms at most on a quiet run here, 13 s before the bounds); the bound
+    // leaves room for a machine whose other work deschedules this process (2 s seen when the
+    // machine ran three other test suites).
+    assert.ok(longestStallMs < stallBoundMs(1000), `the event loop stalled ${longestStallMs.toFixed(0)} ms`);
   });
 });

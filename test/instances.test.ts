@@ -8,6 +8,7 @@ import { freePort } from './free-port.ts';
 import {
   ADMIN_TOKEN,
   redisReachable,
+  stallBoundMs,
   startupBudgetMs,
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -168,7 +169,10 @@ test('two processes on one PostgreSQL and Redis: migrations once, one record, on
       refusedAfter.push(performance.now() - revokedAt);
     }
     // The cache lifetime is one second; the polling adds up to a request's time on a busy machine.
-    assert.ok(Math.max(...refusedAfter) < 1150, `refused after ${refusedAfter.map(Math.round)} ms`);
+    assert.ok(
+      Math.max(...refusedAfter) < 1000 + stallBoundMs(150, 0.2),
+      `refused after ${refusedAfter.map(Math.round)} ms`,
+    );
     console.log(
       `several instances: migrations ${applied.length} applied once; 50 duplicate creates → ${created} record; ` +
         `130 requests on a budget of 100 → ${served} served, ${limited} refused; revoked key refused after ` +
