@@ -426,6 +426,49 @@ describeEachDatabase('payouts', (server) => {
     assert.equal(events.filter((e) => e === 'commission.voided').length, 1);
   });
 
+  test('refunding an archived sale: its figures stay out, but a paid commission is clawed back now', async () => {
+    const { p, partners } = await commissionProgram(server());
+    const act = (path: string, body: unknown = {}) => post(p, path, body);
+    await sell(server(), p, 'c-pa', 'a1', 100); // pa: 10, unpaid
+    await sell(server(), p, 'c-pb', 'a2', 300); // pb: 30, paid below
+    const paid = (await act('/v1/payouts', { partner: partners.pb })).body.data;
+    assert.equal((await act(`/v1/payouts/${paid.id}/mark-paid`)).status, 200);
+    for (const key of ['a1', 'a2']) assert.equal((await act(`/v1/transactions/${key}/archive`)).status, 200);
+    assert.equal((await act('/v1/transactions/a1/refund', { amount: 50 })).status, 200);
+    const refunded = await act('/v1/transactions/a2/refund');
+    assert.equal(refunded.status, 200, refunded.text);
+    // The archived sale's own figures stay out; the clawback of what was paid is owed now.
+    assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 0, pending: [], not_paid: [] });
+    assert.deepEqual(await figuresOf(server(), p, partners.pb!), {
+      paid: 0,
+      pending: [],
+      not_paid: [{ currency: 'USD', amount: -30 }],
+    });
+    for (const id of Object.values(partners))
+      assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
+    // The next payout nets it out, though its sale is still archived.
+    await sell(server(), p, 'c-pb', 'a3', 500); // pb: 50
+    const next = (await act('/v1/payouts', { partner: partners.pb })).body.data;
+    assert.deepEqual(
+      next.items.map((i: any) => [i.partner, i.amount, i.commission_count]),
+      [[partners.pb, 20, 2]],
+    );
+    // Revoking the archive brings back what the refund left of the sale, and only that.
+    for (const key of ['a1', 'a2'])
+      assert.equal((await act(`/v1/transactions/${key}/revoke-archive`)).status, 200);
+    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+      paid: 0,
+      pending: [],
+      not_paid: [{ currency: 'USD', amount: 5 }],
+    });
+    for (const id of Object.values(partners))
+      assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
+    // Deleting the refunded sale later claws back nothing twice.
+    assert.equal((await server().request('DELETE', '/v1/transactions/a2', { token: p.token })).status, 200);
+    for (const id of Object.values(partners))
+      assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
+  });
+
   test('deleting a partner takes it out of pending payouts; paid ones keep their items and totals', async () => {
     const { p, partners } = await commissionProgram(server());
     await sell(server(), p, 'c-pa', 'e1', 100); // pa: 10
