@@ -240,7 +240,11 @@ export async function claimPayableCommissions(
       eb('rewards.program_id', '=', programId),
       eb('rewards.status', '=', 'ok'),
       eb('rewards.payout_id', 'is', null),
-      eb('rewards.partner_id', claim.partnerId === undefined ? 'is not' : '=', claim.partnerId ?? null),
+      claim.partnerId === undefined
+        ? // `+partner_id`: SQLite then reads the unpaid rows through `rewards_payout`, in table
+          // order, instead of partner by partner (a random read per commission).
+          eb(sql<number>`+${sql.ref('rewards.partner_id')}`, 'is not', null)
+        : eb('rewards.partner_id', '=', claim.partnerId),
       eb('rewards.amount_units', '=', claim.currency),
       eb(
         sql<string>`coalesce(rewards.approved_at, rewards.available_at, rewards.created_at)`,
@@ -263,11 +267,12 @@ export async function claimPayableCommissions(
     ]);
   // Only partners whose net reaches the minimum and is above zero (core/payouts.ts `paysNet`),
   // so a high minimum does not write rows it would give back.
+  const byPartner = sql<number>`${sql.ref('rewards.partner_id')} + 0`;
   const paid = db
     .selectFrom('rewards')
-    .select('rewards.partner_id')
+    .select(byPartner.as('partner_id'))
     .where(payable)
-    .groupBy('rewards.partner_id')
+    .groupBy(byPartner)
     .having((eb) =>
       eb.and([
         eb(eb.fn.sum('rewards.amount'), '>', 0),

@@ -403,9 +403,9 @@ export async function reviewCommissions(
   });
 }
 
-/** Rewards of an archived sale are in no figure while it is archived. */
+/** Rewards of an archived sale are in no figure while it is archived; clawback lines always are. */
 function isCounted(row: CommissionRow, sales: ReadonlyMap<number, { archived_at: string | null }>): boolean {
-  if (row.transaction_id === null) return true;
+  if (row.transaction_id === null || row.role === 'clawback') return true;
   return sales.get(Number(row.transaction_id))?.archived_at == null;
 }
 
@@ -535,7 +535,7 @@ export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContex
         amountMicros: microsFrom(row.amount),
         from: 'ok',
         to: 'paid',
-        counted: row.archived_at === null,
+        counted: row.archived_at === null || row.role === 'clawback',
       })),
     ),
   );
@@ -584,13 +584,21 @@ export async function keepCommissionsOfDeletedSale(
     { transaction_id: null, updated_at: now },
   );
   const figures: FigureChange[] = [];
+  // Clawback lines stayed in the figures when the sale's were taken back: a voided one leaves them
+  // now (the new clawback below covers what it covered), a kept one is already in them.
+  for (const row of voided)
+    if (row.role === 'clawback')
+      figures.push(
+        ...newCommissionFigures(Number(row.partner_id), 'ok', row.amount_units, -microsFrom(row.amount)),
+      );
   const owed = new Map<string, { partnerId: number; units: string; micros: bigint }>();
   for (const row of kept) {
     const partnerId = Number(row.partner_id);
     const micros = microsFrom(row.amount);
-    figures.push(
-      ...newCommissionFigures(partnerId, row.status as StoredRewardStatus, row.amount_units, micros),
-    );
+    if (row.role !== 'clawback')
+      figures.push(
+        ...newCommissionFigures(partnerId, row.status as StoredRewardStatus, row.amount_units, micros),
+      );
     const key = `${partnerId} ${row.amount_units}`;
     const line = owed.get(key) ?? { partnerId, units: row.amount_units, micros: 0n };
     line.micros += micros;
