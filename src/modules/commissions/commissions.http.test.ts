@@ -229,6 +229,18 @@ describeEachDatabase('commissions', (server) => {
       clock.advance(31 * 86_400_000);
       [c] = await commissionsOf(own, p);
       assert.equal(c.status, 'approved');
+      // Reads write nothing: the row is still in review, yet it lists and filters as approved.
+      const stored = await own.deps.database.db
+        .selectFrom('rewards')
+        .select('status')
+        .where('id', '=', c.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.status, 'review_period');
+      assert.deepEqual(
+        (await commissionsOf(own, p, '&status=approved')).map((x) => x.id),
+        [c.id],
+      );
+      assert.deepEqual(await commissionsOf(own, p, '&status=pending'), []);
       assert.deepEqual(await figuresOf(own, p, partners.pa!), {
         paid: 0,
         pending: [],
@@ -245,6 +257,11 @@ describeEachDatabase('commissions', (server) => {
       clock.advance(2 * 86_400_000);
       [c] = await commissionsOf(own, manual.p);
       assert.equal(c.status, 'pending');
+      assert.deepEqual(
+        (await commissionsOf(own, manual.p, '&status=pending')).map((x) => x.id),
+        [c.id],
+      );
+      assert.deepEqual(await commissionsOf(own, manual.p, '&status=approved'), []);
       assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa!)).pending, [
         { currency: 'USD', amount: 10 },
       ]);
