@@ -2,38 +2,26 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   approvedBy,
-  batchPayout,
   exportAmount,
   minorUnitDigits,
   payoutDetailsProblems,
   payoutMinimumOf,
+  paysNet,
 } from './payouts.ts';
 
-describe('batchPayout', () => {
-  const c = (id: number, partnerId: number, amount: bigint) => ({ id, partnerId, amountMicros: amount });
-  test('nets clawbacks per partner; pays those above zero and at least the minimum', () => {
-    const lines = batchPayout(
-      [
-        c(1, 2, 20_000_000n),
-        c(2, 1, 5_000_000n),
-        c(3, 2, -7_500_000n),
-        c(4, 3, -1_000_000n),
-        c(5, 1, 4_999_999n),
-        c(6, 4, 10_000_000n),
-      ],
-      10_000_000n,
-    );
-    assert.deepEqual(lines, [
-      { partnerId: 2, amountMicros: 12_500_000n, commissionIds: [1, 3] },
-      { partnerId: 4, amountMicros: 10_000_000n, commissionIds: [6] },
-    ]);
-  });
-  test('no minimum: any positive net; a clawback alone waits', () => {
-    assert.deepEqual(
-      batchPayout([c(1, 1, 1n), c(2, 2, -1n), c(3, 3, 0n)], 0n).map((l) => l.partnerId),
-      [1],
-    );
-    assert.deepEqual(batchPayout([], 0n), []);
+describe('paysNet', () => {
+  test('pays a net above zero that reaches the minimum; a clawback alone waits', () => {
+    const cases: [bigint, bigint, boolean][] = [
+      [12_500_000n, 10_000_000n, true],
+      [10_000_000n, 10_000_000n, true],
+      [9_999_999n, 10_000_000n, false],
+      [1n, 0n, true],
+      [0n, 0n, false],
+      [-1n, 0n, false],
+      [-7_500_000n, -10_000_000n, false],
+    ];
+    for (const [net, minimum, paid] of cases)
+      assert.equal(paysNet(net, minimum), paid, `${net} vs ${minimum}`);
   });
 });
 

@@ -16,20 +16,6 @@ export const defaultPayoutSettings = {
 export const payoutMethods = ['paypal', 'wise', 'bank_transfer', 'manual'] as const;
 export type PayoutMethod = (typeof payoutMethods)[number];
 
-/** An approved, unpaid commission (or clawback, negative) a payout may take. */
-export interface PayableCommission {
-  id: number;
-  partnerId: number;
-  amountMicros: bigint;
-}
-
-export interface PayoutLine {
-  partnerId: number;
-  /** The partner's net total: commissions less clawbacks. */
-  amountMicros: bigint;
-  commissionIds: number[];
-}
-
 /** The minimum of one currency in micro-units (0 when the program sets none). */
 export function payoutMinimumOf(minimums: Record<string, number | string>, currency: string): bigint {
   const value = minimums[currency.toUpperCase()];
@@ -39,24 +25,13 @@ export function payoutMinimumOf(minimums: Record<string, number | string>, curre
 }
 
 /**
- * One currency's payout: every partner whose commissions and clawbacks net to more than zero and
- * at least the minimum gets a line with all of them; the others keep theirs for a later payout
- * (a clawback waits until commissions outweigh it). Lines come in partner order.
+ * Whether a payout pays a partner whose approved commissions and clawbacks of its currency net to
+ * `netMicros`: above zero and at least the minimum. The others keep theirs for a later payout (a
+ * clawback waits until commissions outweigh it). Payouts apply this rule in SQL, over every
+ * partner at once (the `having` of the claim and `unpaidPartnersOf`); this is its statement.
  */
-export function batchPayout(commissions: readonly PayableCommission[], minimumMicros: bigint): PayoutLine[] {
-  const byPartner = new Map<number, PayoutLine>();
-  for (const commission of commissions) {
-    let line = byPartner.get(commission.partnerId);
-    if (!line) {
-      line = { partnerId: commission.partnerId, amountMicros: 0n, commissionIds: [] };
-      byPartner.set(commission.partnerId, line);
-    }
-    line.amountMicros += commission.amountMicros;
-    line.commissionIds.push(commission.id);
-  }
-  return [...byPartner.values()]
-    .filter((line) => line.amountMicros > 0n && line.amountMicros >= minimumMicros)
-    .sort((a, b) => a.partnerId - b.partnerId);
+export function paysNet(netMicros: bigint, minimumMicros: bigint): boolean {
+  return netMicros > 0n && netMicros >= minimumMicros;
 }
 
 /** Digits after the decimal point of a currency's minor unit (2 for USD, 0 for JPY, 3 for KWD). */

@@ -527,5 +527,18 @@ export function decideRefund(sale: RefundedSale, refundMicros: bigint): RefundDe
             'amounts',
           );
   }
+  // A clawback is owed whatever its sale's state: an archived sale moves no figure of its own, but
+  // what was paid (or is in a payout) for it still comes back out of the partner's next payout.
+  if (sale.archived)
+    figures = {
+      program: {},
+      entities: orderedFigures(
+        clawbacks.flatMap(({ of, amountMicros }) =>
+          of.partnerId === null
+            ? []
+            : [figure('partner', of.partnerId, partnerMetrics.commission('ok', of.units), amountMicros)],
+        ),
+      ),
+    };
   return { refundedAfter, full, updates, clawbacks, figures };
 }

@@ -166,7 +166,8 @@ export interface PayoutItemsTable {
   id: Generated<number>;
   program_id: number;
   payout_id: number;
-  partner_id: number;
+  /** Null once the partner is deleted (migration 0019): paid and cancelled payouts keep their items. */
+  partner_id: number | null;
   amount: MicrosColumn;
   commission_count: number;
   payout_method: string | null;

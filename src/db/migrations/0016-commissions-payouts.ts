@@ -1,5 +1,5 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
-import { type VouchMigration, withId } from './helpers.ts';
+import { rebuildSqliteTable, type VouchMigration, withId } from './helpers.ts';
 
 /**
  * Commissions as a resource, refunds and payouts. A commission is a row of `rewards` (an
@@ -8,25 +8,9 @@ import { type VouchMigration, withId } from './helpers.ts';
  * rebuilt from its own stored definition (so columns and indexes other migrations added survive).
  */
 async function rebuildRewardsWithNullableSale(db: Kysely<unknown>) {
-  const table = await sql<{
-    sql: string;
-  }>`select sql from sqlite_master where type = 'table' and name = 'rewards'`.execute(db);
-  const definition = table.rows[0]?.sql;
-  if (!definition) throw new Error('rewards table not found');
-  const nullable = definition.replace(/("transaction_id"\s+bigint)\s+not null/i, '$1');
-  if (nullable === definition) throw new Error('rewards.transaction_id is not declared as expected');
-  const indexes = await sql<{
-    sql: string;
-  }>`select sql from sqlite_master where type = 'index' and tbl_name = 'rewards' and sql is not null`.execute(
-    db,
+  await rebuildSqliteTable(db, 'rewards', (definition) =>
+    definition.replace(/("transaction_id"\s+bigint)\s+not null/i, '$1'),
   );
-  await sql
-    .raw(nullable.replace(/^CREATE TABLE\s+("rewards"|rewards)/i, 'create table "rewards_rebuilt"'))
-    .execute(db);
-  await sql`insert into rewards_rebuilt select * from rewards`.execute(db);
-  await sql`drop table rewards`.execute(db);
-  await sql`alter table rewards_rebuilt rename to rewards`.execute(db);
-  for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
 }
 
 export const commissionsPayouts: VouchMigration = {

@@ -64,7 +64,7 @@ export const figuresOf = async (server: TestServer, p: TestProgram, partnerId: s
 
 /**
  * The partner's commission figures recounted from the commission rows (of sales that are not
- * archived), in the partner fetch's shape.
+ * archived, and every clawback line), in the partner fetch's shape.
  */
 export async function recount(server: TestServer, p: TestProgram, partnerId: string) {
   const db = server.deps.database.db;
@@ -72,7 +72,13 @@ export async function recount(server: TestServer, p: TestProgram, partnerId: str
     .selectFrom('rewards')
     .innerJoin('partners', 'partners.id', 'rewards.partner_id')
     .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .select(['rewards.status', 'rewards.amount', 'rewards.amount_units', 'transactions.archived_at'])
+    .select([
+      'rewards.status',
+      'rewards.role',
+      'rewards.amount',
+      'rewards.amount_units',
+      'transactions.archived_at',
+    ])
     .where('rewards.program_id', '=', p.id)
     .where('partners.public_id', '=', partnerId)
     .execute();
@@ -80,7 +86,8 @@ export async function recount(server: TestServer, p: TestProgram, partnerId: str
   const bucket: Record<string, string> = { review_period: 'pending', ok: 'not_paid', paid: 'paid' };
   for (const row of rows) {
     const b = bucket[row.status];
-    if (!b || row.archived_at !== null) continue;
+    // Clawback lines are owed whatever their sale's state.
+    if (!b || (row.archived_at !== null && row.role !== 'clawback')) continue;
     sums[b]![row.amount_units] = (sums[b]![row.amount_units] ?? 0n) + BigInt(row.amount);
   }
   const list = (b: string) =>
@@ -222,6 +229,18 @@ describeEachDatabase('commissions', (server) => {
       clock.advance(31 * 86_400_000);
       [c] = await commissionsOf(own, p);
       assert.equal(c.status, 'approved');
+      // Reads write nothing: the row is still in review, yet it lists and filters as approved.
+      const stored = await own.deps.database.db
+        .selectFrom('rewards')
+        .select('status')
+        .where('id', '=', c.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.status, 'review_period');
+      assert.deepEqual(
+        (await commissionsOf(own, p, '&status=approved')).map((x) => x.id),
+        [c.id],
+      );
+      assert.deepEqual(await commissionsOf(own, p, '&status=pending'), []);
       assert.deepEqual(await figuresOf(own, p, partners.pa!), {
         paid: 0,
         pending: [],
@@ -238,6 +257,11 @@ describeEachDatabase('commissions', (server) => {
       clock.advance(2 * 86_400_000);
       [c] = await commissionsOf(own, manual.p);
       assert.equal(c.status, 'pending');
+      assert.deepEqual(
+        (await commissionsOf(own, manual.p, '&status=pending')).map((x) => x.id),
+        [c.id],
+      );
+      assert.deepEqual(await commissionsOf(own, manual.p, '&status=approved'), []);
       assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa!)).pending, [
         { currency: 'USD', amount: 10 },
       ]);

@@ -1,4 +1,12 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  sql,
+  type Updateable,
+} from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { RewardsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
@@ -71,31 +79,82 @@ export async function setRewardsStatus(
 
 export interface CommissionListFilter {
   partnerId?: number;
-  statuses?: string[];
+  /** A shown status: `pending` and `approved` are split by the hold's end when `autoApprove`. */
+  status?: { stored: string; dueSplit?: { now: string; autoApprove: boolean } };
   transactionId?: number;
   currency?: string;
   createdFrom?: string;
   createdTo?: string;
 }
 
-/** A page of an affiliate program's commissions, in creation order. */
+/** A commission row with the public names the wire shows, read in the same statement. */
+export type NamedCommissionRow = CommissionRow & {
+  partner_public_id: string | null;
+  transaction_key: string | null;
+  customer_key: string | null;
+  payout_public_id: string | null;
+};
+
+/**
+ * A page of an affiliate program's commissions, in creation order, with their names. The page's
+ * ids are found first on a covering index (program and filter, then `created_at, id`), so a deep
+ * page skips index entries, not rows; only the page's rows are read and joined.
+ */
 export async function listCommissions(
   db: Kysely<DB>,
   programId: number,
   filter: CommissionListFilter,
   window: { offset: number; fetch: number },
   sort: 'asc' | 'desc',
-) {
+): Promise<NamedCommissionRow[]> {
   // Every reward of an affiliate program has a partner: no condition on it, so a page walks
   // the (program_id, …, created_at, id) index alone.
-  let query = db.selectFrom('rewards').selectAll().where('program_id', '=', programId);
-  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
-  if (filter.statuses !== undefined) query = query.where('status', 'in', filter.statuses);
-  if (filter.transactionId !== undefined) query = query.where('transaction_id', '=', filter.transactionId);
-  if (filter.currency !== undefined) query = query.where('amount_units', '=', filter.currency);
-  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
-  if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
-  return query.$call(pageInCreationOrder(sort, window)).execute();
+  let ids = db.selectFrom('rewards').select('id').where('program_id', '=', programId);
+  if (filter.partnerId !== undefined) ids = ids.where('partner_id', '=', filter.partnerId);
+  const status = filter.status;
+  if (status !== undefined) {
+    const split = status.dueSplit;
+    if (split === undefined || !split.autoApprove) ids = ids.where('status', '=', status.stored);
+    else if (status.stored === 'review_period')
+      // Pending: in review and still in its hold (a due one shows approved).
+      ids = ids
+        .where('status', '=', IN_REVIEW)
+        .where((eb) => eb.or([eb('available_at', 'is', null), eb('available_at', '>', split.now)]));
+    else
+      ids = ids.where((eb) =>
+        eb.or([
+          eb('status', '=', status.stored),
+          eb.and([eb('status', '=', IN_REVIEW), eb('available_at', '<=', split.now)]),
+        ]),
+      );
+  }
+  if (filter.transactionId !== undefined) ids = ids.where('transaction_id', '=', filter.transactionId);
+  if (filter.currency !== undefined) ids = ids.where('amount_units', '=', filter.currency);
+  if (filter.createdFrom !== undefined) ids = ids.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) ids = ids.where('created_at', '<=', filter.createdTo);
+  const page = ids.$call(pageInCreationOrder(sort, window));
+  return (
+    db
+      .selectFrom('rewards')
+      .leftJoin('partners', 'partners.id', 'rewards.partner_id')
+      .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+      .leftJoin('customers', 'customers.id', 'transactions.customer_id')
+      .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
+      .selectAll('rewards')
+      .select([
+        'partners.public_id as partner_public_id',
+        'transactions.key as transaction_key',
+        'customers.key as customer_key',
+        'payouts.public_id as payout_public_id',
+      ])
+      // `+program_id`: still scoped, but the planners look the page's ids up instead of walking the
+      // program's index (SQLite did, checking every row against the list).
+      .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', programId)
+      .where('rewards.id', 'in', page)
+      .orderBy('rewards.created_at', sort)
+      .orderBy('rewards.id', sort)
+      .execute()
+  );
 }
 
 export async function findCommissionsByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
@@ -156,33 +215,95 @@ export async function insertCommission(db: Kysely<DB>, values: Insertable<Reward
 }
 
 /**
- * Approved, unpaid commissions and clawbacks of one currency that a payout may take: not in a
- * payout, not of an archived sale, approved by `approvedBy`. Locked on PostgreSQL (`lock`): a
- * concurrent deny, refund or payout waits, then finds them moved.
+ * Puts every approved, unpaid commission and clawback of one currency that a payout may take into
+ * payout `payoutId`, in one statement: not in a payout, approved by `approvedBy`, of a sale that is
+ * not archived (a clawback is owed whatever its sale's state). On PostgreSQL the update locks what
+ * it takes and re-checks each row a concurrent deny, refund or payout changed meanwhile, so a row
+ * lands in one payout at most and the payout's items are read from what was taken.
  */
-export async function listPayableCommissions(
+export async function claimPayableCommissions(
   db: Kysely<DB>,
   programId: number,
-  filter: { currency: string; partnerId?: number; approvedBy: string; lock: boolean },
+  claim: {
+    payoutId: number;
+    currency: string;
+    partnerId?: number;
+    approvedBy: string;
+    minimumMicros: bigint;
+    now: string;
+  },
+) {
+  // Payable: approved, in no payout, of the currency, approved by the terms, of a sale that is not
+  // archived (archived sales are few: the partial `transactions_archived` index lists them).
+  const payable = (eb: ExpressionBuilder<DB, 'rewards'>) =>
+    eb.and([
+      eb('rewards.program_id', '=', programId),
+      eb('rewards.status', '=', 'ok'),
+      eb('rewards.payout_id', 'is', null),
+      claim.partnerId === undefined
+        ? // `+partner_id`: SQLite then reads the unpaid rows through `rewards_payout`, in table
+          // order, instead of partner by partner (a random read per commission).
+          eb(sql<number>`+${sql.ref('rewards.partner_id')}`, 'is not', null)
+        : eb('rewards.partner_id', '=', claim.partnerId),
+      eb('rewards.amount_units', '=', claim.currency),
+      eb(
+        sql<string>`coalesce(rewards.approved_at, rewards.available_at, rewards.created_at)`,
+        '<=',
+        claim.approvedBy,
+      ),
+      eb.or([
+        eb('rewards.transaction_id', 'is', null),
+        eb('rewards.role', '=', 'clawback'),
+        eb(
+          'rewards.transaction_id',
+          'not in',
+          eb
+            .selectFrom('transactions')
+            .select('transactions.id')
+            .where('transactions.program_id', '=', programId)
+            .where('transactions.archived_at', 'is not', null),
+        ),
+      ]),
+    ]);
+  // Only partners whose net reaches the minimum and is above zero (core/payouts.ts `paysNet`),
+  // so a high minimum does not write rows it would give back.
+  const byPartner = sql<number>`${sql.ref('rewards.partner_id')} + 0`;
+  const paid = db
+    .selectFrom('rewards')
+    .select(byPartner.as('partner_id'))
+    .where(payable)
+    .groupBy(byPartner)
+    .having((eb) =>
+      eb.and([
+        eb(eb.fn.sum('rewards.amount'), '>', 0),
+        eb(eb.fn.sum('rewards.amount'), '>=', claim.minimumMicros),
+      ]),
+    );
+  const result = await db
+    .updateTable('rewards')
+    .set({ payout_id: claim.payoutId, updated_at: claim.now })
+    .where(payable)
+    .where('rewards.partner_id', 'in', paid)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Takes commissions back out of a payout: all of them (a cancel) or those of some partners. */
+export async function releasePayoutCommissions(
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  now: string,
+  // biome-ignore lint/suspicious/noExplicitAny: a one-column select of partner ids.
+  partnerIds?: SelectQueryBuilder<DB, any, { partner_id: number | null }>,
 ) {
   let query = db
-    .selectFrom('rewards')
-    .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .select(['rewards.id', 'rewards.partner_id', 'rewards.amount'])
-    .where('rewards.program_id', '=', programId)
-    .where('rewards.status', '=', 'ok')
-    .where('rewards.payout_id', 'is', null)
-    .where('rewards.partner_id', 'is not', null)
-    .where('rewards.amount_units', '=', filter.currency)
-    .where('transactions.archived_at', 'is', null)
-    .where(
-      sql<string>`coalesce(rewards.approved_at, rewards.available_at, rewards.created_at)`,
-      '<=',
-      filter.approvedBy,
-    );
-  if (filter.partnerId !== undefined) query = query.where('rewards.partner_id', '=', filter.partnerId);
-  if (filter.lock) query = query.forUpdate('rewards');
-  return query.execute();
+    .updateTable('rewards')
+    .set({ payout_id: null, updated_at: now })
+    .where('program_id', '=', programId)
+    .where('payout_id', '=', payoutId);
+  if (partnerIds !== undefined) query = query.where('partner_id', 'in', partnerIds);
+  await query.execute();
 }
 
 /** Commissions of one payout, with whether their sale is archived. */

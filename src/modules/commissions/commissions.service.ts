@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import {
   type CommissionAction,
@@ -27,7 +27,7 @@ import {
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
-import type { CommissionRow } from './commissions.repository.ts';
+import type { CommissionRow, NamedCommissionRow } from './commissions.repository.ts';
 import * as repository from './commissions.repository.ts';
 import type {
   CreateCommissionBody,
@@ -137,6 +137,53 @@ async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly
     .execute();
 }
 
+/** Whether any row's shown status depends on the auto-approve setting (due, still in review). */
+function dependsOnAutoApprove(rows: readonly CommissionRow[], now: string): boolean {
+  return rows.some(
+    (row) => row.status === 'review_period' && row.available_at !== null && row.available_at <= now,
+  );
+}
+
+/** The auto-approve setting, read only when a row's shown status depends on it. */
+async function autoApproveFor(
+  db: Kysely<DB>,
+  programId: number,
+  rows: readonly CommissionRow[],
+  now: string,
+  given?: boolean,
+) {
+  if (given !== undefined) return given;
+  if (!dependsOnAutoApprove(rows, now)) return true;
+  return (await commissionSettings(db, programId)).autoApprove;
+}
+
+/** What the wire shows of a commission row whose public names were read with it. */
+function commissionOnWire(row: NamedCommissionRow, now: string, autoApprove: boolean) {
+  const status = shownCommissionStatus({ status: row.status, dueAt: row.available_at }, now, autoApprove);
+  const approvedAt =
+    row.approved_at ??
+    (status === 'approved' || status === 'paid' ? (row.available_at ?? row.created_at) : null);
+  return {
+    id: Number(row.id),
+    partner: row.partner_public_id ?? '',
+    transaction: row.transaction_key,
+    customer: row.customer_key,
+    tier: commissionTier(row.role),
+    kind: row.role === 'manual' || row.role === 'clawback' ? row.role : 'sale',
+    amount: microsToNumber(microsFrom(row.amount)),
+    currency: row.amount_units,
+    status,
+    due_at: row.available_at ?? row.created_at,
+    approved_at: approvedAt,
+    paid_at: row.paid_at,
+    payout: row.payout_public_id,
+    reason: row.reason ?? rejectionReason(row.status) ?? null,
+    description: row.description,
+    created_at: row.created_at,
+    updated_at: row.updated_at ?? row.created_at,
+  };
+}
+
 /** What the wire shows of a set of commission rows: partner ids, sale and buyer keys, payout ids. */
 export async function serializeCommissions(
   db: Kysely<DB>,
@@ -146,9 +193,10 @@ export async function serializeCommissions(
   known?: KnownNames,
 ) {
   const programId = ctx.program.id;
-  const auto = autoApprove ?? (await commissionSettings(db, programId)).autoApprove;
+  const now = nowTimestamp(ctx.clock);
   const unique = <T>(values: (T | null)[]) => [...new Set(values.filter((v): v is T => v !== null))];
-  const [partners, sales, payouts] = await Promise.all([
+  const [auto, partners, sales, payouts] = await Promise.all([
+    autoApproveFor(db, programId, rows, now, autoApprove),
     known
       ? []
       : findPartnersByIds(
@@ -173,32 +221,19 @@ export async function serializeCommissions(
   const saleKeys: ReadonlyMap<number, { key: string; customer_key: string | null }> =
     known?.sales ?? new Map(sales.map((s) => [Number(s.id), s]));
   const payoutIds = new Map(payouts.map((p) => [Number(p.id), p.public_id]));
-  const now = nowTimestamp(ctx.clock);
   return rows.map((row) => {
     const sale = row.transaction_id === null ? undefined : saleKeys.get(Number(row.transaction_id));
-    const status = shownCommissionStatus({ status: row.status, dueAt: row.available_at }, now, auto);
-    const approvedAt =
-      row.approved_at ??
-      (status === 'approved' || status === 'paid' ? (row.available_at ?? row.created_at) : null);
-    return {
-      id: Number(row.id),
-      partner: partnerIds.get(Number(row.partner_id)) ?? '',
-      transaction: sale?.key ?? null,
-      customer: sale?.customer_key ?? null,
-      tier: commissionTier(row.role),
-      kind: row.role === 'manual' || row.role === 'clawback' ? row.role : 'sale',
-      amount: microsToNumber(microsFrom(row.amount)),
-      currency: row.amount_units,
-      status,
-      due_at: row.available_at ?? row.created_at,
-      approved_at: approvedAt,
-      paid_at: row.paid_at,
-      payout: row.payout_id === null ? null : (payoutIds.get(Number(row.payout_id)) ?? null),
-      reason: row.reason ?? rejectionReason(row.status) ?? null,
-      description: row.description,
-      created_at: row.created_at,
-      updated_at: row.updated_at ?? row.created_at,
-    };
+    return commissionOnWire(
+      {
+        ...row,
+        partner_public_id: partnerIds.get(Number(row.partner_id)) ?? null,
+        transaction_key: sale?.key ?? null,
+        customer_key: sale?.customer_key ?? null,
+        payout_public_id: row.payout_id === null ? null : (payoutIds.get(Number(row.payout_id)) ?? null),
+      },
+      now,
+      auto,
+    );
   });
 }
 
@@ -216,11 +251,16 @@ function lowerBound(value: string): string {
   return value.length === 10 ? `${value}T00:00:00.000000Z` : value;
 }
 
-/** `GET /v1/commissions`: newest first; filters by partner, status, sale, currency and creation time. */
+/**
+ * `GET /v1/commissions`: newest first; filters by partner, status, sale, currency and creation
+ * time. Nothing is settled here: a due commission shows (and filters) as approved when the
+ * program approves by itself, whether or not its row was settled yet, so a read is exact without
+ * writing (the worker and the writes settle rows).
+ */
 export async function listCommissions(ctx: ProgramContext, query: ListCommissionsQuery & PageRequest) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  await settleDueCommissions(ctx);
+  const now = nowTimestamp(ctx.clock);
   const filter: repository.CommissionListFilter = {};
   if (query.partner !== undefined) {
     const partner =
@@ -230,7 +270,15 @@ export async function listCommissions(ctx: ProgramContext, query: ListCommission
     if (!partner) return [];
     filter.partnerId = Number(partner.id);
   }
-  if (query.status !== undefined) filter.statuses = [storedOfStatus[query.status]];
+  let autoApprove: boolean | undefined;
+  if (query.status !== undefined) {
+    const split = query.status === 'pending' || query.status === 'approved';
+    if (split) autoApprove = (await commissionSettings(db, programId)).autoApprove;
+    filter.status = {
+      stored: storedOfStatus[query.status],
+      ...(autoApprove !== undefined ? { dueSplit: { now, autoApprove } } : {}),
+    };
+  }
   if (query.transaction !== undefined) {
     const sale = await repository.findSaleByKey(db, programId, query.transaction);
     if (!sale) return [];
@@ -240,7 +288,8 @@ export async function listCommissions(ctx: ProgramContext, query: ListCommission
   if (query.created_from !== undefined) filter.createdFrom = lowerBound(query.created_from);
   if (query.created_to !== undefined) filter.createdTo = upperBound(query.created_to);
   const rows = await repository.listCommissions(db, programId, filter, pageWindow(query), query.sort);
-  return serializeCommissions(db, ctx, rows);
+  const auto = await autoApproveFor(db, programId, rows, now, autoApprove);
+  return rows.map((row) => commissionOnWire(row, now, auto));
 }
 
 /** A path id: commission ids are integers; anything else names no commission. */
@@ -251,7 +300,6 @@ function commissionIdOf(segment: string): number | undefined {
 export async function getCommission(ctx: ProgramContext, segment: string) {
   const id = commissionIdOf(segment);
   if (id === undefined) throw commissionNotFound();
-  await settleDueCommissions(ctx);
   const db = ctx.database.db;
   const [row] = await repository.findCommissionsByIds(db, ctx.program.id, [id]);
   if (!row) throw commissionNotFound();
@@ -355,9 +403,9 @@ export async function reviewCommissions(
   });
 }
 
-/** Rewards of an archived sale are in no figure while it is archived. */
+/** Rewards of an archived sale are in no figure while it is archived; clawback lines always are. */
 function isCounted(row: CommissionRow, sales: ReadonlyMap<number, { archived_at: string | null }>): boolean {
-  if (row.transaction_id === null) return true;
+  if (row.transaction_id === null || row.role === 'clawback') return true;
   return sales.get(Number(row.transaction_id))?.archived_at == null;
 }
 
@@ -417,44 +465,41 @@ export async function applyCommissionFigures(trx: Kysely<DB>, programId: number,
 // ---------------------------------------------------------------------------------------------
 // What payouts do to commissions (the payouts module calls these inside its transactions).
 
-/** Approved, unpaid commissions and clawbacks a payout may take now, locked on PostgreSQL. */
-export async function takePayableCommissions(
+/**
+ * Puts every approved, unpaid commission and clawback a payout may take now into payout
+ * `payoutId` (one set-based update; see the repository). Answers how many it took.
+ */
+export async function claimPayableCommissions(
   trx: Kysely<DB>,
   ctx: ProgramContext,
-  filter: { currency: string; partnerId?: number; approvedBy: string },
+  claim: {
+    payoutId: number;
+    currency: string;
+    partnerId?: number;
+    approvedBy: string;
+    minimumMicros: bigint;
+  },
 ) {
-  const rows = await repository.listPayableCommissions(trx, ctx.program.id, {
-    ...filter,
-    lock: lockingOn(ctx),
-  });
-  return rows.map((row) => ({
-    id: Number(row.id),
-    partnerId: Number(row.partner_id),
-    amountMicros: microsFrom(row.amount),
-  }));
+  return repository.claimPayableCommissions(trx, ctx.program.id, { ...claim, now: nowTimestamp(ctx.clock) });
 }
 
-/** Puts commissions into a payout (or, with null, takes them back out: a cancelled payout). */
-export async function assignCommissionsToPayout(
+/**
+ * Takes commissions back out of a payout, free for the next one: all of them (a cancelled payout)
+ * or those of the partners a query names (partners the payout does not pay after all).
+ */
+export async function releaseCommissionsOfPayout(
   trx: Kysely<DB>,
   ctx: ProgramContext,
-  ids: readonly number[],
-  payoutId: number | null,
+  payoutId: number,
+  // biome-ignore lint/suspicious/noExplicitAny: a one-column select of partner ids.
+  partnerIds?: SelectQueryBuilder<DB, any, { partner_id: number | null }>,
 ) {
-  await repository.setRewardsStatus(trx, ctx.program.id, ids, {
-    payout_id: payoutId,
-    updated_at: nowTimestamp(ctx.clock),
-  });
-}
-
-/** A cancelled payout's commissions go back to approved, free for the next payout. */
-export async function releaseCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContext, payoutId: number) {
-  const rows = await repository.listCommissionsOfPayout(trx, ctx.program.id, payoutId);
-  await assignCommissionsToPayout(
+  await repository.releasePayoutCommissions(
     trx,
-    ctx,
-    rows.map((row) => Number(row.id)),
-    null,
+    ctx.program.id,
+    payoutId,
+    nowTimestamp(ctx.clock),
+    partnerIds,
   );
 }
 
@@ -490,7 +535,7 @@ export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContex
         amountMicros: microsFrom(row.amount),
         from: 'ok',
         to: 'paid',
-        counted: row.archived_at === null,
+        counted: row.archived_at === null || row.role === 'clawback',
       })),
     ),
   );
@@ -539,13 +584,21 @@ export async function keepCommissionsOfDeletedSale(
     { transaction_id: null, updated_at: now },
   );
   const figures: FigureChange[] = [];
+  // Clawback lines stayed in the figures when the sale's were taken back: a voided one leaves them
+  // now (the new clawback below covers what it covered), a kept one is already in them.
+  for (const row of voided)
+    if (row.role === 'clawback')
+      figures.push(
+        ...newCommissionFigures(Number(row.partner_id), 'ok', row.amount_units, -microsFrom(row.amount)),
+      );
   const owed = new Map<string, { partnerId: number; units: string; micros: bigint }>();
   for (const row of kept) {
     const partnerId = Number(row.partner_id);
     const micros = microsFrom(row.amount);
-    figures.push(
-      ...newCommissionFigures(partnerId, row.status as StoredRewardStatus, row.amount_units, micros),
-    );
+    if (row.role !== 'clawback')
+      figures.push(
+        ...newCommissionFigures(partnerId, row.status as StoredRewardStatus, row.amount_units, micros),
+      );
     const key = `${partnerId} ${row.amount_units}`;
     const line = owed.get(key) ?? { partnerId, units: row.amount_units, micros: 0n };
     line.micros += micros;

@@ -4,6 +4,7 @@ import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, StatusOnly } from '../../http/schemas.ts';
 import { settleDueCommissions } from '../commissions/commissions.service.ts';
+import { dropPartnerFromPayouts } from '../payouts/payouts.service.ts';
 import {
   CreatePartnerBody,
   InvitePartnerBody,
@@ -205,7 +206,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {
-      await deletePartner(programContext(request), request.params.id, {});
+      await deletePartner(programContext(request), request.params.id, {}, dropPartnerFromPayouts);
       return { status: 1 as const };
     },
   });
@@ -220,7 +221,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {
-      await deletePartner(programContext(request), undefined, request.query);
+      await deletePartner(programContext(request), undefined, request.query, dropPartnerFromPayouts);
       return { status: 1 as const };
     },
   });

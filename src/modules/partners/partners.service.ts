@@ -419,12 +419,28 @@ export const rejectPartner = (ctx: ProgramContext, segment: string) =>
   );
 
 /** `DELETE /v1/partners/{id}` or `DELETE /v1/partners` with `id`, `email` or `key`. */
-export async function deletePartner(ctx: ProgramContext, segment: string | undefined, ref: PartnerRef) {
+/**
+ * Takes a partner about to be deleted out of the payouts not paid yet, in the delete's
+ * transaction. The payouts module owns it (and looks partners up here), so the route hands it in.
+ */
+export type DropPartnerFromPayouts = (
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  partnerId: number,
+) => Promise<void>;
+
+export async function deletePartner(
+  ctx: ProgramContext,
+  segment: string | undefined,
+  ref: PartnerRef,
+  dropFromPayouts: DropPartnerFromPayouts,
+) {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
   await ctx.database.db.transaction().execute(async (trx) => {
     const row = await getPartnerForRequestOrThrow(trx, programId, segment, ref);
     const partner = await serializePartner(trx, programId, row);
+    await dropFromPayouts(trx, ctx, row.id);
     await repository.deletePartner(trx, programId, row.id);
     await recordEvent(trx, programId, 'partner.deleted', partner, now);
   });

@@ -426,6 +426,97 @@ describeEachDatabase('payouts', (server) => {
     assert.equal(events.filter((e) => e === 'commission.voided').length, 1);
   });
 
+  test('refunding an archived sale: its figures stay out, but a paid commission is clawed back now', async () => {
+    const { p, partners } = await commissionProgram(server());
+    const act = (path: string, body: unknown = {}) => post(p, path, body);
+    await sell(server(), p, 'c-pa', 'a1', 100); // pa: 10, unpaid
+    await sell(server(), p, 'c-pb', 'a2', 300); // pb: 30, paid below
+    const paid = (await act('/v1/payouts', { partner: partners.pb })).body.data;
+    assert.equal((await act(`/v1/payouts/${paid.id}/mark-paid`)).status, 200);
+    for (const key of ['a1', 'a2']) assert.equal((await act(`/v1/transactions/${key}/archive`)).status, 200);
+    assert.equal((await act('/v1/transactions/a1/refund', { amount: 50 })).status, 200);
+    const refunded = await act('/v1/transactions/a2/refund');
+    assert.equal(refunded.status, 200, refunded.text);
+    // The archived sale's own figures stay out; the clawback of what was paid is owed now.
+    assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 0, pending: [], not_paid: [] });
+    assert.deepEqual(await figuresOf(server(), p, partners.pb!), {
+      paid: 0,
+      pending: [],
+      not_paid: [{ currency: 'USD', amount: -30 }],
+    });
+    for (const id of Object.values(partners))
+      assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
+    // The next payout nets it out, though its sale is still archived.
+    await sell(server(), p, 'c-pb', 'a3', 500); // pb: 50
+    const next = (await act('/v1/payouts', { partner: partners.pb })).body.data;
+    assert.deepEqual(
+      next.items.map((i: any) => [i.partner, i.amount, i.commission_count]),
+      [[partners.pb, 20, 2]],
+    );
+    // Revoking the archive brings back what the refund left of the sale, and only that.
+    for (const key of ['a1', 'a2'])
+      assert.equal((await act(`/v1/transactions/${key}/revoke-archive`)).status, 200);
+    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+      paid: 0,
+      pending: [],
+      not_paid: [{ currency: 'USD', amount: 5 }],
+    });
+    for (const id of Object.values(partners))
+      assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
+    // Deleting the refunded sale later claws back nothing twice.
+    assert.equal((await server().request('DELETE', '/v1/transactions/a2', { token: p.token })).status, 200);
+    for (const id of Object.values(partners))
+      assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
+  });
+
+  test('deleting a partner takes it out of pending payouts; paid ones keep their items and totals', async () => {
+    const { p, partners } = await commissionProgram(server());
+    await sell(server(), p, 'c-pa', 'e1', 100); // pa: 10
+    await sell(server(), p, 'c-pb', 'e2', 300); // pb: 30
+    const paid = (await post(p, '/v1/payouts')).body.data;
+    assert.equal((await post(p, `/v1/payouts/${paid.id}/mark-paid`)).status, 200);
+    await sell(server(), p, 'c-pa', 'e3', 200); // pa: 20
+    await sell(server(), p, 'c-pb', 'e4', 400); // pb: 40
+    const pending = (await post(p, '/v1/payouts')).body.data;
+    assert.deepEqual([pending.total, pending.partner_count], [60, 2]);
+    const deleted = await server().request('DELETE', `/v1/partners/${partners.pb}`, { token: p.token });
+    assert.equal(deleted.status, 200, deleted.text);
+    const get = async (id: string) =>
+      (await server().request('GET', `/v1/payouts/${id}`, { token: p.token })).body.data;
+    const after = await get(pending.id);
+    assert.deepEqual(
+      [after.status, after.total, after.partner_count, after.items.map((i: any) => [i.partner, i.amount])],
+      ['pending', 20, 1, [[partners.pa, 20]]],
+    );
+    const history = await get(paid.id);
+    assert.deepEqual(
+      [
+        history.status,
+        history.total,
+        history.partner_count,
+        history.items.map((i: any) => [i.partner, i.amount]),
+      ],
+      [
+        'paid',
+        40,
+        2,
+        [
+          [partners.pa, 10],
+          ['', 30],
+        ],
+      ],
+    );
+    const csv = await server().request('GET', `/v1/payouts/${paid.id}/export?format=csv`, { token: p.token });
+    assert.equal(csv.status, 200, csv.text);
+    assert.equal(csv.text.trim().split('\n').length, 3, csv.text);
+    // The last partner of a pending payout leaves: the payout is cancelled, not left empty.
+    const deletedA = await server().request('DELETE', `/v1/partners/${partners.pa}`, { token: p.token });
+    assert.equal(deletedA.status, 200, deletedA.text);
+    const empty = await get(pending.id);
+    assert.deepEqual([empty.status, empty.total, empty.partner_count, empty.items], ['cancelled', 0, 0, []]);
+    assert.equal((await post(p, `/v1/payouts/${pending.id}/mark-paid`)).status, 422);
+  });
+
   test('payout_terms_days: a commission waits that long after approval; minimums are per currency', async () => {
     const clock = new ManualClock();
     const own = await startServer({ dialect: server().dialect, clock });

@@ -20,12 +20,86 @@ export async function insertPayout(db: Kysely<DB>, values: Insertable<PayoutsTab
   return db.insertInto('payouts').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertPayoutItems(db: Kysely<DB>, rows: Insertable<PayoutItemsTable>[]) {
-  for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('payout_items')
-      .values(rows.slice(i, i + 500))
-      .execute();
+/**
+ * The items of a payout whose commissions were just claimed: one per partner, its net amount and
+ * commission count, and its payout details as they are now (the export pays there), in partner
+ * order. One INSERT … SELECT: nothing travels through the process.
+ */
+export async function insertItemsOfClaimedCommissions(db: Kysely<DB>, programId: number, payoutId: number) {
+  const nets = db
+    .selectFrom('rewards')
+    .select((eb) => [
+      'rewards.partner_id',
+      eb.fn.sum<string>('rewards.amount').as('amount'),
+      eb.fn.countAll<string>().as('commission_count'),
+    ])
+    .where('rewards.program_id', '=', programId)
+    .where('rewards.payout_id', '=', payoutId)
+    .groupBy('rewards.partner_id')
+    .as('nets');
+  await db
+    .insertInto('payout_items')
+    .columns([
+      'program_id',
+      'payout_id',
+      'partner_id',
+      'amount',
+      'commission_count',
+      'payout_method',
+      'payout_details',
+    ])
+    .expression(
+      db
+        .selectFrom(nets)
+        .innerJoin('partners', 'partners.id', 'nets.partner_id')
+        .select((eb) => [
+          sql.lit(programId).as('program_id'),
+          sql.lit(payoutId).as('payout_id'),
+          'nets.partner_id',
+          sql<string>`cast(${sql.ref('nets.amount')} as bigint)`.as('amount'),
+          sql<number>`cast(${sql.ref('nets.commission_count')} as integer)`.as('commission_count'),
+          'partners.payout_method',
+          eb.fn.coalesce('partners.payout_details', sql.lit('{}')).as('payout_details'),
+        ])
+        .where('partners.program_id', '=', programId)
+        .orderBy('nets.partner_id'),
+    )
+    .execute();
+}
+
+/** Partners of a payout whose net amount is not paid (zero or less, or under the minimum): core/payouts.ts `paysNet`. */
+export function unpaidPartnersOf(db: Kysely<DB>, programId: number, payoutId: number, minimumMicros: bigint) {
+  return db
+    .selectFrom('payout_items')
+    .select('partner_id')
+    .where('program_id', '=', programId)
+    .where('payout_id', '=', payoutId)
+    .where((eb) => eb.or([eb('amount', '<=', 0n), eb('amount', '<', minimumMicros)]));
+}
+
+export async function deleteUnpaidItems(
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  minimumMicros: bigint,
+) {
+  await db
+    .deleteFrom('payout_items')
+    .where('program_id', '=', programId)
+    .where('payout_id', '=', payoutId)
+    .where((eb) => eb.or([eb('amount', '<=', 0n), eb('amount', '<', minimumMicros)]))
+    .execute();
+}
+
+/** A payout's total and partner count, from its items. */
+export async function sumPayoutItems(db: Kysely<DB>, programId: number, payoutId: number) {
+  const row = await db
+    .selectFrom('payout_items')
+    .select((eb) => [eb.fn.sum<string | null>('amount').as('total'), eb.fn.countAll<string>().as('partners')])
+    .where('program_id', '=', programId)
+    .where('payout_id', '=', payoutId)
+    .executeTakeFirstOrThrow();
+  return { total: BigInt(row.total ?? 0), partners: Number(row.partners) };
 }
 
 export async function findPayoutByPublicId(
@@ -47,7 +121,13 @@ export async function updatePayout(
   db: Kysely<DB>,
   programId: number,
   id: number,
-  values: { status: string; paid_at?: string; cancelled_at?: string },
+  values: {
+    status?: string;
+    paid_at?: string;
+    cancelled_at?: string;
+    total?: bigint;
+    partner_count?: number;
+  },
 ) {
   await db
     .updateTable('payouts')
@@ -69,20 +149,73 @@ export async function listPayouts(
   return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 
-/** Items of payouts, in partner order, `after` an item id (exports page through them). */
-export async function listPayoutItems(
+/** A page of a payout's items with their partners' names, `after` an item id: one keyset-paged join. */
+export async function listNamedPayoutItems(
   db: Kysely<DB>,
   programId: number,
   payoutId: number,
-  page: { after: number; limit: number } = { after: 0, limit: 1_000_000 },
+  page: { after: number; limit: number },
 ) {
   return db
     .selectFrom('payout_items')
-    .selectAll()
-    .where('program_id', '=', programId)
-    .where('payout_id', '=', payoutId)
-    .where('id', '>', page.after)
-    .orderBy('id')
+    .leftJoin('partners', 'partners.id', 'payout_items.partner_id')
+    .select([
+      'payout_items.id',
+      'payout_items.amount',
+      'payout_items.commission_count',
+      'payout_items.payout_method',
+      'payout_items.payout_details',
+      'partners.public_id as partner_public_id',
+      'partners.email as partner_email',
+      'partners.name as partner_name',
+      'partners.surname as partner_surname',
+    ])
+    .where('payout_items.program_id', '=', programId)
+    .where('payout_items.payout_id', '=', payoutId)
+    .where('payout_items.id', '>', page.after)
+    .orderBy('payout_items.id')
     .limit(page.limit)
     .execute();
+}
+
+export type NamedPayoutItemRow = Awaited<ReturnType<typeof listNamedPayoutItems>>[number];
+
+/** A partner's items in payouts that are still pending (a partner delete takes them out). */
+export async function listPendingItemsOfPartner(db: Kysely<DB>, programId: number, partnerId: number) {
+  return db
+    .selectFrom('payout_items')
+    .innerJoin('payouts', 'payouts.id', 'payout_items.payout_id')
+    .select(['payout_items.id', 'payout_items.payout_id', 'payout_items.amount'])
+    .where('payout_items.program_id', '=', programId)
+    .where('payout_items.partner_id', '=', partnerId)
+    .where('payouts.status', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Takes one item out of a pending payout: its amount leaves the total, the partner the count, and
+ * a payout left with no item is cancelled. Conditional on the payout still being pending (a
+ * concurrent mark-paid wins, and the item then stays); answers whether it was taken out.
+ */
+export async function removePendingItem(
+  db: Kysely<DB>,
+  programId: number,
+  item: { id: number; payout_id: number; amount: bigint },
+  now: string,
+) {
+  const updated = await db
+    .updateTable('payouts')
+    .set((eb) => ({
+      total: eb('total', '-', item.amount),
+      partner_count: eb('partner_count', '-', 1),
+      status: eb.case().when('partner_count', '=', 1).then('cancelled').else(eb.ref('status')).end(),
+      cancelled_at: eb.case().when('partner_count', '=', 1).then(now).else(eb.ref('cancelled_at')).end(),
+    }))
+    .where('program_id', '=', programId)
+    .where('id', '=', item.payout_id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await db.deleteFrom('payout_items').where('program_id', '=', programId).where('id', '=', item.id).execute();
+  return true;
 }

@@ -1,32 +1,30 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
+import { csvRecord } from '../../core/csv.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
-import { approvedBy, batchPayout, exportAmount, payoutMinimumOf } from '../../core/payouts.ts';
+import { approvedBy, exportAmount, payoutMinimumOf } from '../../core/payouts.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
 import {
-  assignCommissionsToPayout,
+  claimPayableCommissions,
   commissionSettings,
   payCommissionsOfPayout,
   releaseCommissionsOfPayout,
   settleDueCommissions,
-  takePayableCommissions,
 } from '../commissions/commissions.service.ts';
 import {
+  type DropPartnerFromPayouts,
   findPartnerByRef,
-  findPartnersByIds,
   getPartnerByPathOrThrow,
-  type PartnerRow,
 } from '../partners/partners.service.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
-import type { PayoutItemRow, PayoutRow } from './payouts.repository.ts';
+import type { NamedPayoutItemRow, PayoutRow } from './payouts.repository.ts';
 import * as repository from './payouts.repository.ts';
 import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
 
@@ -39,14 +37,6 @@ import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
 
 export function payoutNotFound(): AppError {
   return new AppError('not_found', 'Payout not found.');
-}
-
-async function partnersByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
-  const out = new Map<number, PartnerRow>();
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const row of await findPartnersByIds(db, programId, ids.slice(i, i + 1000)))
-      out.set(Number(row.id), row);
-  return out;
 }
 
 function toPayoutEntry(row: PayoutRow) {
@@ -62,21 +52,30 @@ function toPayoutEntry(row: PayoutRow) {
   };
 }
 
+/** Every item of a payout with its partner's names, a page of 5,000 at a time. */
+async function* namedItemsOf(db: Kysely<DB>, programId: number, payoutId: number, limit = 5000) {
+  let after = 0;
+  for (;;) {
+    const items = await repository.listNamedPayoutItems(db, programId, payoutId, { after, limit });
+    if (items.length > 0) yield items;
+    if (items.length < limit) return;
+    after = Number(items[items.length - 1]!.id);
+  }
+}
+
 async function toPayout(db: Kysely<DB>, programId: number, row: PayoutRow) {
-  const items = await repository.listPayoutItems(db, programId, Number(row.id));
-  const partners = await partnersByIds(
-    db,
-    programId,
-    items.map((item) => Number(item.partner_id)),
-  );
+  const items: ReturnType<typeof toItem>[] = [];
+  for await (const page of namedItemsOf(db, programId, Number(row.id)))
+    for (const item of page) items.push(toItem(item));
+  return { ...toPayoutEntry(row), items };
+}
+
+function toItem(item: NamedPayoutItemRow) {
   return {
-    ...toPayoutEntry(row),
-    items: items.map((item) => ({
-      partner: partners.get(Number(item.partner_id))?.public_id ?? '',
-      amount: microsToNumber(microsFrom(item.amount)),
-      commission_count: Number(item.commission_count),
-      payout_method: item.payout_method as 'paypal' | 'wise' | 'bank_transfer' | 'manual' | null,
-    })),
+    partner: item.partner_public_id ?? '',
+    amount: microsToNumber(microsFrom(item.amount)),
+    commission_count: Number(item.commission_count),
+    payout_method: item.payout_method as 'paypal' | 'wise' | 'bank_transfer' | 'manual' | null,
   };
 }
 
@@ -101,59 +100,51 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
     if (!partner) throw fieldError('partner', messages.invalid('partner'));
     partnerId = Number(partner.id);
   }
+  const minimum = payoutMinimumOf(settings.payoutMinimum, currency);
   return db.transaction().execute(async (trx) => {
     if (ctx.database.dialect === 'postgres') await repository.lockProgramPayouts(trx, programId);
     const now = nowTimestamp(ctx.clock);
-    const payable = await takePayableCommissions(trx, ctx, {
-      currency,
-      ...(partnerId !== undefined ? { partnerId } : {}),
-      approvedBy: approvedBy(now, settings.payoutTermsDays),
-    });
-    const lines = batchPayout(payable, payoutMinimumOf(settings.payoutMinimum, currency));
-    if (lines.length === 0)
-      throw fieldError(
-        'currency',
-        `No partner has approved commissions in ${currency} that reach the payout minimum.`,
-      );
-    const total = lines.reduce((sum, line) => sum + line.amountMicros, 0n);
+    // Set-based: the payout row first, then the commissions of the partners it pays claimed in
+    // one update, its items summed from what was claimed in one INSERT … SELECT. A concurrent
+    // deny or refund may have moved a row between the partners' sums and the claim (PostgreSQL):
+    // a partner left under the minimum by it gets its commissions back.
     const payout = await repository.insertPayout(trx, {
       program_id: programId,
       public_id: newKey(),
       status: 'pending',
       currency,
-      total,
-      partner_count: lines.length,
+      total: 0n,
+      partner_count: 0,
       created_at: now,
       paid_at: null,
       cancelled_at: null,
     });
-    const partners = await partnersByIds(
-      trx,
-      programId,
-      lines.map((line) => line.partnerId),
-    );
-    await repository.insertPayoutItems(
-      trx,
-      lines.map((line) => {
-        const partner = partners.get(line.partnerId);
-        return {
-          program_id: programId,
-          payout_id: Number(payout.id),
-          partner_id: line.partnerId,
-          amount: line.amountMicros,
-          commission_count: line.commissionIds.length,
-          payout_method: partner?.payout_method ?? null,
-          payout_details: partner?.payout_details ?? '{}',
-        };
-      }),
-    );
-    await assignCommissionsToPayout(
-      trx,
-      ctx,
-      lines.flatMap((line) => line.commissionIds),
-      Number(payout.id),
-    );
-    const data = await toPayout(trx, programId, payout);
+    const payoutId = Number(payout.id);
+    const claimed = await claimPayableCommissions(trx, ctx, {
+      payoutId,
+      currency,
+      ...(partnerId !== undefined ? { partnerId } : {}),
+      approvedBy: approvedBy(now, settings.payoutTermsDays),
+      minimumMicros: minimum,
+    });
+    if (claimed > 0) {
+      await repository.insertItemsOfClaimedCommissions(trx, programId, payoutId);
+      await releaseCommissionsOfPayout(
+        trx,
+        ctx,
+        payoutId,
+        repository.unpaidPartnersOf(trx, programId, payoutId, minimum),
+      );
+      await repository.deleteUnpaidItems(trx, programId, payoutId, minimum);
+    }
+    const { total, partners } = await repository.sumPayoutItems(trx, programId, payoutId);
+    if (partners === 0)
+      throw fieldError(
+        'currency',
+        `No partner has approved commissions in ${currency} that reach the payout minimum.`,
+      );
+    await repository.updatePayout(trx, programId, payoutId, { total, partner_count: partners });
+    const data = await toPayout(trx, programId, { ...payout, total, partner_count: partners });
     await recordEvent(trx, programId, 'payout.created', data, now);
     return data;
   });
@@ -213,26 +204,16 @@ async function emailPartnersPaid(trx: Kysely<DB>, ctx: ProgramContext, row: Payo
   const program = await getProgramNameAndWebsite(trx, programId);
   const name = program?.name ?? 'the partner program';
   const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  let after = 0;
-  for (;;) {
-    const items = await repository.listPayoutItems(trx, programId, Number(row.id), { after, limit: 1000 });
-    if (items.length === 0) break;
-    after = Number(items[items.length - 1]!.id);
-    const partners = await partnersByIds(
-      trx,
-      programId,
-      items.map((item) => Number(item.partner_id)),
-    );
+  for await (const items of namedItemsOf(trx, programId, Number(row.id))) {
     for (const item of items) {
-      const partner = partners.get(Number(item.partner_id));
-      if (!partner) continue;
+      if (item.partner_email === null) continue;
       const amount = `${exportAmount(microsFrom(item.amount), row.currency)} ${row.currency}`;
-      const greeting = `Hello ${partner.name ?? partner.email},`;
+      const greeting = `Hello ${item.partner_name ?? item.partner_email},`;
       await queueEmail(
         trx,
         programId,
         {
-          to: partner.email,
+          to: item.partner_email,
           subject: `${name}: your payout of ${amount} has been sent`,
           text: `${greeting}\n\n${name} has sent your payout of ${amount} (${item.commission_count} commissions).\n`,
           html: `<p>${html(greeting)}</p><p>${html(name)} has sent your payout of ${html(amount)} (${item.commission_count} commissions).</p>`,
@@ -242,6 +223,22 @@ async function emailPartnersPaid(trx: Kysely<DB>, ctx: ProgramContext, row: Payo
     }
   }
 }
+
+/**
+ * A partner is being deleted (its commissions go with it): each payout not paid yet drops the
+ * partner's item, and its total and partner count follow; a payout left empty is cancelled. Paid
+ * and cancelled payouts keep the item without a partner (migration 0019): what was sent stays.
+ */
+export const dropPartnerFromPayouts: DropPartnerFromPayouts = async (trx, ctx, partnerId) => {
+  const now = nowTimestamp(ctx.clock);
+  for (const item of await repository.listPendingItemsOfPartner(trx, ctx.program.id, partnerId))
+    await repository.removePendingItem(
+      trx,
+      ctx.program.id,
+      { id: Number(item.id), payout_id: Number(item.payout_id), amount: microsFrom(item.amount) },
+      now,
+    );
+};
 
 /** `POST /v1/payouts/{id}/cancel`: its commissions go back to approved, for a later payout. */
 export async function cancelPayout(ctx: ProgramContext, id: string) {
@@ -273,7 +270,7 @@ interface Details {
   note?: string;
 }
 
-function detailsOf(item: PayoutItemRow): Details {
+function detailsOf(item: NamedPayoutItemRow): Details {
   try {
     const parsed: unknown = JSON.parse(item.payout_details || '{}');
     return typeof parsed === 'object' && parsed !== null ? (parsed as Details) : {};
@@ -291,23 +288,18 @@ const formats: Record<
   ExportFormat,
   {
     header: string[] | null;
-    row: (
-      item: PayoutItemRow,
-      partner: PartnerRow | undefined,
-      payout: PayoutRow,
-      amount: string,
-    ) => string[];
+    row: (item: NamedPayoutItemRow, payout: PayoutRow, amount: string) => string[];
   }
 > = {
   paypal: {
     header: null,
-    row: (item, partner, payout, amount) => {
+    row: (item, payout, amount) => {
       const details = detailsOf(item);
       return [
-        details.email ?? partner?.email ?? '',
+        details.email ?? item.partner_email ?? '',
         amount,
         payout.currency,
-        `${payout.public_id}-${partner?.public_id ?? item.partner_id}`.slice(0, 30),
+        `${payout.public_id}-${item.partner_public_id ?? item.id}`.slice(0, 30),
         `Commissions (${item.commission_count})`,
       ];
     },
@@ -327,14 +319,14 @@ const formats: Record<
       'sortCode',
       'BIC',
     ],
-    row: (item, partner, payout, amount) => {
+    row: (item, payout, amount) => {
       const details = detailsOf(item);
       const name =
         details.account_holder ??
-        ([partner?.name, partner?.surname].filter(Boolean).join(' ') || partner?.email || '');
+        ([item.partner_name, item.partner_surname].filter(Boolean).join(' ') || item.partner_email || '');
       return [
         name,
-        details.email ?? partner?.email ?? '',
+        details.email ?? item.partner_email ?? '',
         `Payout ${payout.public_id}`.slice(0, 35),
         'PRIVATE',
         'target',
@@ -367,13 +359,13 @@ const formats: Record<
       'bank_name',
       'note',
     ],
-    row: (item, partner, payout, amount) => {
+    row: (item, payout, amount) => {
       const details = detailsOf(item);
       return [
         payout.public_id,
-        partner?.public_id ?? '',
-        partner?.email ?? '',
-        [partner?.name, partner?.surname].filter(Boolean).join(' '),
+        item.partner_public_id ?? '',
+        item.partner_email ?? '',
+        [item.partner_name, item.partner_surname].filter(Boolean).join(' '),
         item.payout_method ?? '',
         amount,
         payout.currency,
@@ -392,8 +384,8 @@ const formats: Record<
 };
 
 /**
- * `GET /v1/payouts/{id}/export`: the payout as a payment file, streamed 2,000 items at a time,
- * each page quoted by csv-stringify (fields with commas, quotes or line breaks are quoted).
+ * `GET /v1/payouts/{id}/export`: the payout as a payment file, streamed 5,000 items at a time,
+ * each record quoted by core/csv.ts (fields with commas, quotes or line breaks are quoted).
  * Amounts are rounded to the currency's minor unit here and only here (core/payouts.ts).
  */
 export async function exportPayout(ctx: ProgramContext, id: string, format: ExportFormat) {
@@ -401,42 +393,24 @@ export async function exportPayout(ctx: ProgramContext, id: string, format: Expo
   const programId = ctx.program.id;
   const payout = await getRowOrThrow(db, programId, id);
   const spec = formats[format];
-  let after = 0;
+  const pages = namedItemsOf(db, programId, Number(payout.id), 5000);
   let headerSent = spec.header === null;
   const stream = new Readable({
     async read() {
       try {
         const chunks: string[] = [];
         if (!headerSent) {
-          chunks.push(stringify([spec.header!]));
+          chunks.push(csvRecord(spec.header!));
           headerSent = true;
         }
-        const items = await repository.listPayoutItems(db, programId, Number(payout.id), {
-          after,
-          limit: 2000,
-        });
-        if (items.length > 0) {
-          after = Number(items[items.length - 1]!.id);
-          const partners = await partnersByIds(
-            db,
-            programId,
-            items.map((item) => Number(item.partner_id)),
-          );
-          chunks.push(
-            stringify(
-              items.map((item) =>
-                spec.row(
-                  item,
-                  partners.get(Number(item.partner_id)),
-                  payout,
-                  exportAmount(microsFrom(item.amount), payout.currency),
-                ),
-              ),
-            ),
-          );
-        }
+        const next = await pages.next();
+        if (!next.done)
+          for (const item of next.value)
+            chunks.push(
+              csvRecord(spec.row(item, payout, exportAmount(microsFrom(item.amount), payout.currency))),
+            );
         if (chunks.length > 0) this.push(chunks.join(''));
-        if (items.length === 0) this.push(null);
+        if (next.done) this.push(null);
       } catch (error) {
         this.destroy(error as Error);
       }

@@ -312,7 +312,11 @@ async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: Transacti
     // A refund already took its part back (core/sales.ts decideRefund).
     amountMicros: microsFrom(row.amount) - microsFrom(row.refunded_amount ?? 0),
     currency: row.amount_units ?? 'USD',
-    rewards: rewards.filter((reward) => reward.deleted_at === null).map(rewardFacts),
+    // Clawback lines are owed whatever the sale's state (core/sales.ts decideRefund): archive,
+    // revoke-archive and delete leave them in the figures.
+    rewards: rewards
+      .filter((reward) => reward.deleted_at === null && reward.role !== 'clawback')
+      .map(rewardFacts),
   };
   const salesBefore = Number(figures.get(partnerMetrics.salesCount) ?? 0);
   await applySaleFigures(
