@@ -127,7 +127,8 @@ export async function postgresDatabase(): Promise<{ url: string; drop(): Promise
 }
 
 export interface LoadOptions {
-  url: string;
+  /** One server, or several taken round-robin per connection. */
+  url: string | string[];
   method?: string;
   path: string;
   headers?: Record<string, string>;
@@ -159,7 +160,7 @@ async function autocannon(
       'tsx',
       'bench/load-worker.ts',
       JSON.stringify({
-        url: `${options.url}${path}`,
+        url: Array.isArray(options.url) ? options.url.map((url) => `${url}${path}`) : `${options.url}${path}`,
         method: options.method,
         headers: options.headers,
         body: options.body,

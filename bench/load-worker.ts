@@ -1,10 +1,11 @@
 // Runs autocannon in its own process (so the load generator does not share the server's event
 // loop) and prints the result as one JSON line. `{{n}}` in the body becomes a request counter,
-// so each request can carry a unique key.
+// so each request can carry a unique key; `{{n%K}}` the counter modulo K (one of K records).
+// Several URLs are taken round-robin per connection (several Vouch processes behind one client).
 import autocannon from 'autocannon';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as {
-  url: string;
+  url: string | string[];
   method: string;
   headers: Record<string, string>;
   body?: string;
@@ -14,7 +15,8 @@ const options = JSON.parse(process.argv[2] ?? '{}') as {
 
 let n = 0;
 const instance: any = autocannon({
-  url: options.url,
+  // autocannon takes several URLs too (its types say one).
+  url: options.url as string,
   connections: options.connections,
   duration: options.duration,
   requests: [
@@ -24,7 +26,10 @@ const instance: any = autocannon({
       setupRequest: (request: any) => {
         if (options.body === undefined) return request;
         n += 1;
-        return { ...request, body: options.body.replaceAll('{{n}}', `${process.pid}-${n}`) };
+        const body = options.body
+          .replaceAll('{{n}}', `${process.pid}-${n}`)
+          .replace(/\{\{n%(\d+)\}\}/g, (_, k: string) => String(n % Number(k)));
+        return { ...request, body };
       },
     },
   ],

@@ -15,6 +15,14 @@ test('defaults follow the contract', () => {
     { port: 8080, host: '127.0.0.1', db: 'sqlite:./data/vouch.db', rate: 600, admin: undefined },
   );
   assert.deepEqual(config.webhookAllowCidrs, []);
+  assert.equal(config.databasePoolSize, 8);
+  assert.equal(config.databaseStatementTimeoutMs, 30_000);
+});
+
+test('the PostgreSQL pool size and statement timeout are read', () => {
+  const config = loadConfig({ DATABASE_POOL_SIZE: '4', DATABASE_STATEMENT_TIMEOUT_MS: '0' });
+  assert.equal(config.databasePoolSize, 4);
+  assert.equal(config.databaseStatementTimeoutMs, 0);
 });
 
 const bad: [string, Record<string, string>][] = [
@@ -32,6 +40,8 @@ const bad: [string, Record<string, string>][] = [
   ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '40000', REQUEST_TIMEOUT_MS: '30000' }],
   ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: '0' }],
   ['MAX_CONNECTIONS', { MAX_CONNECTIONS: 'many' }],
+  ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }],
+  ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }],
   ['SECRET_KEY', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' }],
   ['SECRET_KEY', { SECRET_KEY: 'short' }],
   ['SECRET_KEY', { SECRET_KEY: `${'ab'.repeat(32)},nope` }],

@@ -5,6 +5,10 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL: connections per process (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
+  /** PostgreSQL: longest a statement may run, in ms; 0 for no limit (DATABASE_STATEMENT_TIMEOUT_MS). */
+  databaseStatementTimeoutMs: number;
   publicUrl: string | undefined;
   adminToken: string | undefined;
   redisUrl: string | undefined;
@@ -146,6 +150,9 @@ function onOff(env: Env, name: string, fallback: 'on' | 'off'): boolean {
   return value === 'on';
 }
 
+/** Measured on a 2-core machine (README, PostgreSQL figures); at most COUNTER_SLOTS (db/counter-slots.ts). */
+const DEFAULT_POOL_SIZE = 8;
+
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -170,6 +177,8 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
     databaseUrl: database,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 1000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     secretKeys: secretKeys(env, database),
     publicUrl: publicUrl(env),
     adminToken: adminToken(env),

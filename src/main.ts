@@ -23,7 +23,10 @@ async function main() {
   const log = pino({ level: config.logLevel });
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    database = await openDatabase(config.databaseUrl);
+    database = await openDatabase(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+    });
     const applied = await migrateOrThrow(database);
     if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
   } catch (error) {

@@ -64,7 +64,12 @@ export class CounterFigures implements Iterable<[metric: string, value: bigint]>
     rows: readonly { metric: string; value: number | bigint | string; value_hi: number | bigint | string }[],
   ) {
     const figures = new CounterFigures();
-    for (const row of rows) figures.#figures.set(row.metric, joinCounterParts(row.value, row.value_hi));
+    // A figure may have several rows, its slots (db/counter-slots.ts): they add up.
+    for (const row of rows) {
+      const value = joinCounterParts(row.value, row.value_hi);
+      const before = figures.#figures.get(row.metric);
+      figures.#figures.set(row.metric, before === undefined ? value : before + value);
+    }
     return figures;
   }
 

@@ -1,5 +1,5 @@
 import { Kysely, sql } from 'kysely';
-import { openPostgres } from './postgres.ts';
+import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { runPreparedImmediately } from './prepared.ts';
 import { openSqlite } from './sqlite.ts';
 import type { DB } from './tables.ts';
@@ -23,7 +23,7 @@ export interface Database {
 }
 
 /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see config.ts). */
-export async function openDatabase(url: string, options: { poolSize?: number } = {}): Promise<Database> {
+export async function openDatabase(url: string, options: PostgresOptions = {}): Promise<Database> {
   if (url.startsWith('sqlite:')) {
     const { dialect, runNow } = openSqlite(url);
     const db = new Kysely<DB>({ dialect });
@@ -37,7 +37,7 @@ export async function openDatabase(url: string, options: { poolSize?: number } =
       close: () => db.destroy(),
     };
   }
-  const { dialect, schema } = await openPostgres(url, options.poolSize);
+  const { dialect, schema } = await openPostgres(url, options);
   const db = new Kysely<DB>({ dialect });
   return {
     db,

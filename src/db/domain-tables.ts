@@ -195,6 +195,8 @@ export interface EntityCountersTable {
   /** The figure is `value_hi × 10^12 + value` (db/counter-parts.ts). */
   value: number;
   value_hi: Generated<number>;
+  /** Which of a figure's rows (db/counter-slots.ts); a figure is the sum of its slots. */
+  slot: Generated<number>;
 }
 
 /** Per-day figures of one partner, customer or link (`clicks` by day), for reports over time. */

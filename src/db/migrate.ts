@@ -32,6 +32,8 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
   }
   return database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    // A migration may rewrite a large table: DATABASE_STATEMENT_TIMEOUT_MS is for requests.
+    await sql`set statement_timeout = 0`.execute(connection);
     try {
       const migrator = new Migrator({
         db: connection,
@@ -43,6 +45,7 @@ export async function migrateToLatest(database: Database): Promise<MigrationResu
       });
       return await migrateRetryingIntrospection(migrator);
     } finally {
+      await sql`reset statement_timeout`.execute(connection);
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
   });

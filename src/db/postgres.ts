@@ -1,5 +1,6 @@
 import { PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { takeCounterSlot } from './counter-slots.ts';
 
 /**
  * int8 comes back as a number when a double holds it exactly (ids, counts, most amounts) and as
@@ -42,22 +43,42 @@ function namingStatements(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
+/** A connection that takes the next counter slot as it connects (db/counter-slots.ts). */
+class SlottedClient extends pg.Client {
+  constructor(config: pg.ClientConfig) {
+    super({ ...config, options: [config.options, takeCounterSlot()].filter(Boolean).join(' ') });
+  }
+}
+
+export interface PostgresOptions {
+  /** Connections of the pool (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /** Longest a statement may run, in milliseconds, 0 for no limit (DATABASE_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs?: number;
+}
+
 /**
  * `postgres://user@host:port/db`, optionally `?schema=name`: the schema is created on demand and
  * put first on the search path (the tests give every file its own schema).
  */
 export async function openPostgres(
   url: string,
-  poolSize = 10,
+  { poolSize = 8, statementTimeoutMs = 0 }: PostgresOptions = {},
 ): Promise<{ dialect: PostgresDialect; pool: pg.Pool; schema: string | null }> {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('DATABASE_URL: invalid schema name');
+  const settings = [
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    ...(statementTimeoutMs > 0 ? [`-c statement_timeout=${statementTimeoutMs}`] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: parsed.toString(),
     max: poolSize,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // The pool constructs each client with its own options (its typings omit the argument).
+    Client: SlottedClient as unknown as new () => pg.Client,
+    ...(settings.length > 0 ? { options: settings.join(' ') } : {}),
   });
   const dialect = new PostgresDialect({ pool: namingStatements(pool) });
   if (schema) {

@@ -74,6 +74,8 @@ export interface ProgramCountersTable {
   /** The figure is `value_hi × 10^12 + value` (db/counter-parts.ts). */
   value: number;
   value_hi: Generated<number>;
+  /** Which of a figure's rows (db/counter-slots.ts); a figure is the sum of its slots. */
+  slot: Generated<number>;
 }
 
 export interface DB {

@@ -89,7 +89,7 @@ function sqliteWriter(url: string): BulkWriter {
       runAll(
         `insert into entity_counters (program_id, owner_kind, owner_id, metric, value, value_hi)
          values (?, ?, ?, ?, ?, ?)
-         on conflict (program_id, owner_kind, owner_id, metric) do update set
+         on conflict (program_id, owner_kind, owner_id, metric, slot) do update set
            value = (value + excluded.value) % ${COUNTER_BASE},
            value_hi = value_hi + excluded.value_hi + (value + excluded.value) / ${COUNTER_BASE}`,
         rows.map(splitFigure),
@@ -146,7 +146,7 @@ function kyselyWriter(deps: Deps): BulkWriter {
         (values) =>
           sql`insert into entity_counters (program_id, owner_kind, owner_id, metric, value, value_hi)
               values ${values}
-              on conflict (program_id, owner_kind, owner_id, metric)
+              on conflict (program_id, owner_kind, owner_id, metric, slot)
               do update set ${sql.join([sql`value = ${carrying.value}`, sql`value_hi = ${carrying.value_hi}`])}`,
         rows.map(splitFigure),
       );

@@ -7,6 +7,7 @@ import {
   joinCounterParts,
   splitCounterDelta,
 } from '../../db/counter-parts.ts';
+import { counterSlot, isPostgres } from '../../db/counter-slots.ts';
 import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
@@ -37,7 +38,10 @@ type UpsertParameters = {
   high: number;
 };
 
-/** Adds a split delta to one figure, creating it. */
+/** A figure row's key: the figure and its slot (db/counter-slots.ts). */
+const ENTITY_KEY = ['program_id', 'owner_kind', 'owner_id', 'metric', 'slot'] as const;
+
+/** Adds a split delta to one figure (the connection's slot of it), creating it. */
 const upsertCounterQuery = (db: Kysely<DB>, param: ParamOf<UpsertParameters>) =>
   db
     .insertInto('entity_counters')
@@ -48,19 +52,11 @@ const upsertCounterQuery = (db: Kysely<DB>, param: ParamOf<UpsertParameters>) =>
       metric: param('metric'),
       value: param('low'),
       value_hi: param('high'),
+      slot: counterSlot(db),
     })
-    .onConflict((oc) =>
-      oc
-        .columns(['program_id', 'owner_kind', 'owner_id', 'metric'])
-        .doUpdateSet(carryingUpdate('entity_counters')),
-    );
+    .onConflict((oc) => oc.columns(ENTITY_KEY).doUpdateSet(carryingUpdate('entity_counters')));
 
 const upsertCounter = definePreparedQuery<never, UpsertParameters>(upsertCounterQuery);
-
-const upsertCounterReturning = definePreparedQuery<
-  { value: number | bigint; value_hi: number | bigint },
-  UpsertParameters
->((db, param) => upsertCounterQuery(db, param).returning(['value', 'value_hi']));
 
 /** The upsert's parameters for one delta. */
 function upsertParameters(programId: number, delta: CounterDelta): UpsertParameters {
@@ -70,14 +66,15 @@ function upsertParameters(programId: number, delta: CounterDelta): UpsertParamet
 
 const isZero = (value: bigint | number) => value === 0 || value === 0n;
 
-/** Adds to one figure and answers its new value, exactly, in one atomic statement. */
+/** Adds to one figure and answers its new value (every slot), exactly, in the caller's transaction. */
 export async function addCounterDelta(
   db: Kysely<DB>,
   programId: number,
   delta: CounterDelta,
 ): Promise<bigint> {
-  const [row] = await upsertCounterReturning(db, upsertParameters(programId, delta));
-  return row ? joinCounterParts(row.value, row.value_hi) : 0n;
+  await upsertCounter(db, upsertParameters(programId, delta));
+  const figures = await readEntityCounters(db, programId, { kind: delta.kind, id: delta.id });
+  return figures.micros(delta.metric);
 }
 
 /** Parameters of an upsert of `n` figures: figure `i` has `kind${i}`, `owner${i}`, `metric${i}`, `low${i}`, `high${i}`. */
@@ -100,13 +97,10 @@ const manyUpserts = Array.from({ length: MAX_ROWS + 1 }, (_, rows) =>
           metric: param(`metric${i}`),
           value: param(`low${i}`),
           value_hi: param(`high${i}`),
+          slot: counterSlot(db),
         })),
       )
-      .onConflict((oc) =>
-        oc
-          .columns(['program_id', 'owner_kind', 'owner_id', 'metric'])
-          .doUpdateSet(carryingUpdate('entity_counters')),
-      ),
+      .onConflict((oc) => oc.columns(ENTITY_KEY).doUpdateSet(carryingUpdate('entity_counters'))),
   ),
 );
 
@@ -165,10 +159,47 @@ export async function addToEntityCounters(
   );
 }
 
+type FigureParameters = { programId: number; kind: string; ownerId: number; metric: string };
+
+/** A figure's rows (its slots), locked on PostgreSQL until the transaction ends. */
+const selectFigureRowsForUpdate = definePreparedQuery<
+  { slot: number; value: number | bigint; value_hi: number | bigint },
+  FigureParameters
+>((db, param) => {
+  const query = db
+    .selectFrom('entity_counters')
+    .select(['slot', 'value', 'value_hi'])
+    .where('program_id', '=', param('programId'))
+    .where('owner_kind', '=', param('kind'))
+    .where('owner_id', '=', param('ownerId'))
+    .where('metric', '=', param('metric'))
+    .orderBy('slot');
+  // SQLite's write transaction already excludes every other writer.
+  return isPostgres(db) ? query.forUpdate() : query;
+});
+
+/** Adds a split delta to one existing slot row of a figure. */
+const addToSlot = definePreparedQuery<never, FigureParameters & { slot: number; low: bigint; high: bigint }>(
+  (db, param) =>
+    db
+      .updateTable('entity_counters')
+      .set({
+        value: sql<number>`(value + ${param('low')}) % ${sql.lit(COUNTER_BASE)}`,
+        value_hi: sql<number>`value_hi + ${param('high')} + (value + ${param('low')}) / ${sql.lit(COUNTER_BASE)}`,
+      })
+      .where('program_id', '=', param('programId'))
+      .where('owner_kind', '=', param('kind'))
+      .where('owner_id', '=', param('ownerId'))
+      .where('metric', '=', param('metric'))
+      .where('slot', '=', param('slot')),
+);
+
 /**
- * Subtracts `amount` from one figure only if it stays at or above zero; answers whether it did.
- * One atomic statement, so concurrent withdrawals can never overdraw (balance credits). The
- * comparison is made on the two parts (`value` is normalized), so it is exact at any size.
+ * Subtracts `amount` from one figure only if it stays at or above zero; answers whether it did,
+ * in the caller's transaction. The figure's slot rows are locked first (PostgreSQL), so concurrent
+ * withdrawals queue and each sees the one before: never an overdraw (balance credits). A slot row
+ * created after the lock can only be a sale's addition, which makes the figure larger. The
+ * subtraction goes to the first slot, which may then hold a negative part; the sum is what counts.
  */
 export async function subtractIfAvailable(
   db: Kysely<DB>,
@@ -177,28 +208,14 @@ export async function subtractIfAvailable(
   metric: string,
   amount: bigint | number,
 ): Promise<boolean> {
-  const [needLow, needHigh] = splitCounterDelta(amount);
+  const figure = { programId, kind: owner.kind, ownerId: owner.id, metric };
+  const rows = await selectFigureRowsForUpdate(db, figure);
+  const available = rows.reduce((sum, row) => sum + joinCounterParts(row.value, row.value_hi), 0n);
+  if (rows.length === 0 || available < BigInt(amount)) return false;
   // Bound as bigints: better-sqlite3 binds a JS number as REAL, and `/` would then divide exactly.
   const [low, high] = splitCounterDelta(-BigInt(amount)).map(BigInt) as [bigint, bigint];
-  const base = sql.lit(COUNTER_BASE);
-  const result = await db
-    .updateTable('entity_counters')
-    .set({
-      value: sql<number>`(value + ${low}) % ${base}`,
-      value_hi: sql<number>`value_hi + ${high} + (value + ${low}) / ${base}`,
-    })
-    .where('program_id', '=', programId)
-    .where('owner_kind', '=', owner.kind)
-    .where('owner_id', '=', owner.id)
-    .where('metric', '=', metric)
-    .where((eb) =>
-      eb.or([
-        eb('value_hi', '>', needHigh),
-        eb.and([eb('value_hi', '=', needHigh), eb('value', '>=', needLow)]),
-      ]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  await addToSlot(db, { ...figure, slot: rows[0]!.slot, low, high });
+  return true;
 }
 
 const selectEntityCounters = definePreparedQuery<

@@ -1,9 +1,11 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { CounterFigures } from '../../db/counter-parts.ts';
+import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { findCustomerById } from './customers.repository.ts';
 
 /**
  * Hot-path reads of refer-a-friend customers, compiled once: a customer record needs the links
@@ -36,17 +38,83 @@ const selectCountersOfTwo = definePreparedQuery<
     .where('owner_id', 'in', [param('a'), param('b')]),
 );
 
+type CounterRow = { owner_id: number; metric: string; value: number | bigint; value_hi: number | bigint };
+
+/** The figures of up to two customers, by customer id then metric (slots summed). */
+function figuresByOwner(rows: readonly CounterRow[], a: number, b: number) {
+  return new Map([
+    [a, CounterFigures.of(rows.filter((row) => Number(row.owner_id) === a))],
+    [b, CounterFigures.of(rows.filter((row) => Number(row.owner_id) === b))],
+  ]);
+}
+
+/**
+ * PostgreSQL: the referrer's record, both customers' links and figures in one statement (one
+ * round trip, one pooled connection, instead of three of each), each part as JSON. Every value in
+ * these rows fits a double (ids, booleans, text; counter parts by design), so JSON keeps them.
+ */
+const selectCustomerBundle = definePreparedQuery<
+  {
+    referrer: Selectable<CustomersTable> | null;
+    links: Selectable<ReferralLinksTable>[];
+    counters: [number, string, number, number][];
+  },
+  TwoOwners
+>((db, param) =>
+  db.selectNoFrom([
+    sql<Selectable<CustomersTable> | null>`(select row_to_json(r) from customers r
+      where r.program_id = ${param('programId')} and r.id = ${param('b')})`.as('referrer'),
+    sql<
+      Selectable<ReferralLinksTable>[]
+    >`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
+      from referral_links l
+      where l.program_id = ${param('programId')} and l.customer_id in (${param('a')}, ${param('b')}))`.as(
+      'links',
+    ),
+    sql<
+      [number, string, number, number][]
+    >`(select coalesce(json_agg(json_build_array(e.owner_id, e.metric, e.value, e.value_hi)), '[]')
+      from entity_counters e
+      where e.program_id = ${param('programId')} and e.owner_kind = 'customer'
+        and e.owner_id in (${param('a')}, ${param('b')}))`.as('counters'),
+  ]),
+);
+
+/**
+ * A customer's links and figures and its referrer's record, links and figures (`b`; pass the
+ * customer's own id as `b` when it has no referrer): one statement on PostgreSQL, three parallel
+ * reads on SQLite, where each is a synchronous call anyway.
+ */
+export async function customerBundle(db: Kysely<DB>, programId: number, a: number, b: number) {
+  if (!isPostgres(db)) {
+    const [referrer, links, counters] = await Promise.all([
+      a === b ? undefined : findCustomerById(db, programId, b),
+      linksOfCustomers(db, programId, a, b),
+      countersOfCustomers(db, programId, a, b),
+    ]);
+    return { referrer, links, counters };
+  }
+  const [row] = await selectCustomerBundle(db, { programId, a, b });
+  const counters = (row?.counters ?? []).map(([owner_id, metric, value, value_hi]) => ({
+    owner_id,
+    metric,
+    value,
+    value_hi,
+  }));
+  return {
+    referrer: a === b ? undefined : (row?.referrer ?? undefined),
+    links: row?.links ?? [],
+    counters: figuresByOwner(counters, a, b),
+  };
+}
+
 export async function linksOfCustomers(db: Kysely<DB>, programId: number, a: number, b: number) {
   return selectLinksOfTwo(db, { programId, a, b });
 }
 
 /** Figures of up to two customers, by customer id then metric. */
 export async function countersOfCustomers(db: Kysely<DB>, programId: number, a: number, b: number) {
-  const rows = await selectCountersOfTwo(db, { programId, a, b });
-  return new Map([
-    [a, CounterFigures.of(rows.filter((row) => Number(row.owner_id) === a))],
-    [b, CounterFigures.of(rows.filter((row) => Number(row.owner_id) === b))],
-  ]);
+  return figuresByOwner(await selectCountersOfTwo(db, { programId, a, b }), a, b);
 }
 
 const buyerBy = (column: 'public_id' | 'key' | 'email') =>

@@ -114,16 +114,15 @@ function recordOf(
 
 /**
  * A customer with everything its responses show: its record (with its referrer's record or
- * null), its figures and links. Reads the customer and its referrer together (five queries).
+ * null), its figures and links. Reads the customer and its referrer together (one statement on
+ * PostgreSQL besides the link settings, customers.referral.repository.ts).
  */
 export async function loadReferralCustomer(db: Kysely<DB>, ctx: ProgramContext, row: CustomerRow) {
   const programId = ctx.program.id;
   const referrerId = row.referring_customer_id === null ? Number(row.id) : Number(row.referring_customer_id);
-  const [links, referrer, linkRows, counters] = await Promise.all([
+  const [links, { referrer, links: linkRows, counters }] = await Promise.all([
     linkContext(ctx, db),
-    row.referring_customer_id === null ? undefined : repository.findCustomerById(db, programId, referrerId),
-    referralRepository.linksOfCustomers(db, programId, Number(row.id), referrerId),
-    referralRepository.countersOfCustomers(db, programId, Number(row.id), referrerId),
+    referralRepository.customerBundle(db, programId, Number(row.id), referrerId),
   ]);
   const own = counters.get(Number(row.id)) ?? new CounterFigures();
   const record = {

@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import { carryingUpdate, joinCounterParts, splitCounterDelta } from '../../db/counter-parts.ts';
+import { counterSlot } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
@@ -103,7 +104,7 @@ type CounterUpsertParams = { programId: number; day: string } & Record<`metric${
 /** One compiled upsert per number of metrics: a sale moves one to three (two to six rows). */
 const upserts = new Map<number, ReturnType<typeof counterUpsert>>();
 
-/** Two rows per metric, the day's and the running total's, in that order. */
+/** Two rows per metric, the day's and the running total's, in that order, in the connection's slot. */
 function counterUpsert(metrics: number) {
   return definePreparedQuery<never, CounterUpsertParams>((db, param) =>
     db
@@ -117,11 +118,12 @@ function counterUpsert(metrics: number) {
             day,
             value: param(`value${i}`),
             value_hi: param(`valueHi${i}`),
+            slot: counterSlot(db),
           })),
         ).flat(),
       )
       .onConflict((oc) =>
-        oc.columns(['program_id', 'metric', 'day']).doUpdateSet(carryingUpdate('program_counters')),
+        oc.columns(['program_id', 'metric', 'day', 'slot']).doUpdateSet(carryingUpdate('program_counters')),
       ),
   );
 }

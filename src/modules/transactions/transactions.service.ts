@@ -248,10 +248,12 @@ async function writeSale<Customer, Prepared>(
       deleted_at: null,
     })),
   );
-  await applySaleFigures(trx, programId, now, decision.figures);
   const data = handler.created(prepared, row, rewards);
   await recordEvent(trx, programId, 'transaction.created', data, now);
   await announceSaleCommissions(trx, ctx, rewards, handler.names?.(prepared, row));
+  // Last: the figure rows are the ones concurrent sales share, so their locks (PostgreSQL) are
+  // held from here to the commit only.
+  await applySaleFigures(trx, programId, now, decision.figures);
   return { data };
 }
 

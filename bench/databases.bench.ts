@@ -1,0 +1,253 @@
+// The write and read paths of issue 15 on SQLite and on PostgreSQL (small programs, created through
+// the API): affiliate sales on one partner (20 buyers) and spread over 1,000 partners, refer-a-friend
+// signups and purchases, GET /v1/customers/{id} and GET /v1/program, as ratios to the bare server;
+// then two Vouch processes on one PostgreSQL behind a round-robin client, and a recount of every
+// figure the load moved from its rows (the figures must stay exact under load).
+// Run: `node --import tsx bench/databases.bench.ts`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  createProgram,
+  type LoadResult,
+  load,
+  postgresDatabase,
+  type ReportRow,
+  report,
+  type Server,
+  startBare,
+  startVouch,
+} from './lib.ts';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const SPREAD = 1_000;
+const BUYERS = 20;
+const REFERRERS = 100;
+
+async function api(server: Server, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Runs `make(i)` for i < count, `parallel` at a time. */
+async function each(count: number, parallel: number, make: (i: number) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) await make(next++);
+    }),
+  );
+}
+
+/** Partners `p{i}` with buyer `c{i}` (i < 1,000), and 20 more buyers `s{j}` of partner `p0`. */
+async function affiliateSetup(server: Server, token: string) {
+  await each(SPREAD, 8, async (i) => {
+    await api(server, token, 'POST', '/v1/partners', { key: `p${i}`, email: `p${i}@bench.example` });
+    await api(server, token, 'POST', '/v1/customers', { key: `c${i}`, partner: { key: `p${i}` } });
+  });
+  await each(BUYERS, 8, (j) =>
+    api(server, token, 'POST', '/v1/customers', { key: `s${j}`, partner: { key: 'p0' } }),
+  );
+}
+
+/** Referrers `f{i}`, each with a referred customer `r{i}`; every purchase rewards both sides. */
+async function referralSetup(server: Server, token: string) {
+  const every = {
+    type: 'fixed',
+    value: 10,
+    is_currency: true,
+    amount_units: 'USD',
+    trigger: 'every_purchase',
+    limit: null,
+  };
+  await api(server, token, 'PUT', '/v1/program', {
+    program_settings: { referrer_reward: every, referred_reward: every },
+  });
+  await each(REFERRERS, 8, async (i) => {
+    await api(server, token, 'POST', '/v1/customers', { id: `f${i}`, email: `f${i}@bench.example` });
+    await api(server, token, 'POST', '/v1/customers', {
+      id: `r${i}`,
+      email: `r${i}@bench.example`,
+      referring_customer: { id: `f${i}` },
+    });
+  });
+}
+
+const sale = (customer: string) =>
+  JSON.stringify({ key: 'bench-{{n}}', amount: 49.99, action: 'sale', customer: { key: customer } });
+
+async function measure(
+  name: string,
+  databaseUrl: string,
+  bare: LoadResult,
+  postgres: boolean,
+): Promise<ReportRow[]> {
+  const rows: ReportRow[] = [];
+  const affiliate = await createProgram(databaseUrl, 'affiliate');
+  const referral = await createProgram(databaseUrl, 'referral');
+  const vouch = await startVouch({ databaseUrl });
+  const row = (label: string, result: LoadResult, target = '') =>
+    rows.push({ name: `${label} (${name})`, result, bare, target: postgres ? target : '' });
+  try {
+    await affiliateSetup(vouch, affiliate.token);
+    await referralSetup(vouch, referral.token);
+    const a = { authorization: `Bearer ${affiliate.token}` };
+    const r = { authorization: `Bearer ${referral.token}` };
+    const post = (headers: Record<string, string>, path: string, body: string) =>
+      load({ url: vouch.url, method: 'POST', path, headers, body, duration });
+    const oneRow = await post(a, '/v1/transactions', sale(`s{{n%${BUYERS}}}`));
+    row('sales, 1 partner, 20 buyers', oneRow, '≥ 0.05×, p99 ≤ 50 ms');
+    const spread = await post(a, '/v1/transactions', sale(`c{{n%${SPREAD}}}`));
+    row('sales, 1,000 partners', spread, '≥ 0.05×');
+    console.log(
+      `${name}: one partner at ${((100 * oneRow.rps) / spread.rps).toFixed(0)} % of 1,000 partners (target ≥ 70 %)`,
+    );
+    row(
+      'refer-a-friend signup',
+      await post(
+        r,
+        '/v1/customers',
+        JSON.stringify({
+          key: 'n-{{n}}',
+          email: 'n-{{n}}@bench.example',
+          referring_customer: { id: `f{{n%${REFERRERS}}}` },
+        }),
+      ),
+      '≥ 0.04×',
+    );
+    row(
+      'refer-a-friend purchase',
+      await post(
+        r,
+        '/v1/transactions',
+        JSON.stringify({
+          key: 'bench-{{n}}',
+          amount: 49.99,
+          amount_units: 'USD',
+          action: 'sale',
+          customer: { id: `r{{n%${REFERRERS}}}` },
+        }),
+      ),
+      '≥ 0.04×',
+    );
+    const get = (headers: Record<string, string>, path: string) =>
+      load({ url: vouch.url, path, headers, duration });
+    row('GET /v1/customers/{id}', await get(r, '/v1/customers/f7'), '≥ 0.12×, p99 ≤ 20 ms');
+    row('GET /v1/program', await get(a, '/v1/program'), '≥ 0.12×, p99 ≤ 20 ms');
+  } finally {
+    await vouch.stop();
+  }
+  return rows;
+}
+
+/** Two processes on one PostgreSQL, each connection of the client on one of them in turn. */
+async function scaleOut(databaseUrl: string, bare: LoadResult): Promise<ReportRow[]> {
+  const affiliate = await createProgram(databaseUrl, 'affiliate');
+  const one = await startVouch({ databaseUrl });
+  const two = await startVouch({ databaseUrl });
+  try {
+    await affiliateSetup(one, affiliate.token);
+    const headers = { authorization: `Bearer ${affiliate.token}` };
+    const result = await load({
+      url: [one.url, two.url],
+      method: 'POST',
+      path: '/v1/transactions',
+      headers,
+      body: sale(`c{{n%${SPREAD}}}`),
+      duration,
+    });
+    const oneSales = await load({
+      url: [one.url, two.url],
+      method: 'POST',
+      path: '/v1/transactions',
+      headers,
+      body: sale(`s{{n%${BUYERS}}}`),
+      duration,
+    });
+    return [
+      { name: 'sales, 1,000 partners, 2 processes (PG)', result, bare },
+      { name: 'sales, 1 partner, 2 processes (PG)', result: oneSales, bare },
+    ];
+  } finally {
+    await one.stop();
+    await two.stop();
+  }
+}
+
+/**
+ * Every figure the load moved, recounted from its rows: program sales and revenue, each partner's
+ * sales count and revenue, each referrer's sales. Prints the figures that differ (none expected).
+ */
+async function recount(databaseUrl: string) {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`
+      with stored as (
+        select program_id, 'program' as kind, 0::bigint as owner_id, metric,
+               sum(value_hi::numeric * 1000000000000 + value) as value
+        from program_counters where day = 'total' and metric in ('sales', 'revenue:usd')
+        group by program_id, metric
+        union all
+        select program_id, owner_kind, owner_id, metric, sum(value_hi::numeric * 1000000000000 + value)
+        from entity_counters where metric in ('sales_count', 'revenue:usd')
+        group by program_id, owner_kind, owner_id, metric
+      ), counted as (
+        select program_id, 'program' as kind, 0::bigint as owner_id, 'sales' as metric, count(*)::numeric as value
+        from transactions where archived_at is null group by program_id
+        union all
+        select program_id, 'program', 0, 'revenue:usd', sum(amount)::numeric
+        from transactions where archived_at is null group by program_id
+        union all
+        select program_id, 'partner', partner_id, 'sales_count', count(*)::numeric
+        from transactions where archived_at is null and partner_id is not null group by program_id, partner_id
+        union all
+        select program_id, 'partner', partner_id, 'revenue:usd', sum(amount)::numeric
+        from transactions where archived_at is null and partner_id is not null group by program_id, partner_id
+      )
+      select c.*, s.value as stored from counted c
+      left join stored s using (program_id, kind, owner_id, metric)
+      where s.value is distinct from c.value`);
+    const { rows: counted } = await client.query('select count(*)::int as n from transactions');
+    console.log(
+      `recount after load: ${counted[0].n} sales, ${rows.length} figure(s) differ from their rows${rows.length ? `: ${JSON.stringify(rows.slice(0, 5))}` : ''}`,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+const bare = await startBare();
+const bareResult = await load({ url: bare.url, path: '/', duration });
+await bare.stop();
+const rows: ReportRow[] = [{ name: 'bare node:http, small JSON', result: bareResult }];
+
+const only = process.env.BENCH_DATABASES ?? 'sqlite,postgres';
+if (only.includes('sqlite')) {
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-databases-bench-'));
+  try {
+    rows.push(...(await measure('SQLite', `sqlite:${join(dir, 'bench.db')}`, bareResult, false)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const postgres = only.includes('postgres') ? await postgresDatabase() : undefined;
+if (postgres) {
+  try {
+    rows.push(...(await measure('PG', postgres.url, bareResult, true)));
+    rows.push(...(await scaleOut(postgres.url, bareResult)));
+    await recount(postgres.url);
+  } finally {
+    await postgres.drop();
+  }
+} else if (only.includes('postgres')) console.log('PostgreSQL unreachable: SQLite only');
+report('SQLite and PostgreSQL write and read paths (50 connections)', rows);
