@@ -10,8 +10,17 @@ import './coupons.tables.ts';
 /** Coupon queries; every one is scoped by the program. Deleted coupons are found by id only. */
 export type CouponRow = Selectable<CouponsTable>;
 
-export async function insertCoupon(db: Kysely<DB>, values: Insertable<CouponsTable>) {
-  return db.insertInto('coupons').values(values).returningAll().executeTakeFirstOrThrow();
+/**
+ * Inserts a coupon unless its `uuid_code` is taken by a live coupon of the program; then nothing
+ * (no error, which on PostgreSQL would abort the transaction): the caller replays or refuses.
+ */
+export async function insertCouponIfFree(db: Kysely<DB>, values: Insertable<CouponsTable>) {
+  return db
+    .insertInto('coupons')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** A live coupon by its `uuid_code`. */

@@ -11,11 +11,12 @@ import {
 } from '../../core/coupons.ts';
 import { AppError, fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
+import { insertOrReplay } from '../../core/insert-or-replay.ts';
 import { messages } from '../../core/messages.ts';
 import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import type { PageRequest } from '../../core/pages.ts';
+import { requestDigest } from '../../core/request-digest.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import type {
   PromotionCode,
@@ -167,12 +168,6 @@ export function mergeMetadata(stored: string, changes: Record<string, unknown> |
   return JSON.stringify(merged);
 }
 
-function takenOrThrow(error: unknown): never {
-  if (uniqueViolationColumn(error) === 'uuid_code')
-    throw fieldError('uuid_code', messages.taken('uuid_code'));
-  throw error;
-}
-
 async function withCodes(ctx: ProgramContext, codes: CouponCodes, row: CouponRow) {
   const byCoupon = await codes.of(ctx.database.db, ctx, [Number(row.id)]);
   return { ...couponOnWire(row), promotion_codes: byCoupon.get(Number(row.id)) ?? [] };
@@ -189,31 +184,42 @@ const EMPTY_SETTINGS: CouponSettings = {
   timesValue: null,
 };
 
-/** `POST /v1/coupons`: the coupon, and the codes given with it, all or nothing. */
+/**
+ * `POST /v1/coupons`: the coupon, and the codes given with it, all or nothing. Insert-or-replay
+ * on `uuid_code` (core/insert-or-replay.ts): the same request again answers the stored coupon,
+ * another request under a live coupon's `uuid_code` is 422 "taken".
+ */
 export async function createCoupon(ctx: ProgramContext, body: CreateCouponBody, codes: CouponCodes) {
   const settings = settingsOrThrow(mergeSettings(EMPTY_SETTINGS, body));
   const uuidCode = body.uuid_code ?? newKey();
-  let row: CouponRow;
-  try {
-    row = await ctx.database.db.transaction().execute(async (trx) => {
-      const now = nowTimestamp(ctx.clock);
-      const inserted = await repository.insertCoupon(trx, {
-        program_id: ctx.program.id,
-        uuid_code: uuidCode,
-        name: body.name ?? uuidCode,
-        active: booleanOf(body.active, true),
-        ...settingsColumns(settings),
-        metadata: mergeMetadata('{}', body.metadata),
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      });
-      if (body.promotion_codes?.length) await codes.createFor(trx, ctx, inserted, body.promotion_codes);
-      return inserted;
+  const programId = ctx.program.id;
+  const digest = requestDigest(body);
+  const row = await ctx.database.db.transaction().execute(async (trx) => {
+    const outcome = await insertOrReplay({
+      find: () => repository.findCouponByUuid(trx, programId, uuidCode),
+      sameRequest: (stored) => stored.request_digest === digest,
+      taken: () => fieldError('uuid_code', messages.taken('uuid_code')),
+      insert: async () => {
+        const now = nowTimestamp(ctx.clock);
+        const inserted = await repository.insertCouponIfFree(trx, {
+          program_id: programId,
+          uuid_code: uuidCode,
+          name: body.name ?? uuidCode,
+          active: booleanOf(body.active, true),
+          ...settingsColumns(settings),
+          metadata: mergeMetadata('{}', body.metadata),
+          request_digest: digest,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        });
+        if (inserted && body.promotion_codes?.length)
+          await codes.createFor(trx, ctx, inserted, body.promotion_codes);
+        return inserted;
+      },
     });
-  } catch (error) {
-    takenOrThrow(error);
-  }
+    return 'created' in outcome ? outcome.created : outcome.replayed;
+  });
   return {
     ...(await withCodes(ctx, codes, row)),
     message: 'Coupon created successfully.',

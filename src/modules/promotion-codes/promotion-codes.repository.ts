@@ -17,8 +17,14 @@ export type RedemptionRow = Pick<
 /** How many redemptions a code's answer lists (the latest ones). */
 export const SHOWN_REDEMPTIONS = 25;
 
-export async function insertPromotionCode(db: Kysely<DB>, values: Insertable<PromotionCodesTable>) {
-  return db.insertInto('promotion_codes').values(values).returningAll().executeTakeFirstOrThrow();
+/** Inserts a code unless its text is taken in the program (any case); then nothing. */
+export async function insertPromotionCodeIfFree(db: Kysely<DB>, values: Insertable<PromotionCodesTable>) {
+  return db
+    .insertInto('promotion_codes')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 const selectCodeByText = definePreparedQuery<PromotionCodeRow, { programId: number; codeLower: string }>(

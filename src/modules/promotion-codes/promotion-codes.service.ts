@@ -11,10 +11,11 @@ import {
 } from '../../core/coupons.ts';
 import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
+import { insertOrReplay } from '../../core/insert-or-replay.ts';
 import { messages } from '../../core/messages.ts';
 import type { PageRequest } from '../../core/pages.ts';
+import { requestDigest } from '../../core/request-digest.ts';
 import { dayOf, nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import {
   type CouponCodes,
@@ -240,36 +241,31 @@ async function settingsColumns(
 /** Generated codes: ten upper-case letters and digits, easy to type (codes compare case-insensitively). */
 const generatedCode = () => randomAlphanumeric(10).toUpperCase();
 
-async function insertCodeFor(
+/**
+ * Inserts a code of `coupon`, its settings checked; undefined when its text is taken in the
+ * program (`ON CONFLICT DO NOTHING`: no error, which on PostgreSQL would abort the transaction).
+ */
+async function insertCodeIfFree(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   coupon: CouponRow,
   body: PromotionCodeSettingsInput,
-  prefix: string,
+  options: { prefix: string; digest: string | null },
 ) {
   const { code: given, ...settings } = body;
-  const columns = await settingsColumns(trx, ctx, settings, undefined, prefix);
+  const columns = await settingsColumns(trx, ctx, settings, undefined, options.prefix);
   const code = given ?? generatedCode();
   const now = nowTimestamp(ctx.clock);
-  // A taken code is looked up first: on PostgreSQL a unique violation would abort the transaction.
-  if (await repository.findPromotionCode(trx, ctx.program.id, code)) {
-    throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
-  }
-  try {
-    return await repository.insertPromotionCode(trx, {
-      program_id: ctx.program.id,
-      coupon_id: Number(coupon.id),
-      code,
-      code_lower: code.toLowerCase(),
-      ...columns,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (error) {
-    if (uniqueViolationColumn(error) === 'code_lower')
-      throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
-    throw error;
-  }
+  return repository.insertPromotionCodeIfFree(trx, {
+    program_id: ctx.program.id,
+    coupon_id: Number(coupon.id),
+    code,
+    code_lower: code.toLowerCase(),
+    ...columns,
+    request_digest: options.digest,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** What the coupons module asks of codes (its responses list them; its create makes them). */
@@ -287,26 +283,53 @@ export const couponCodes: CouponCodes = {
     return out;
   },
   async createFor(trx, ctx, coupon, bodies) {
-    for (const [i, body] of bodies.entries())
-      await insertCodeFor(trx, ctx, coupon, body, `promotion_codes.${i}.`);
+    for (const [i, body] of bodies.entries()) {
+      const prefix = `promotion_codes.${i}.`;
+      const row = await insertCodeIfFree(trx, ctx, coupon, body, { prefix, digest: null });
+      if (!row) throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
+    }
   },
 };
 
 // ---- the resource ----
 
-/** `POST /v1/promotion-code(s)`: a code of the coupon named by `coupon_uuid` or `coupon_id`. */
+/**
+ * `POST /v1/promotion-code(s)`: a code of the coupon named by `coupon_uuid` or `coupon_id`.
+ * Insert-or-replay on the code's text (core/insert-or-replay.ts): the same request again answers
+ * the stored code, another request under its text (in any case) is 422 "taken".
+ */
 export async function createPromotionCode(ctx: ProgramContext, body: CreatePromotionCodeBody) {
   const { coupon_uuid, coupon_id, ...input } = body;
   if (coupon_uuid === undefined && coupon_id === undefined)
     throw fieldError('coupon_uuid', messages.required('coupon_uuid'));
+  const programId = ctx.program.id;
+  const digest = requestDigest(body);
+  const message = 'Promotion code created successfully.';
   return ctx.database.db.transaction().execute(async (trx) => {
-    const coupon = await findLiveCoupon(trx, ctx.program.id, { uuid: coupon_uuid, id: coupon_id });
-    if (!coupon) {
-      const field = coupon_uuid !== undefined ? 'coupon_uuid' : 'coupon_id';
-      throw fieldError(field, messages.invalid(field));
+    let coupon: CouponRow | undefined;
+    const insert = async () => {
+      coupon = await findLiveCoupon(trx, programId, { uuid: coupon_uuid, id: coupon_id });
+      if (!coupon) {
+        const field = coupon_uuid !== undefined ? 'coupon_uuid' : 'coupon_id';
+        throw fieldError(field, messages.invalid(field));
+      }
+      return insertCodeIfFree(trx, ctx, coupon, input, { prefix: '', digest });
+    };
+    if (input.code === undefined) {
+      // A generated code is new: there is nothing to replay.
+      const row = await insert();
+      if (!row) throw new AppError('unavailable', 'The promotion code could not be stored; try again.');
+      return written(ctx, trx, row, message, coupon);
     }
-    const row = await insertCodeFor(trx, ctx, coupon, input, '');
-    return written(ctx, trx, row, 'Promotion code created successfully.', coupon);
+    const code = input.code;
+    const outcome = await insertOrReplay({
+      find: () => repository.findPromotionCode(trx, programId, code),
+      sameRequest: (stored) => stored.request_digest === digest,
+      taken: () => fieldError('code', messages.taken('code')),
+      insert,
+    });
+    if ('created' in outcome) return written(ctx, trx, outcome.created, message, coupon);
+    return written(ctx, trx, outcome.replayed, message);
   });
 }
 
