@@ -82,19 +82,6 @@ export async function updateCoupon(
     .executeTakeFirst();
 }
 
-const selectCouponById = definePreparedQuery<CouponRow, { programId: number; id: number }>((db, param) =>
-  db
-    .selectFrom('coupons')
-    .selectAll()
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id')),
-);
-
-/** A coupon by id, deleted or not (the coupon of a code being redeemed). */
-export async function findCouponById(db: Kysely<DB>, programId: number, id: number) {
-  return (await selectCouponById(db, { programId, id }))[0];
-}
-
 const updateCouponCount = definePreparedQuery<
   { id: number },
   { programId: number; id: number; today: string }

@@ -91,7 +91,12 @@ export function couponOnWire(row: CouponRow) {
 }
 
 /** The coupon's part of the redemption rule (core/coupons.ts). */
-export function couponRedemptionFacts(row: CouponRow): RedeemableCode['coupon'] {
+export function couponRedemptionFacts(
+  row: Pick<
+    CouponRow,
+    'active' | 'deleted_at' | 'date_status' | 'date_value' | 'times_status' | 'times_value' | 'times_redeemed'
+  >,
+): RedeemableCode['coupon'] {
   return {
     active: Boolean(row.active),
     deleted: row.deleted_at !== null,
@@ -320,10 +325,6 @@ export async function findLiveCoupon(
   if (ref.id !== undefined) return repository.findLiveCouponById(db, programId, ref.id);
   return undefined;
 }
-
-/** A coupon by id, deleted or not: the coupon of a code being redeemed. */
-export const findCouponById = (db: Kysely<DB>, programId: number, id: number) =>
-  repository.findCouponById(db, programId, id);
 
 /** Coupons by id, deleted ones included: the coupons of codes being shown or redeemed. */
 export const findCouponsByIds = (db: Kysely<DB>, programId: number, ids: readonly number[]) =>

@@ -41,6 +41,62 @@ export async function findPromotionCode(db: Kysely<DB>, programId: number, code:
   return (await selectCodeByText(db, { programId, codeLower: code.toLowerCase() }))[0];
 }
 
+/** What a redemption reads of a code's coupon (its state, last day and limit). */
+export interface CouponOfCode {
+  id: number;
+  uuid_code: string;
+  active: boolean | number;
+  deleted_at: string | null;
+  date_status: boolean | number;
+  date_value: string | null;
+  times_status: boolean | number;
+  times_value: number | null;
+  times_redeemed: number;
+}
+
+type CodeWithCouponRow = PromotionCodeRow & {
+  [Column in keyof CouponOfCode as `coupon__${Column}`]: CouponOfCode[Column];
+};
+
+// Codes depend on coupons: a code's lookup for a redemption reads its coupon in the same statement.
+const selectCodeWithCoupon = definePreparedQuery<CodeWithCouponRow, { programId: number; codeLower: string }>(
+  (db, param) =>
+    db
+      .selectFrom('promotion_codes')
+      .innerJoin('coupons', (join) =>
+        join
+          .onRef('coupons.id', '=', 'promotion_codes.coupon_id')
+          .onRef('coupons.program_id', '=', 'promotion_codes.program_id'),
+      )
+      .selectAll('promotion_codes')
+      .select([
+        'coupons.id as coupon__id',
+        'coupons.uuid_code as coupon__uuid_code',
+        'coupons.active as coupon__active',
+        'coupons.deleted_at as coupon__deleted_at',
+        'coupons.date_status as coupon__date_status',
+        'coupons.date_value as coupon__date_value',
+        'coupons.times_status as coupon__times_status',
+        'coupons.times_value as coupon__times_value',
+        'coupons.times_redeemed as coupon__times_redeemed',
+      ])
+      .where('promotion_codes.program_id', '=', param('programId'))
+      .where('promotion_codes.code_lower', '=', param('codeLower')),
+);
+
+/** A code by its text, case-insensitively, with its coupon (deleted or not): one read. */
+export async function findCodeWithCoupon(db: Kysely<DB>, programId: number, code: string) {
+  const [row] = await selectCodeWithCoupon(db, { programId, codeLower: code.toLowerCase() });
+  if (!row) return undefined;
+  const codeRow: Record<string, unknown> = {};
+  const coupon: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column.startsWith('coupon__')) coupon[column.slice('coupon__'.length)] = value;
+    else codeRow[column] = value;
+  }
+  return { code: codeRow as PromotionCodeRow, coupon: coupon as unknown as CouponOfCode };
+}
+
 export async function listPromotionCodes(
   db: Kysely<DB>,
   programId: number,

@@ -23,7 +23,6 @@ import {
   countCouponRedemption,
   couponOnWire,
   couponRedemptionFacts,
-  findCouponById,
   findCouponsByIds,
   findLiveCoupon,
   mergeMetadata,
@@ -32,7 +31,7 @@ import {
 import { findCustomerByRef } from '../customers/customers.service.ts';
 import { findPartnerById, findPartnerByRef } from '../partners/partners.service.ts';
 import type { PromotionCode, PromotionCodeSettingsInput } from './promotion-codes.item.schemas.ts';
-import type { PromotionCodeRow, RedemptionRow } from './promotion-codes.repository.ts';
+import type { CouponOfCode, PromotionCodeRow, RedemptionRow } from './promotion-codes.repository.ts';
 import * as repository from './promotion-codes.repository.ts';
 import type {
   CreatePromotionCodeBody,
@@ -85,7 +84,7 @@ async function serializeCodes(
   db: Kysely<DB>,
   programId: number,
   rows: readonly PromotionCodeRow[],
-  coupons?: ReadonlyMap<number, CouponRow>,
+  coupons?: ReadonlyMap<number, Pick<CouponRow, 'uuid_code'>>,
 ): Promise<PromotionCodeOnWire[]> {
   if (rows.length === 0) return [];
   const couponIds = [...new Set(rows.map((row) => Number(row.coupon_id)))];
@@ -112,7 +111,7 @@ async function written(
   db: Kysely<DB>,
   row: PromotionCodeRow,
   message: string,
-  coupon?: CouponRow,
+  coupon?: Pick<CouponRow, 'id' | 'uuid_code'>,
 ) {
   const known = coupon ? new Map([[Number(coupon.id), coupon]]) : undefined;
   const [code] = await serializeCodes(db, ctx.program.id, [row], known);
@@ -418,7 +417,7 @@ export async function deletePromotionCode(ctx: ProgramContext, code: string, cou
 /** A code with its coupon, as read for a redemption. */
 export interface RedemptionTarget {
   code: PromotionCodeRow;
-  coupon: CouponRow;
+  coupon: CouponOfCode;
 }
 
 function refs(stored: string): number[] {
@@ -443,10 +442,7 @@ async function readTarget(
   programId: number,
   code: string,
 ): Promise<RedemptionTarget | undefined> {
-  const row = await repository.findPromotionCode(db, programId, code);
-  if (!row) return undefined;
-  const coupon = await findCouponById(db, programId, Number(row.coupon_id));
-  return coupon ? { code: row, coupon } : undefined;
+  return repository.findCodeWithCoupon(db, programId, code);
 }
 
 /**
