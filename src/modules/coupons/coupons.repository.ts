@@ -81,33 +81,3 @@ export async function updateCoupon(
     .returningAll()
     .executeTakeFirst();
 }
-
-const updateCouponCount = definePreparedQuery<
-  { id: number },
-  { programId: number; id: number; today: string }
->((db, param) =>
-  db
-    .updateTable('coupons')
-    .set({ times_redeemed: sql`times_redeemed + 1` })
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id'))
-    .where('active', '=', true)
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('date_status', '=', false), eb('date_value', '>=', param('today'))]))
-    .where((eb) => eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]))
-    .returning('id'),
-);
-
-/**
- * Counts one redemption on the coupon if it may still be redeemed, in one statement: active, not
- * deleted, its last day not passed, its limit not reached. Concurrent redemptions serialize on the
- * row and each re-checks the condition, so a limit is never overshot. True when counted.
- */
-export async function countCouponRedemption(
-  trx: Kysely<DB>,
-  programId: number,
-  id: number,
-  today: string,
-): Promise<boolean> {
-  return (await updateCouponCount(trx, { programId, id, today })).length > 0;
-}

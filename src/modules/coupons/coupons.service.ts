@@ -329,7 +329,3 @@ export async function findLiveCoupon(
 /** Coupons by id, deleted ones included: the coupons of codes being shown or redeemed. */
 export const findCouponsByIds = (db: Kysely<DB>, programId: number, ids: readonly number[]) =>
   repository.findCouponsByIds(db, programId, ids);
-
-/** Counts a redemption on the coupon if it may still be redeemed (one conditional statement). */
-export const countCouponRedemption = (trx: Kysely<DB>, programId: number, couponId: number, today: string) =>
-  repository.countCouponRedemption(trx, programId, couponId, today);

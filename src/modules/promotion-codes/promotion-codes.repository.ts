@@ -201,25 +201,63 @@ export async function insertRedemption(
   return rows.length > 0;
 }
 
-const updateCodeCount = definePreparedQuery<
-  PromotionCodeRow,
-  { programId: number; id: number; today: string }
->((db, param) =>
-  db
-    .updateTable('promotion_codes')
-    .set({ times_redeemed: sql`times_redeemed + 1` })
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id'))
-    .where((eb) => eb.or([eb('expiration_status', '=', false), eb('expiration_value', '>=', param('today'))]))
-    .where((eb) => eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]))
-    .returningAll(),
-);
+/**
+ * The code's count, conditional on the code and on its coupon in one statement; the coupon's
+ * count follows by trigger (migration 0020). On PostgreSQL the coupon's row is locked by the
+ * condition itself (`FOR UPDATE`), so redemptions of several codes of one coupon serialize on it
+ * and each re-checks the coupon's limit against the count the one before left; SQLite has one
+ * writer, so the condition it reads is current.
+ */
+const updateCodeCount = (lockCoupon: boolean) =>
+  definePreparedQuery<PromotionCodeRow, { programId: number; id: number; today: string }>((db, param) =>
+    db
+      .updateTable('promotion_codes')
+      .set({ times_redeemed: sql`times_redeemed + 1` })
+      .where('program_id', '=', param('programId'))
+      .where('id', '=', param('id'))
+      .where((eb) =>
+        eb.or([eb('expiration_status', '=', false), eb('expiration_value', '>=', param('today'))]),
+      )
+      .where((eb) =>
+        eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]),
+      )
+      .where((eb) => {
+        const coupon = eb
+          .selectFrom('coupons')
+          .select(sql.lit(1).as('redeemable'))
+          .whereRef('coupons.id', '=', 'promotion_codes.coupon_id')
+          .whereRef('coupons.program_id', '=', 'promotion_codes.program_id')
+          .where('coupons.active', '=', true)
+          .where('coupons.deleted_at', 'is', null)
+          .where((c) =>
+            c.or([c('coupons.date_status', '=', false), c('coupons.date_value', '>=', param('today'))]),
+          )
+          .where((c) =>
+            c.or([
+              c('coupons.times_status', '=', false),
+              c('coupons.times_redeemed', '<', c.ref('coupons.times_value')),
+            ]),
+          );
+        return eb.exists(lockCoupon ? coupon.forUpdate() : coupon);
+      })
+      .returningAll(),
+  );
+const updateCodeCountLocking = updateCodeCount(true);
+const updateCodeCountPlain = updateCodeCount(false);
 
 /**
- * Counts one redemption on the code if it may still be redeemed, in one statement: its last day
- * not passed and its limit not reached. Concurrent redemptions serialize on the row and each
- * re-checks the condition, so a limit is never overshot. The updated code, or undefined.
+ * Counts one redemption on the code and its coupon if both may still be redeemed, in one
+ * statement: the code's and the coupon's last days not passed, their limits not reached, the
+ * coupon active and not deleted. Concurrent redemptions serialize on the rows and each re-checks
+ * the conditions, so no limit is ever overshot. The updated code, or undefined.
  */
-export async function countCodeRedemption(trx: Kysely<DB>, programId: number, id: number, today: string) {
-  return (await updateCodeCount(trx, { programId, id, today }))[0];
+export async function countCodeRedemption(
+  trx: Kysely<DB>,
+  dialect: 'sqlite' | 'postgres',
+  programId: number,
+  id: number,
+  today: string,
+) {
+  const update = dialect === 'postgres' ? updateCodeCountLocking : updateCodeCountPlain;
+  return (await update(trx, { programId, id, today }))[0];
 }

@@ -20,7 +20,6 @@ import type { DB } from '../../db/tables.ts';
 import {
   type CouponCodes,
   type CouponRow,
-  countCouponRedemption,
   couponOnWire,
   couponRedemptionFacts,
   findCouponsByIds,
@@ -500,14 +499,12 @@ export async function redeemInTransaction(
   };
   // A refusal throws, and the caller's transaction takes the redemption row back.
   if (redemptionRefusal(redeemableOf(target), today, options.order)) throw refuse(target, '');
-  const counted = await repository.countCodeRedemption(trx, programId, codeId, today);
+  // The code's and its coupon's counts in one conditional statement: when it changes nothing, a
+  // concurrent redemption took the last one (or the coupon changed), and the rule names why.
+  const counted = await repository.countCodeRedemption(trx, ctx.database.dialect, programId, codeId, today);
   if (!counted) {
     const current = (await readTarget(trx, programId, target.code.code)) ?? target;
-    throw refuse(current, 'The promotion code has reached its redemption limit.');
-  }
-  if (!(await countCouponRedemption(trx, programId, Number(target.coupon.id), today))) {
-    const current = (await readTarget(trx, programId, target.code.code)) ?? target;
-    throw refuse(current, 'The coupon of this promotion code can no longer be redeemed.');
+    throw refuse(current, 'The promotion code can no longer be redeemed.');
   }
   return counted;
 }
