@@ -1,8 +1,7 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { PageRequest } from '../../core/pages.ts';
 import { pageWindow } from '../../core/pages.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import type { CouponsTable } from './coupons.tables.ts';
 import './coupons.tables.ts';
