@@ -88,13 +88,19 @@ const selectCodeWithCoupon = definePreparedQuery<CodeWithCouponRow, { programId:
 export async function findCodeWithCoupon(db: Kysely<DB>, programId: number, code: string) {
   const [row] = await selectCodeWithCoupon(db, { programId, codeLower: code.toLowerCase() });
   if (!row) return undefined;
-  const codeRow: Record<string, unknown> = {};
-  const coupon: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (column.startsWith('coupon__')) coupon[column.slice('coupon__'.length)] = value;
-    else codeRow[column] = value;
-  }
-  return { code: codeRow as PromotionCodeRow, coupon: coupon as unknown as CouponOfCode };
+  // The row serves as the code as it is: its `coupon__` columns are ignored by every reader.
+  const coupon: CouponOfCode = {
+    id: row.coupon__id,
+    uuid_code: row.coupon__uuid_code,
+    active: row.coupon__active,
+    deleted_at: row.coupon__deleted_at,
+    date_status: row.coupon__date_status,
+    date_value: row.coupon__date_value,
+    times_status: row.coupon__times_status,
+    times_value: row.coupon__times_value,
+    times_redeemed: row.coupon__times_redeemed,
+  };
+  return { code: row as PromotionCodeRow, coupon };
 }
 
 export async function listPromotionCodes(
