@@ -15,6 +15,7 @@ import { clickTracking } from './0015-click-tracking.ts';
 import { commissionsPayouts } from './0016-commissions-payouts.ts';
 import { counterSlots } from './0018-counter-slots.ts';
 import { payoutSpeed } from './0019-payout-speed.ts';
+import { replayableCodes } from './0020-replayable-codes.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -39,4 +40,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0016_commissions_payouts': commissionsPayouts,
   '0018_counter_slots': counterSlots,
   '0019_payout_speed': payoutSpeed,
+  '0020_replayable_codes': replayableCodes,
 };

@@ -155,11 +155,90 @@ describeEachDatabase('coupons API', (server) => {
     assert.equal(data.redemption_specific_date_value, '2030-06-30');
     assert.equal(data.redemption_times_status, false);
     assert.deepEqual(data.metadata, { campaign: 'summer', tier: 2 });
-    const again = await server().request('POST', '/v1/coupons', { token: p.token, body });
-    assert.equal(again.status, 422);
-    assert.deepEqual(again.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
+    const other = await server().request('POST', '/v1/coupons', {
+      token: p.token,
+      body: { ...body, coupon_discount_amount: 30 },
+    });
+    assert.equal(other.status, 422);
+    assert.deepEqual(other.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
     const elsewhere = await server().request('POST', '/v1/coupons', { token: q.token, body });
     assert.equal(elsewhere.status, 200);
+  });
+
+  test('create is insert-or-replay on uuid_code: the same request answers the stored coupon, another is taken', async () => {
+    const p = await server().newProgram('affiliate');
+    const body = coupon({ uuid_code: 'again', metadata: { a: 'b' }, promotion_codes: [{ code: 'AGAIN1' }] });
+    const first = await server().request('POST', '/v1/coupons', { token: p.token, body });
+    assert.equal(first.status, 200, first.text);
+    // The same fields in another order are the same request.
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await server().request('POST', '/v1/coupons', { token: p.token, body: reordered });
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body, first.body);
+    const list = await server().request('GET', '/v1/coupons', { token: p.token });
+    assert.equal(list.body.data.length, 1);
+
+    const renamed = await server().request('POST', '/v1/coupons', {
+      token: p.token,
+      body: { ...body, name: 'Another' },
+    });
+    assert.equal(renamed.status, 422, renamed.text);
+    assert.deepEqual(renamed.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
+
+    // A replay answers the coupon as it is now; a deleted coupon frees its uuid_code for a new one.
+    await server().request('PUT', '/v1/coupons/again', { token: p.token, body: { name: 'Changed' } });
+    const afterUpdate = await server().request('POST', '/v1/coupons', { token: p.token, body });
+    assert.equal(afterUpdate.status, 200);
+    assert.equal(afterUpdate.body.data.name, 'Changed');
+    assert.equal(afterUpdate.body.data.id, first.body.data.id);
+    await server().request('DELETE', '/v1/coupons/again', { token: p.token });
+    const fresh = await server().request('POST', '/v1/coupons', {
+      token: p.token,
+      body: coupon({ uuid_code: 'again' }),
+    });
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.notEqual(fresh.body.data.id, first.body.data.id);
+  });
+
+  test('20 concurrent identical creates: one coupon with its codes, every answer the same', async () => {
+    const p = await server().newProgram('referral');
+    const body = coupon({ uuid_code: 'burst', promotion_codes: [{ code: 'BURST1' }, { code: 'BURST2' }] });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => server().request('POST', '/v1/coupons', { token: p.token, body })),
+    );
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      Array(20).fill(200),
+      replies.map((r) => r.text).join('\n'),
+    );
+    for (const reply of replies) assert.deepEqual(reply.body, replies[0]!.body);
+    const list = await server().request('GET', '/v1/coupons', { token: p.token });
+    assert.equal(list.body.data.length, 1);
+    assert.deepEqual(
+      list.body.data[0].promotion_codes.data.map((c: { code: string }) => c.code),
+      ['BURST1', 'BURST2'],
+    );
+  });
+
+  test('20 concurrent creates of one uuid_code with two bodies: one coupon, its body answered, the other taken', async () => {
+    const p = await server().newProgram('newsletter');
+    const names = ['A', 'B'];
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        server().request('POST', '/v1/coupons', {
+          token: p.token,
+          body: coupon({ uuid_code: 'split', name: names[i % 2] }),
+        }),
+      ),
+    );
+    const stored = await server().request('GET', '/v1/coupons/split', { token: p.token });
+    const winner = stored.body.data.name as string;
+    replies.forEach((reply, i) => {
+      if (names[i % 2] === winner) assert.equal(reply.status, 200, reply.text);
+      else assert.deepEqual(reply.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
+    });
+    const list = await server().request('GET', '/v1/coupons', { token: p.token });
+    assert.equal(list.body.data.length, 1);
   });
 
   test('update by uuid_code in the body, in the path, or by the older id; metadata merged; rules re-checked', async () => {

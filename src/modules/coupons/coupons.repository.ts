@@ -1,8 +1,7 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { PageRequest } from '../../core/pages.ts';
 import { pageWindow } from '../../core/pages.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import type { CouponsTable } from './coupons.tables.ts';
 import './coupons.tables.ts';
@@ -10,8 +9,17 @@ import './coupons.tables.ts';
 /** Coupon queries; every one is scoped by the program. Deleted coupons are found by id only. */
 export type CouponRow = Selectable<CouponsTable>;
 
-export async function insertCoupon(db: Kysely<DB>, values: Insertable<CouponsTable>) {
-  return db.insertInto('coupons').values(values).returningAll().executeTakeFirstOrThrow();
+/**
+ * Inserts a coupon unless its `uuid_code` is taken by a live coupon of the program; then nothing
+ * (no error, which on PostgreSQL would abort the transaction): the caller replays or refuses.
+ */
+export async function insertCouponIfFree(db: Kysely<DB>, values: Insertable<CouponsTable>) {
+  return db
+    .insertInto('coupons')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** A live coupon by its `uuid_code`. */
@@ -71,47 +79,4 @@ export async function updateCoupon(
     .where('deleted_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-}
-
-const selectCouponById = definePreparedQuery<CouponRow, { programId: number; id: number }>((db, param) =>
-  db
-    .selectFrom('coupons')
-    .selectAll()
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id')),
-);
-
-/** A coupon by id, deleted or not (the coupon of a code being redeemed). */
-export async function findCouponById(db: Kysely<DB>, programId: number, id: number) {
-  return (await selectCouponById(db, { programId, id }))[0];
-}
-
-const updateCouponCount = definePreparedQuery<
-  { id: number },
-  { programId: number; id: number; today: string }
->((db, param) =>
-  db
-    .updateTable('coupons')
-    .set({ times_redeemed: sql`times_redeemed + 1` })
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id'))
-    .where('active', '=', true)
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('date_status', '=', false), eb('date_value', '>=', param('today'))]))
-    .where((eb) => eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]))
-    .returning('id'),
-);
-
-/**
- * Counts one redemption on the coupon if it may still be redeemed, in one statement: active, not
- * deleted, its last day not passed, its limit not reached. Concurrent redemptions serialize on the
- * row and each re-checks the condition, so a limit is never overshot. True when counted.
- */
-export async function countCouponRedemption(
-  trx: Kysely<DB>,
-  programId: number,
-  id: number,
-  today: string,
-): Promise<boolean> {
-  return (await updateCouponCount(trx, { programId, id, today })).length > 0;
 }

@@ -11,11 +11,12 @@ import {
 } from '../../core/coupons.ts';
 import { AppError, fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
+import { insertOrReplay } from '../../core/insert-or-replay.ts';
 import { messages } from '../../core/messages.ts';
 import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import type { PageRequest } from '../../core/pages.ts';
+import { requestDigest } from '../../core/request-digest.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import type {
   PromotionCode,
@@ -90,7 +91,12 @@ export function couponOnWire(row: CouponRow) {
 }
 
 /** The coupon's part of the redemption rule (core/coupons.ts). */
-export function couponRedemptionFacts(row: CouponRow): RedeemableCode['coupon'] {
+export function couponRedemptionFacts(
+  row: Pick<
+    CouponRow,
+    'active' | 'deleted_at' | 'date_status' | 'date_value' | 'times_status' | 'times_value' | 'times_redeemed'
+  >,
+): RedeemableCode['coupon'] {
   return {
     active: Boolean(row.active),
     deleted: row.deleted_at !== null,
@@ -167,12 +173,6 @@ export function mergeMetadata(stored: string, changes: Record<string, unknown> |
   return JSON.stringify(merged);
 }
 
-function takenOrThrow(error: unknown): never {
-  if (uniqueViolationColumn(error) === 'uuid_code')
-    throw fieldError('uuid_code', messages.taken('uuid_code'));
-  throw error;
-}
-
 async function withCodes(ctx: ProgramContext, codes: CouponCodes, row: CouponRow) {
   const byCoupon = await codes.of(ctx.database.db, ctx, [Number(row.id)]);
   return { ...couponOnWire(row), promotion_codes: byCoupon.get(Number(row.id)) ?? [] };
@@ -189,31 +189,42 @@ const EMPTY_SETTINGS: CouponSettings = {
   timesValue: null,
 };
 
-/** `POST /v1/coupons`: the coupon, and the codes given with it, all or nothing. */
+/**
+ * `POST /v1/coupons`: the coupon, and the codes given with it, all or nothing. Insert-or-replay
+ * on `uuid_code` (core/insert-or-replay.ts): the same request again answers the stored coupon,
+ * another request under a live coupon's `uuid_code` is 422 "taken".
+ */
 export async function createCoupon(ctx: ProgramContext, body: CreateCouponBody, codes: CouponCodes) {
   const settings = settingsOrThrow(mergeSettings(EMPTY_SETTINGS, body));
   const uuidCode = body.uuid_code ?? newKey();
-  let row: CouponRow;
-  try {
-    row = await ctx.database.db.transaction().execute(async (trx) => {
-      const now = nowTimestamp(ctx.clock);
-      const inserted = await repository.insertCoupon(trx, {
-        program_id: ctx.program.id,
-        uuid_code: uuidCode,
-        name: body.name ?? uuidCode,
-        active: booleanOf(body.active, true),
-        ...settingsColumns(settings),
-        metadata: mergeMetadata('{}', body.metadata),
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      });
-      if (body.promotion_codes?.length) await codes.createFor(trx, ctx, inserted, body.promotion_codes);
-      return inserted;
+  const programId = ctx.program.id;
+  const digest = requestDigest(body);
+  const row = await ctx.database.db.transaction().execute(async (trx) => {
+    const outcome = await insertOrReplay({
+      find: () => repository.findCouponByUuid(trx, programId, uuidCode),
+      sameRequest: (stored) => stored.request_digest === digest,
+      taken: () => fieldError('uuid_code', messages.taken('uuid_code')),
+      insert: async () => {
+        const now = nowTimestamp(ctx.clock);
+        const inserted = await repository.insertCouponIfFree(trx, {
+          program_id: programId,
+          uuid_code: uuidCode,
+          name: body.name ?? uuidCode,
+          active: booleanOf(body.active, true),
+          ...settingsColumns(settings),
+          metadata: mergeMetadata('{}', body.metadata),
+          request_digest: digest,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        });
+        if (inserted && body.promotion_codes?.length)
+          await codes.createFor(trx, ctx, inserted, body.promotion_codes);
+        return inserted;
+      },
     });
-  } catch (error) {
-    takenOrThrow(error);
-  }
+    return 'created' in outcome ? outcome.created : outcome.replayed;
+  });
   return {
     ...(await withCodes(ctx, codes, row)),
     message: 'Coupon created successfully.',
@@ -315,14 +326,6 @@ export async function findLiveCoupon(
   return undefined;
 }
 
-/** A coupon by id, deleted or not: the coupon of a code being redeemed. */
-export const findCouponById = (db: Kysely<DB>, programId: number, id: number) =>
-  repository.findCouponById(db, programId, id);
-
 /** Coupons by id, deleted ones included: the coupons of codes being shown or redeemed. */
 export const findCouponsByIds = (db: Kysely<DB>, programId: number, ids: readonly number[]) =>
   repository.findCouponsByIds(db, programId, ids);
-
-/** Counts a redemption on the coupon if it may still be redeemed (one conditional statement). */
-export const countCouponRedemption = (trx: Kysely<DB>, programId: number, couponId: number, today: string) =>
-  repository.countCouponRedemption(trx, programId, couponId, today);

@@ -26,6 +26,8 @@ export interface CouponsTable {
   times_redeemed: Generated<number>;
   /** JSON object. */
   metadata: string;
+  /** What the create request said (core/request-digest.ts), so the same request again replays. */
+  request_digest: string | null;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

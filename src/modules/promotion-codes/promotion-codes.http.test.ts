@@ -94,6 +94,66 @@ describeEachDatabase(
       assert.equal(couponView.body.data.promotion_codes.length, 2);
     });
 
+    test('create is insert-or-replay on the code: the same request answers the stored code, another is taken', async () => {
+      const p = await server().newProgram('affiliate');
+      await newCoupon(server(), p, { uuid_code: 'rc' });
+      await newCoupon(server(), p, { uuid_code: 'rc2', promotion_codes: [{ code: 'INNER' }] });
+      const body = { coupon_uuid: 'rc', code: 'Again', first_time_order: true, metadata: { a: 1 } };
+      const first = await server().request('POST', '/v1/promotion-codes', { token: p.token, body });
+      assert.equal(first.status, 200, first.text);
+      const again = await server().request('POST', '/v1/promotion-code', {
+        token: p.token,
+        body: { metadata: { a: 1 }, first_time_order: true, code: 'Again', coupon_uuid: 'rc' },
+      });
+      assert.equal(again.status, 200, again.text);
+      assert.deepEqual(again.body, first.body);
+      for (const other of [
+        { ...body, first_time_order: false },
+        { ...body, coupon_uuid: 'rc2' },
+        { ...body, code: 'AGAIN' },
+        // A code made inside a coupon's create is replayed by that create only.
+        { coupon_uuid: 'rc2', code: 'INNER' },
+      ]) {
+        const reply = await server().request('POST', '/v1/promotion-codes', { token: p.token, body: other });
+        assert.equal(reply.status, 422, reply.text);
+        assert.deepEqual(reply.body.errors, { code: ['The code has already been taken.'] });
+      }
+      // A retry after redemptions answers the code as it is now.
+      assert.equal((await redeem(server(), p, 'AGAIN', 'o-1')).status, 200);
+      const later = await server().request('POST', '/v1/promotion-codes', { token: p.token, body });
+      assert.equal(later.status, 200);
+      assert.equal(later.body.data.times_redeemed, 1);
+      const list = await server().request('GET', '/v1/promotion-codes?coupon_uuid=rc', { token: p.token });
+      assert.equal(list.body.data.length, 1);
+    });
+
+    test('20 concurrent identical code creates: one code, every answer the same', async () => {
+      const p = await server().newProgram('referral');
+      await newCoupon(server(), p, { uuid_code: 'burst' });
+      const body = {
+        coupon_uuid: 'burst',
+        code: 'BURST',
+        redemption_times_status: true,
+        redemption_times_value: 3,
+      };
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          server().request('POST', '/v1/promotion-codes', { token: p.token, body }),
+        ),
+      );
+      assert.deepEqual(
+        replies.map((r) => r.status),
+        Array(20).fill(200),
+        replies.map((r) => r.text).join('\n'),
+      );
+      for (const reply of replies) assert.deepEqual(reply.body, replies[0]!.body);
+      const coupon = await server().request('GET', '/v1/coupons/burst', { token: p.token });
+      assert.deepEqual(
+        coupon.body.data.promotion_codes.map((c: { code: string }) => c.code),
+        ['BURST'],
+      );
+    });
+
     test('create refusals name their field', async () => {
       const p = await server().newProgram('affiliate');
       await newCoupon(server(), p, { uuid_code: 'cc' });

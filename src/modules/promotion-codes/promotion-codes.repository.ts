@@ -17,8 +17,14 @@ export type RedemptionRow = Pick<
 /** How many redemptions a code's answer lists (the latest ones). */
 export const SHOWN_REDEMPTIONS = 25;
 
-export async function insertPromotionCode(db: Kysely<DB>, values: Insertable<PromotionCodesTable>) {
-  return db.insertInto('promotion_codes').values(values).returningAll().executeTakeFirstOrThrow();
+/** Inserts a code unless its text is taken in the program (any case); then nothing. */
+export async function insertPromotionCodeIfFree(db: Kysely<DB>, values: Insertable<PromotionCodesTable>) {
+  return db
+    .insertInto('promotion_codes')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 const selectCodeByText = definePreparedQuery<PromotionCodeRow, { programId: number; codeLower: string }>(
@@ -33,6 +39,68 @@ const selectCodeByText = definePreparedQuery<PromotionCodeRow, { programId: numb
 /** A code by its text, case-insensitively. */
 export async function findPromotionCode(db: Kysely<DB>, programId: number, code: string) {
   return (await selectCodeByText(db, { programId, codeLower: code.toLowerCase() }))[0];
+}
+
+/** What a redemption reads of a code's coupon (its state, last day and limit). */
+export interface CouponOfCode {
+  id: number;
+  uuid_code: string;
+  active: boolean | number;
+  deleted_at: string | null;
+  date_status: boolean | number;
+  date_value: string | null;
+  times_status: boolean | number;
+  times_value: number | null;
+  times_redeemed: number;
+}
+
+type CodeWithCouponRow = PromotionCodeRow & {
+  [Column in keyof CouponOfCode as `coupon__${Column}`]: CouponOfCode[Column];
+};
+
+// Codes depend on coupons: a code's lookup for a redemption reads its coupon in the same statement.
+const selectCodeWithCoupon = definePreparedQuery<CodeWithCouponRow, { programId: number; codeLower: string }>(
+  (db, param) =>
+    db
+      .selectFrom('promotion_codes')
+      .innerJoin('coupons', (join) =>
+        join
+          .onRef('coupons.id', '=', 'promotion_codes.coupon_id')
+          .onRef('coupons.program_id', '=', 'promotion_codes.program_id'),
+      )
+      .selectAll('promotion_codes')
+      .select([
+        'coupons.id as coupon__id',
+        'coupons.uuid_code as coupon__uuid_code',
+        'coupons.active as coupon__active',
+        'coupons.deleted_at as coupon__deleted_at',
+        'coupons.date_status as coupon__date_status',
+        'coupons.date_value as coupon__date_value',
+        'coupons.times_status as coupon__times_status',
+        'coupons.times_value as coupon__times_value',
+        'coupons.times_redeemed as coupon__times_redeemed',
+      ])
+      .where('promotion_codes.program_id', '=', param('programId'))
+      .where('promotion_codes.code_lower', '=', param('codeLower')),
+);
+
+/** A code by its text, case-insensitively, with its coupon (deleted or not): one read. */
+export async function findCodeWithCoupon(db: Kysely<DB>, programId: number, code: string) {
+  const [row] = await selectCodeWithCoupon(db, { programId, codeLower: code.toLowerCase() });
+  if (!row) return undefined;
+  // The row serves as the code as it is: its `coupon__` columns are ignored by every reader.
+  const coupon: CouponOfCode = {
+    id: row.coupon__id,
+    uuid_code: row.coupon__uuid_code,
+    active: row.coupon__active,
+    deleted_at: row.coupon__deleted_at,
+    date_status: row.coupon__date_status,
+    date_value: row.coupon__date_value,
+    times_status: row.coupon__times_status,
+    times_value: row.coupon__times_value,
+    times_redeemed: row.coupon__times_redeemed,
+  };
+  return { code: row as PromotionCodeRow, coupon };
 }
 
 export async function listPromotionCodes(
@@ -139,25 +207,63 @@ export async function insertRedemption(
   return rows.length > 0;
 }
 
-const updateCodeCount = definePreparedQuery<
-  PromotionCodeRow,
-  { programId: number; id: number; today: string }
->((db, param) =>
-  db
-    .updateTable('promotion_codes')
-    .set({ times_redeemed: sql`times_redeemed + 1` })
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id'))
-    .where((eb) => eb.or([eb('expiration_status', '=', false), eb('expiration_value', '>=', param('today'))]))
-    .where((eb) => eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]))
-    .returningAll(),
-);
+/**
+ * The code's count, conditional on the code and on its coupon in one statement; the coupon's
+ * count follows by trigger (migration 0020). On PostgreSQL the coupon's row is locked by the
+ * condition itself (`FOR UPDATE`), so redemptions of several codes of one coupon serialize on it
+ * and each re-checks the coupon's limit against the count the one before left; SQLite has one
+ * writer, so the condition it reads is current.
+ */
+const updateCodeCount = (lockCoupon: boolean) =>
+  definePreparedQuery<PromotionCodeRow, { programId: number; id: number; today: string }>((db, param) =>
+    db
+      .updateTable('promotion_codes')
+      .set({ times_redeemed: sql`times_redeemed + 1` })
+      .where('program_id', '=', param('programId'))
+      .where('id', '=', param('id'))
+      .where((eb) =>
+        eb.or([eb('expiration_status', '=', false), eb('expiration_value', '>=', param('today'))]),
+      )
+      .where((eb) =>
+        eb.or([eb('times_status', '=', false), eb('times_redeemed', '<', eb.ref('times_value'))]),
+      )
+      .where((eb) => {
+        const coupon = eb
+          .selectFrom('coupons')
+          .select(sql.lit(1).as('redeemable'))
+          .whereRef('coupons.id', '=', 'promotion_codes.coupon_id')
+          .whereRef('coupons.program_id', '=', 'promotion_codes.program_id')
+          .where('coupons.active', '=', true)
+          .where('coupons.deleted_at', 'is', null)
+          .where((c) =>
+            c.or([c('coupons.date_status', '=', false), c('coupons.date_value', '>=', param('today'))]),
+          )
+          .where((c) =>
+            c.or([
+              c('coupons.times_status', '=', false),
+              c('coupons.times_redeemed', '<', c.ref('coupons.times_value')),
+            ]),
+          );
+        return eb.exists(lockCoupon ? coupon.forUpdate() : coupon);
+      })
+      .returningAll(),
+  );
+const updateCodeCountLocking = updateCodeCount(true);
+const updateCodeCountPlain = updateCodeCount(false);
 
 /**
- * Counts one redemption on the code if it may still be redeemed, in one statement: its last day
- * not passed and its limit not reached. Concurrent redemptions serialize on the row and each
- * re-checks the condition, so a limit is never overshot. The updated code, or undefined.
+ * Counts one redemption on the code and its coupon if both may still be redeemed, in one
+ * statement: the code's and the coupon's last days not passed, their limits not reached, the
+ * coupon active and not deleted. Concurrent redemptions serialize on the rows and each re-checks
+ * the conditions, so no limit is ever overshot. The updated code, or undefined.
  */
-export async function countCodeRedemption(trx: Kysely<DB>, programId: number, id: number, today: string) {
-  return (await updateCodeCount(trx, { programId, id, today }))[0];
+export async function countCodeRedemption(
+  trx: Kysely<DB>,
+  dialect: 'sqlite' | 'postgres',
+  programId: number,
+  id: number,
+  today: string,
+) {
+  const update = dialect === 'postgres' ? updateCodeCountLocking : updateCodeCountPlain;
+  return (await update(trx, { programId, id, today }))[0];
 }

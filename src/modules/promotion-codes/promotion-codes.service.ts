@@ -11,18 +11,17 @@ import {
 } from '../../core/coupons.ts';
 import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
+import { insertOrReplay } from '../../core/insert-or-replay.ts';
 import { messages } from '../../core/messages.ts';
 import type { PageRequest } from '../../core/pages.ts';
+import { requestDigest } from '../../core/request-digest.ts';
 import { dayOf, nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import {
   type CouponCodes,
   type CouponRow,
-  countCouponRedemption,
   couponOnWire,
   couponRedemptionFacts,
-  findCouponById,
   findCouponsByIds,
   findLiveCoupon,
   mergeMetadata,
@@ -31,7 +30,7 @@ import {
 import { findCustomerByRef } from '../customers/customers.service.ts';
 import { findPartnerById, findPartnerByRef } from '../partners/partners.service.ts';
 import type { PromotionCode, PromotionCodeSettingsInput } from './promotion-codes.item.schemas.ts';
-import type { PromotionCodeRow, RedemptionRow } from './promotion-codes.repository.ts';
+import type { CouponOfCode, PromotionCodeRow, RedemptionRow } from './promotion-codes.repository.ts';
 import * as repository from './promotion-codes.repository.ts';
 import type {
   CreatePromotionCodeBody,
@@ -84,7 +83,7 @@ async function serializeCodes(
   db: Kysely<DB>,
   programId: number,
   rows: readonly PromotionCodeRow[],
-  coupons?: ReadonlyMap<number, CouponRow>,
+  coupons?: ReadonlyMap<number, Pick<CouponRow, 'uuid_code'>>,
 ): Promise<PromotionCodeOnWire[]> {
   if (rows.length === 0) return [];
   const couponIds = [...new Set(rows.map((row) => Number(row.coupon_id)))];
@@ -111,7 +110,7 @@ async function written(
   db: Kysely<DB>,
   row: PromotionCodeRow,
   message: string,
-  coupon?: CouponRow,
+  coupon?: Pick<CouponRow, 'id' | 'uuid_code'>,
 ) {
   const known = coupon ? new Map([[Number(coupon.id), coupon]]) : undefined;
   const [code] = await serializeCodes(db, ctx.program.id, [row], known);
@@ -240,36 +239,31 @@ async function settingsColumns(
 /** Generated codes: ten upper-case letters and digits, easy to type (codes compare case-insensitively). */
 const generatedCode = () => randomAlphanumeric(10).toUpperCase();
 
-async function insertCodeFor(
+/**
+ * Inserts a code of `coupon`, its settings checked; undefined when its text is taken in the
+ * program (`ON CONFLICT DO NOTHING`: no error, which on PostgreSQL would abort the transaction).
+ */
+async function insertCodeIfFree(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   coupon: CouponRow,
   body: PromotionCodeSettingsInput,
-  prefix: string,
+  options: { prefix: string; digest: string | null },
 ) {
   const { code: given, ...settings } = body;
-  const columns = await settingsColumns(trx, ctx, settings, undefined, prefix);
+  const columns = await settingsColumns(trx, ctx, settings, undefined, options.prefix);
   const code = given ?? generatedCode();
   const now = nowTimestamp(ctx.clock);
-  // A taken code is looked up first: on PostgreSQL a unique violation would abort the transaction.
-  if (await repository.findPromotionCode(trx, ctx.program.id, code)) {
-    throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
-  }
-  try {
-    return await repository.insertPromotionCode(trx, {
-      program_id: ctx.program.id,
-      coupon_id: Number(coupon.id),
-      code,
-      code_lower: code.toLowerCase(),
-      ...columns,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (error) {
-    if (uniqueViolationColumn(error) === 'code_lower')
-      throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
-    throw error;
-  }
+  return repository.insertPromotionCodeIfFree(trx, {
+    program_id: ctx.program.id,
+    coupon_id: Number(coupon.id),
+    code,
+    code_lower: code.toLowerCase(),
+    ...columns,
+    request_digest: options.digest,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** What the coupons module asks of codes (its responses list them; its create makes them). */
@@ -287,26 +281,53 @@ export const couponCodes: CouponCodes = {
     return out;
   },
   async createFor(trx, ctx, coupon, bodies) {
-    for (const [i, body] of bodies.entries())
-      await insertCodeFor(trx, ctx, coupon, body, `promotion_codes.${i}.`);
+    for (const [i, body] of bodies.entries()) {
+      const prefix = `promotion_codes.${i}.`;
+      const row = await insertCodeIfFree(trx, ctx, coupon, body, { prefix, digest: null });
+      if (!row) throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
+    }
   },
 };
 
 // ---- the resource ----
 
-/** `POST /v1/promotion-code(s)`: a code of the coupon named by `coupon_uuid` or `coupon_id`. */
+/**
+ * `POST /v1/promotion-code(s)`: a code of the coupon named by `coupon_uuid` or `coupon_id`.
+ * Insert-or-replay on the code's text (core/insert-or-replay.ts): the same request again answers
+ * the stored code, another request under its text (in any case) is 422 "taken".
+ */
 export async function createPromotionCode(ctx: ProgramContext, body: CreatePromotionCodeBody) {
   const { coupon_uuid, coupon_id, ...input } = body;
   if (coupon_uuid === undefined && coupon_id === undefined)
     throw fieldError('coupon_uuid', messages.required('coupon_uuid'));
+  const programId = ctx.program.id;
+  const digest = requestDigest(body);
+  const message = 'Promotion code created successfully.';
   return ctx.database.db.transaction().execute(async (trx) => {
-    const coupon = await findLiveCoupon(trx, ctx.program.id, { uuid: coupon_uuid, id: coupon_id });
-    if (!coupon) {
-      const field = coupon_uuid !== undefined ? 'coupon_uuid' : 'coupon_id';
-      throw fieldError(field, messages.invalid(field));
+    let coupon: CouponRow | undefined;
+    const insert = async () => {
+      coupon = await findLiveCoupon(trx, programId, { uuid: coupon_uuid, id: coupon_id });
+      if (!coupon) {
+        const field = coupon_uuid !== undefined ? 'coupon_uuid' : 'coupon_id';
+        throw fieldError(field, messages.invalid(field));
+      }
+      return insertCodeIfFree(trx, ctx, coupon, input, { prefix: '', digest });
+    };
+    if (input.code === undefined) {
+      // A generated code is new: there is nothing to replay.
+      const row = await insert();
+      if (!row) throw new AppError('unavailable', 'The promotion code could not be stored; try again.');
+      return written(ctx, trx, row, message, coupon);
     }
-    const row = await insertCodeFor(trx, ctx, coupon, input, '');
-    return written(ctx, trx, row, 'Promotion code created successfully.', coupon);
+    const code = input.code;
+    const outcome = await insertOrReplay({
+      find: () => repository.findPromotionCode(trx, programId, code),
+      sameRequest: (stored) => stored.request_digest === digest,
+      taken: () => fieldError('code', messages.taken('code')),
+      insert,
+    });
+    if ('created' in outcome) return written(ctx, trx, outcome.created, message, coupon);
+    return written(ctx, trx, outcome.replayed, message);
   });
 }
 
@@ -395,7 +416,7 @@ export async function deletePromotionCode(ctx: ProgramContext, code: string, cou
 /** A code with its coupon, as read for a redemption. */
 export interface RedemptionTarget {
   code: PromotionCodeRow;
-  coupon: CouponRow;
+  coupon: CouponOfCode;
 }
 
 function refs(stored: string): number[] {
@@ -420,10 +441,7 @@ async function readTarget(
   programId: number,
   code: string,
 ): Promise<RedemptionTarget | undefined> {
-  const row = await repository.findPromotionCode(db, programId, code);
-  if (!row) return undefined;
-  const coupon = await findCouponById(db, programId, Number(row.coupon_id));
-  return coupon ? { code: row, coupon } : undefined;
+  return repository.findCodeWithCoupon(db, programId, code);
 }
 
 /**
@@ -481,14 +499,12 @@ export async function redeemInTransaction(
   };
   // A refusal throws, and the caller's transaction takes the redemption row back.
   if (redemptionRefusal(redeemableOf(target), today, options.order)) throw refuse(target, '');
-  const counted = await repository.countCodeRedemption(trx, programId, codeId, today);
+  // The code's and its coupon's counts in one conditional statement: when it changes nothing, a
+  // concurrent redemption took the last one (or the coupon changed), and the rule names why.
+  const counted = await repository.countCodeRedemption(trx, ctx.database.dialect, programId, codeId, today);
   if (!counted) {
     const current = (await readTarget(trx, programId, target.code.code)) ?? target;
-    throw refuse(current, 'The promotion code has reached its redemption limit.');
-  }
-  if (!(await countCouponRedemption(trx, programId, Number(target.coupon.id), today))) {
-    const current = (await readTarget(trx, programId, target.code.code)) ?? target;
-    throw refuse(current, 'The coupon of this promotion code can no longer be redeemed.');
+    throw refuse(current, 'The promotion code can no longer be redeemed.');
   }
   return counted;
 }

@@ -28,6 +28,11 @@ export interface PromotionCodesTable {
   times_redeemed: Generated<number>;
   /** JSON object. */
   metadata: string;
+  /**
+   * What the create request said (core/request-digest.ts), so the same request again replays;
+   * null for codes made inside a coupon's create (the coupon's digest covers them).
+   */
+  request_digest: string | null;
   created_at: string;
   updated_at: string;
 }

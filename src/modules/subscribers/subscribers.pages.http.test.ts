@@ -207,6 +207,33 @@ describeEachDatabase('share page and subscriber portal', (server) => {
     const without = await server().request('GET', pathOf(ann.portal_link));
     assert.doesNotMatch(without.text, /Top referrers/);
   });
+
+  test("the portal reads the subscriber fresh; the program's leaderboard and milestones within a second", async () => {
+    const p = await server().newProgram('newsletter');
+    await server().request('POST', '/v1/rewards', {
+      token: p.token,
+      body: { name: 'Pin', subscribers_count: 5 },
+    });
+    const ann = await subscribe(server(), p, { email: 'ann@example.com', name: 'Ann' });
+    await subscribe(server(), p, { email: 'f1@example.com', referral: { id: ann.id } });
+    const first = await server().request('GET', pathOf(ann.portal_link));
+    assert.match(first.text, /Ann \(you\) — 1 referral</);
+    assert.match(first.text, /4 more referrals to unlock <strong>Pin<\/strong>/);
+
+    await subscribe(server(), p, { email: 'f2@example.com', referral: { id: ann.id } });
+    await server().request('POST', '/v1/rewards', {
+      token: p.token,
+      body: { name: 'Cap', subscribers_count: 3 },
+    });
+    const at = performance.now();
+    const next = await server().request('GET', pathOf(ann.portal_link));
+    assert.match(next.text, /<p class="stat">2<\/p>/, 'the count is never cached');
+    // Reused for at most PORTAL_CACHE_MS (1 s): later, both lists show the changes.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1_050 - (performance.now() - at))));
+    const later = await server().request('GET', pathOf(ann.portal_link));
+    assert.match(later.text, /Ann \(you\) — 2 referrals</);
+    assert.match(later.text, /1 more referral to unlock <strong>Cap<\/strong>/);
+  });
 });
 
 describeEachDatabase(

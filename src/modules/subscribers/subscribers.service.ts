@@ -16,6 +16,7 @@ import {
 } from '../../core/milestones.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
+import { ShortCache } from '../../core/short-cache.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
@@ -582,6 +583,32 @@ const sameSecret = (given: string, stored: string) => {
 const LEADERBOARD_SIZE = 10;
 
 /**
+ * How long the portal reuses a program's milestones and leaderboard: every portal view of a
+ * program reads the same two lists, which change far less often than they are read. The
+ * subscriber's own count and rewards are always read fresh.
+ */
+export const PORTAL_CACHE_MS = 1000;
+
+type Milestone = { id: number; name: string; description: string; subscriberCount: number };
+type Leader = { id: number; firstName: string; count: number };
+
+/** Per app (keyed by its database handle): program ids are only unique within one database. */
+const portalCaches = new WeakMap<
+  Deps['database'],
+  { milestones: ShortCache<number, Milestone[]>; leaders: ShortCache<number, Leader[]> }
+>();
+
+function portalCachesOf(database: Deps['database']) {
+  let caches = portalCaches.get(database);
+  if (!caches) {
+    const options = { ttlMs: PORTAL_CACHE_MS, capacity: 10_000 };
+    caches = { milestones: new ShortCache(options), leaders: new ShortCache(options) };
+    portalCaches.set(database, caches);
+  }
+  return caches;
+}
+
+/**
  * What the subscriber portal shows; undefined when the program, the code or the secret is wrong
  * (all answer the same 404 page).
  */
@@ -598,23 +625,36 @@ export async function getPortalPage(
   const programId = found.program.id;
   const row = await repository.findSubscriberBy(db, programId, 'code', code);
   if (!row || !sameSecret(secret, row.secret)) return undefined;
+  const caches = portalCachesOf(deps.database);
   const subscriber = await serialize(db, found.ctx, base, row);
-  const milestones = (await listMilestones(db, programId)).map((reward) => ({
-    id: Number(reward.id),
-    name: reward.name,
-    description: reward.description,
-    subscriberCount: Number(reward.subscriber_count),
-  }));
+  const milestones = await caches.milestones.get(programId, async () =>
+    (await listMilestones(db, programId)).map((reward) => ({
+      id: Number(reward.id),
+      name: reward.name,
+      description: reward.description,
+      subscriberCount: Number(reward.subscriber_count),
+    })),
+  );
   const count = subscriber.referrals_count;
   const next = nextMilestone(count, milestones);
   const leaders =
     found.program.programSettings.leaderboard_enabled === false
       ? undefined
-      : (await repository.listLeaders(db, programId, LEADERBOARD_SIZE)).map((leader, index) => ({
+      : (
+          await caches.leaders.get(programId, async () =>
+            (
+              await repository.listLeaders(db, programId, LEADERBOARD_SIZE)
+            ).map((leader) => ({
+              id: Number(leader.id),
+              firstName: firstNameOf(leader.name, leader.email),
+              count: Number(leader.referrals_count),
+            })),
+          )
+        ).map((leader, index) => ({
           rank: index + 1,
-          firstName: firstNameOf(leader.name, leader.email),
-          count: Number(leader.referrals_count),
-          you: Number(leader.id) === Number(row.id),
+          firstName: leader.firstName,
+          count: leader.count,
+          you: leader.id === Number(row.id),
         }));
   return {
     programName: found.program.name,

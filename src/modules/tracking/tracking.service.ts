@@ -7,6 +7,7 @@ import { AppError } from '../../core/errors.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { customerMetrics } from '../../core/sales.ts';
+import { ShortCache } from '../../core/short-cache.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import {
   type Attribution,
@@ -82,20 +83,13 @@ export class ClickTracker {
   #salts = new Map<string, string | undefined>();
   #prunedAt = 0;
   #closed = false;
-  #lookups = new Map<string, { until: number; value: Promise<unknown> }>();
+  #lookups = new ShortCache<string, unknown>({ ttlMs: LINK_CACHE_MS, capacity: LINK_CACHE_SIZE });
 
   constructor(private readonly deps: Deps) {}
 
   /** `load()`, reused for LINK_CACHE_MS per `key` (this app's lookups only). */
   cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.#lookups.get(key);
-    if (hit && hit.until > now) return hit.value as Promise<T>;
-    if (this.#lookups.size >= LINK_CACHE_SIZE) this.#lookups.clear();
-    const value = load();
-    this.#lookups.set(key, { until: now + LINK_CACHE_MS, value });
-    value.catch(() => this.#lookups.delete(key));
-    return value;
+    return this.#lookups.get(key, load) as Promise<T>;
   }
 
   add(click: PendingClick): void {
