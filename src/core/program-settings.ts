@@ -13,6 +13,7 @@ export const programSettingsDefaults = {
     currency: 'USD',
     cookie_lifetime: 60,
     welcome_email_enabled: true,
+    partner_auto_approve: true,
     onboarding_enabled: false,
     partner_email_notifications_enabled: true,
     referral_parameter: 'aff',

@@ -3,7 +3,7 @@
 export interface FieldProps {
   name: string;
   label: string;
-  type?: 'text' | 'email';
+  type?: 'text' | 'email' | 'password';
   value?: string;
   error?: string | undefined;
   hint?: string;
@@ -37,6 +37,8 @@ export function Field(props: FieldProps) {
       ) : null}
       {props.type === 'email' ? (
         <input type="email" {...attributes} />
+      ) : props.type === 'password' ? (
+        <input type="password" {...attributes} />
       ) : (
         <input type="text" {...attributes} />
       )}

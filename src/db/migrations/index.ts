@@ -13,6 +13,7 @@ import { coupons } from './0013-coupons.ts';
 import { newsletter } from './0014-newsletter.ts';
 import { clickTracking } from './0015-click-tracking.ts';
 import { commissionsPayouts } from './0016-commissions-payouts.ts';
+import { portal } from './0017-portal.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -35,4 +36,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0014_newsletter': newsletter,
   '0015_click_tracking': clickTracking,
   '0016_commissions_payouts': commissionsPayouts,
+  '0017_portal': portal,
 };
