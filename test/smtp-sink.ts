@@ -1,5 +1,8 @@
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { Deps } from '../src/context.ts';
+import { EmailSender } from '../src/modules/emails/emails.sender.ts';
 
 export interface Mail {
   from: string;
@@ -34,4 +37,21 @@ export async function startSmtp(reject: string[] = []) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+export type SmtpSink = Awaited<ReturnType<typeof startSmtp>>;
+
+/**
+ * Delivers the outbox to the sink and answers the last mail sent to `to`, with quoted-printable
+ * line breaks and `=` undone, so links in it read whole.
+ */
+export async function lastMailTo(deps: Deps, sink: SmtpSink, to: string): Promise<string> {
+  const sender = new EmailSender({
+    ...deps,
+    config: { ...deps.config, smtpUrl: `smtp://127.0.0.1:${sink.port}` },
+  });
+  await sender.runOnce();
+  const mail = sink.mails.filter((m) => m.to.includes(to)).at(-1);
+  assert.ok(mail, `a mail to ${to}`);
+  return mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 }

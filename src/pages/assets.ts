@@ -66,7 +66,8 @@ dl.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5re
 dl.figures div { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.75rem; }
 dl.figures dt { color: var(--muted); font-size: 0.9rem; }
 dl.figures dd { margin: 0.15rem 0 0; font-size: 1.35rem; font-weight: 700; }
-dl.figures dd ul { list-style: none; margin: 0; padding: 0; font-size: 1.05rem; }
+dl.figures dd ul { list-style: none; margin: 0; padding: 0; }
+figure { margin: 0; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 0 1.25rem; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }

@@ -7,9 +7,8 @@ import {
   type TestServer,
 } from '../../../test/harness.ts';
 import { locationOf, PageClient } from '../../../test/portal-client.ts';
-import { startSmtp } from '../../../test/smtp-sink.ts';
+import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
 import type { Deps } from '../../context.ts';
-import { EmailSender } from '../emails/emails.sender.ts';
 
 const PASSWORD = 'Secret123';
 
@@ -43,17 +42,7 @@ before(async () => {
 });
 after(() => smtp.close());
 
-/** Delivers the outbox to the SMTP sink; answers the last mail sent to `to`, decoded enough to read links. */
-async function lastMailTo(deps: Deps, to: string) {
-  const sender = new EmailSender({
-    ...deps,
-    config: { ...deps.config, smtpUrl: `smtp://127.0.0.1:${smtp.port}` },
-  });
-  await sender.runOnce();
-  const mail = smtp.mails.filter((m) => m.to.includes(to)).at(-1);
-  assert.ok(mail, `a mail to ${to}`);
-  return mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-}
+const mailTo = (deps: Deps, to: string) => lastMailTo(deps, smtp, to);
 
 const linkIn = (mail: string, kind: 'link' | 'reset') => {
   const url = new RegExp(`https?://[^\\s"<]+/${kind}/[A-Za-z0-9_-]{43}`).exec(mail)?.[0];
@@ -317,7 +306,7 @@ describeEachDatabase(
       assert.match(sent.text, /we sent it a link/);
       const unknown = await client.submit(`/p/${p.publicId}/sign-in-link`, { email: 'nobody@example.com' });
       assert.equal(unknown.text.replace(/value="[^"]+"/g, ''), sent.text.replace(/value="[^"]+"/g, ''));
-      const link = linkIn(await lastMailTo(server().deps, 'lee@example.com'), 'link');
+      const link = linkIn(await mailTo(server().deps, 'lee@example.com'), 'link');
 
       const opened = await client.get(link);
       assert.equal(opened.status, 200);
@@ -332,7 +321,7 @@ describeEachDatabase(
       assert.match(reused.text, /expired or was already used/);
 
       await client.submit(`/p/${p.publicId}/sign-in-link`, { email: 'lee@example.com' });
-      const late = linkIn(await lastMailTo(server().deps, 'lee@example.com'), 'link');
+      const late = linkIn(await mailTo(server().deps, 'lee@example.com'), 'link');
       await server()
         .deps.database.db.updateTable('portal_tokens')
         .set({ expires_at: '2000-01-01T00:00:00.000000Z' })
@@ -349,7 +338,7 @@ describeEachDatabase(
       const old = await signUp(server, p, 'rae@example.com', 'Rae');
       const client = new PageClient(server);
       await client.submit(`/p/${p.publicId}/forgot`, { email: 'rae@example.com' });
-      const link = linkIn(await lastMailTo(server().deps, 'rae@example.com'), 'reset');
+      const link = linkIn(await mailTo(server().deps, 'rae@example.com'), 'reset');
       await client.get(link);
       const weak = await client.post(link, { password: 'short' });
       assert.equal(weak.status, 422);

@@ -87,7 +87,7 @@ function ProgramPage(props: { portal: PortalProgram }) {
   return (
     <Layout title={`${portal.name} partner program`} site={portal.name}>
       <div class="card">
-        <h1>Become a {portal.name} partner</h1>
+        <h1>Become a partner of {portal.name}</h1>
         {portal.website ? (
           <p class="lead">
             Recommend <a href={portal.website}>{portal.website.replace(/^https?:\/\//, '')}</a> and earn a
