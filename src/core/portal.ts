@@ -105,9 +105,21 @@ export function dailySeries(
 
 /** An amount as people read it ("$1,234.50"); an unknown currency code shows as "1234.5 XYZ". */
 export function moneyInWords(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount} ${currency}`;
+  const format = currencyFormat(currency);
+  return format ? format.format(amount) : `${amount} ${currency}`;
+}
+
+// Building a NumberFormat costs more than a whole dashboard query: one per currency, kept.
+const formats = new Map<string, Intl.NumberFormat | null>();
+function currencyFormat(currency: string): Intl.NumberFormat | null {
+  let format = formats.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat('en', { style: 'currency', currency });
+    } catch {
+      format = null;
+    }
+    if (formats.size < 1000) formats.set(currency, format);
   }
+  return format;
 }
