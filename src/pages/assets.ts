@@ -37,7 +37,7 @@ h3 { font-size: 1rem; margin: 1.25rem 0 0.5rem; }
 .field { margin: 0 0 1rem; }
 .field label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 .field .hint { display: block; color: var(--muted); font-size: 0.9rem; }
-input[type=text], input[type=email], input[type=url], input[type=password] { width: 100%; font: inherit; padding: 0.6rem 0.75rem;
+input[type=text], input[type=email], input[type=url], input[type=password], select, textarea { width: 100%; font: inherit; padding: 0.6rem 0.75rem;
   border: 1px solid #7b8494; border-radius: 0.5rem; background: #fff; color: var(--ink); }
 input[aria-invalid=true] { border-color: var(--error); }
 .check { display: flex; gap: 0.6rem; align-items: flex-start; }
@@ -68,6 +68,10 @@ dl.figures dt { color: var(--muted); font-size: 0.9rem; }
 dl.figures dd { margin: 0.15rem 0 0; font-size: 1.35rem; font-weight: 700; }
 dl.figures dd ul { list-style: none; margin: 0; padding: 0; }
 figure { margin: 0; }
+fieldset.field { border: 0; padding: 0; }
+fieldset.field legend { font-weight: 600; margin-bottom: 0.25rem; padding: 0; }
+fieldset .check { margin: 0.35rem 0; }
+input[aria-invalid=true], select[aria-invalid=true], textarea[aria-invalid=true] { border-color: var(--error); }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 0 1.25rem; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }

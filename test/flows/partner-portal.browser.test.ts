@@ -47,7 +47,7 @@ describeEachDatabase(
             commission: { type: 'percent', value: 20, duration: 'months', duration_value: 12 },
             commission_hold_days: 30,
           },
-          portal_settings: { passwordless_login_enabled: true },
+          portal_settings: { passwordless_login_enabled: true, leads_page_enabled: true },
         },
       });
       assert.equal(settings.status, 200, settings.text);
@@ -131,6 +131,39 @@ describeEachDatabase(
       assert.match((await page.locator('#customers-heading + div').textContent()) ?? '', /J\. S\./);
       await assertAccessible(page, 'dashboard');
       await shot('dashboard');
+
+      const leadForm = await server().request('PUT', '/v1/leads/details', {
+        token,
+        body: {
+          leads_custom_form_fields: [
+            { type: 'input', title: 'Company', required: true },
+            { type: 'checkbox', title: 'Interests', options: ['SEO', 'Ads'] },
+            { type: 'countries', title: 'Country' },
+            { type: 'textarea', title: 'Notes', description: 'Anything we should know' },
+          ],
+        },
+      });
+      assert.equal(leadForm.status, 200, leadForm.text);
+      await page.getByRole('link', { name: 'Leads' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Globex');
+      await page.getByLabel('E-mail address').fill('buyer@globex.example');
+      await page.getByRole('button', { name: 'Submit lead' }).click();
+      assert.match((await page.locator('.error').first().textContent()) ?? '', /Answer this question/);
+      await shot('leads-errors');
+      await page.getByLabel('Company').fill('Globex Corp');
+      await page.getByRole('checkbox', { name: 'SEO' }).check();
+      await page.getByRole('checkbox', { name: 'Ads' }).check();
+      await page.getByLabel('Country (optional)').selectOption('FR');
+      await page.getByRole('button', { name: 'Submit lead' }).click();
+      assert.match((await page.getByRole('status').textContent()) ?? '', /your lead is submitted/);
+      assert.match(
+        (await page.locator('#your-leads-heading + div').textContent()) ?? '',
+        /Globexbuyer@globex\.exampleSubmitted/,
+      );
+      await assertAccessible(page, 'leads');
+      await shot('leads');
+      const leads = (await server().request('GET', '/v1/leads', { token })).body.data;
+      assert.equal(leads[0].submitter.email, 'jane@example.com');
 
       await page.getByRole('link', { name: 'Settings' }).click();
       assert.equal(await h1(page), 'Settings');

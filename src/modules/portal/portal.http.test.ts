@@ -356,6 +356,71 @@ describeEachDatabase(
       assert.equal(reply.status, 303);
     });
 
+    test('lead form: only with leads_page_enabled; bad answers write nothing; a lead is submitted as this partner', async () => {
+      const p = await server().newProgram('affiliate');
+      const client = await signUp(server, p, 'lea@example.com', 'Lea');
+      const path = `/p/${p.publicId}/leads`;
+      assert.equal((await client.get(path)).status, 404);
+      const form = await server().request('PUT', '/v1/leads/details', {
+        token: p.token,
+        body: {
+          leads_custom_form_fields: [
+            { type: 'input', title: 'Company', required: true },
+            { type: 'checkbox', title: 'Interests', options: ['seo', 'ads', 'email'] },
+            { type: 'countries', title: 'Country' },
+            { type: 'text', title: 'Intro', text: '<p>Tell us <b>more</b></p>' },
+          ],
+        },
+      });
+      assert.equal(form.status, 200, form.text);
+      const [company, interests, country] = form.body.data.leads_custom_form_fields.map(
+        (f: { id: number }) => f.id,
+      );
+      await server().request('PUT', '/v1/program', {
+        token: p.token,
+        body: { portal_settings: { leads_page_enabled: true } },
+      });
+      const page = await client.get(path);
+      assert.equal(page.status, 200, page.text);
+      assert.match(page.text, /<label for="cfield-\d+">Company<\/label>/);
+      assert.match(page.text, /Tell us more/);
+      assert.doesNotMatch(page.text, /<b>more/);
+      assert.match(page.text, /<legend>Interests \(optional\)<\/legend>/);
+
+      const bad = await client.post(path, { name: '', email: 'nope', [`cfield-${country}`]: 'XX' });
+      assert.equal(bad.status, 422);
+      assert.match(bad.text, /Enter the name/);
+      assert.match(bad.text, /Enter a valid e-mail address/);
+      assert.match(bad.text, /Answer this question\./, 'the required company');
+      assert.match(bad.text, /Check this answer\./, 'the unknown country');
+      const none = await server().request('GET', '/v1/leads', { token: p.token });
+      assert.equal(none.body.data.length, 0, 'nothing written');
+
+      const body = new URLSearchParams({ _csrf: client.csrf, name: 'Big <Co>', email: 'buyer@big.example' });
+      body.append(`cfield-${company}`, 'Big Co');
+      body.append(`cfield-${interests}`, 'seo');
+      body.append(`cfield-${interests}`, 'email');
+      body.append(`cfield-${country}`, 'DE');
+      const sent = await server().request('POST', path, {
+        headers: {
+          accept: 'text/html',
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `vouch_csrf=${client.cookie('vouch_csrf')}; vouch_portal=${client.cookie('vouch_portal')}`,
+        },
+        body: body.toString(),
+      });
+      assert.equal(sent.status, 200, sent.text);
+      assert.match(sent.text, /your lead is submitted/);
+      assert.match(sent.text, /Big &lt;Co>/);
+      const leads = (await server().request('GET', '/v1/leads', { token: p.token })).body.data;
+      assert.equal(leads.length, 1);
+      assert.equal(leads[0].submitter.email, 'lea@example.com');
+      assert.deepEqual(
+        leads[0].submission_form.slice(2, 5).map((e: { answer: string }) => e.answer),
+        ['Big Co', 'seo, email', 'DE'],
+      );
+    });
+
     test('unknown programs and pages answer the 404 page; registration can be closed', async () => {
       const p = await server().newProgram('affiliate');
       await server().request('PUT', '/v1/program', {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Deps, ProgramContext } from '../../context.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, type FieldErrors } from '../../core/errors.ts';
 import {
   commissionTermsInWords,
   dailySeries,
@@ -16,6 +16,7 @@ import { addDays, dayOf, formatTimestamp, nowTimestamp } from '../../core/time.t
 import { queueEmail } from '../../outbox/outbox.ts';
 import { listCommissions, settleDueCommissions } from '../commissions/commissions.service.ts';
 import { listCustomers } from '../customers/customers.service.ts';
+import { createLead, getLeadSetup, leadAnswerProblems, listLeads } from '../leads/leads.service.ts';
 import {
   createPartner,
   findPartnerByEmail,
@@ -29,7 +30,9 @@ import {
 import { partnerPortalUrl, readProgramByPublicId } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
 
-/** How the pages say amounts and waits. */
+/** How the pages say amounts and waits, and the country choices of a lead form. */
+export { countryCodes } from '../../core/countries.ts';
+export type { LeadFormField } from '../../core/lead-form.ts';
 export { moneyInWords, waitInWords } from '../../core/portal.ts';
 
 /**
@@ -455,4 +458,83 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
       day: dayOf(commission.created_at),
     })),
   };
+}
+
+const LEADS_SHOWN = 25;
+
+/** The lead form page: the program's form (when leads are on) and the partner's latest leads. */
+export async function getLeadPage(portal: PortalProgram, partner: SignedInPartner) {
+  const { ctx } = portal;
+  const setup = await getLeadSetup(ctx);
+  const leads = await listLeads(ctx, {
+    page: 1,
+    limit: LEADS_SHOWN,
+    sort: 'desc',
+    partner: { id: partner.row.public_id },
+  });
+  return {
+    enabled: setup.leads_enabled === 'true',
+    fields: setup.leads_custom_form_fields,
+    leads: leads.slice(0, LEADS_SHOWN).map((lead) => ({
+      id: lead.id,
+      name: lead.lead_info.name,
+      email: lead.lead_info.email,
+      status: lead.status,
+      day: lead.created_at,
+    })),
+  };
+}
+
+export interface LeadForm {
+  name: string;
+  email: string;
+  /** Answers by form field id; a checkbox field's answer is the list of ticked choices. */
+  answers: Record<string, string | string[]>;
+}
+
+/** Errors by form field: `name`, `email`, or a form field's id. */
+export type LeadErrors = Record<string, string>;
+
+/**
+ * A lead from the portal's form, through the leads service with this partner as submitter
+ * (`lead.created`, the form's rules); the service's messages become the page's.
+ */
+export async function submitLead(
+  portal: PortalProgram,
+  partner: SignedInPartner,
+  form: LeadForm,
+): Promise<{ kind: 'invalid'; errors: LeadErrors } | { kind: 'disabled' } | { kind: 'submitted' }> {
+  const errors: LeadErrors = {};
+  if (form.name === '') errors.name = 'Enter the name of the person or company.';
+  else if (form.name.length > MAX_TEXT) errors.name = `Enter at most ${MAX_TEXT} characters.`;
+  const email = emailProblem(form.email);
+  if (email) errors.email = email;
+  const answers = Object.fromEntries(Object.entries(form.answers).filter(([, answer]) => answer.length > 0));
+  let problems: FieldErrors = {};
+  try {
+    if (Object.keys(errors).length > 0) problems = await leadAnswerProblems(portal.ctx, answers);
+    else {
+      await createLead(portal.ctx, {
+        name: form.name,
+        email: form.email,
+        partner: { id: partner.row.public_id },
+        cfields: answers,
+      });
+      return { kind: 'submitted' };
+    }
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.status === 403) return { kind: 'disabled' };
+    if (error.status !== 422) throw error;
+    problems = error.fields;
+  }
+  // The service names answers `cfields.{id}` in the API's words; the page says it plainly.
+  for (const [path, messages] of Object.entries(problems)) {
+    const id = /^cfields\.(\d+)$/.exec(path)?.[1];
+    if (id)
+      errors[id] = messages.some((m) => m.includes('required'))
+        ? 'Answer this question.'
+        : 'Check this answer.';
+  }
+  return { kind: 'invalid', errors };
 }
