@@ -6,10 +6,12 @@ import {
   dailySeries,
   MAX_DELAY_SECONDS,
   maskedName,
+  offerInWords,
   secondsToWait,
   signInDelaySeconds,
   waitInWords,
 } from './portal.ts';
+import { defaultRewardSettings } from './rewards.ts';
 
 test('failed sign-ins wait longer each time, after the free ones, up to 15 minutes', () => {
   const cases: [failures: number, free: number, seconds: number][] = [
@@ -87,4 +89,22 @@ test('the chart has one value per day, zeros filled in', () => {
     { day: '2026-01-14', value: 3 },
     { day: '2026-01-15', value: 0 },
   ]);
+});
+
+test('a refer-a-friend offer in words', () => {
+  const base = defaultRewardSettings;
+  const points = { ...base.referrer_reward, amount_units: 'points', is_currency: false, value: 50 };
+  const cases: [settings: Parameters<typeof offerInWords>[0], words: string | undefined][] = [
+    [base, 'Give 10 USD, get 10 USD, when your friend first buys.'],
+    [{ referred_reward: null, referrer_reward: points }, 'Get 50 points, when your friend first buys.'],
+    [
+      {
+        referred_reward: { ...base.referred_reward, type: 'percent', value: 15, trigger: 'every_purchase' },
+        referrer_reward: null,
+      },
+      'Give 15 % of a purchase, on every purchase.',
+    ],
+    [{ referred_reward: null, referrer_reward: null }, undefined],
+  ];
+  for (const [settings, words] of cases) assert.equal(offerInWords(settings), words);
 });

@@ -1,4 +1,5 @@
 import type { CommissionSettings } from './commissions.ts';
+import type { RewardSetting, RewardSettings } from './rewards.ts';
 import { addDays } from './time.ts';
 
 /**
@@ -122,4 +123,28 @@ function currencyFormat(currency: string): Intl.NumberFormat | null {
     if (formats.size < 1000) formats.set(currency, format);
   }
   return format;
+}
+
+function rewardInWords(setting: RewardSetting): string {
+  const amount =
+    setting.type === 'percent' ? `${setting.value} %` : `${setting.value} ${setting.amount_units}`;
+  const unit = setting.type === 'percent' && !setting.is_currency ? ` in ${setting.amount_units}` : '';
+  return setting.type === 'percent' ? `${amount} of a purchase${unit}` : amount;
+}
+
+/**
+ * A refer-a-friend offer as people say it: "Give 10 USD, get 10 USD" (the friend's reward, then
+ * the referrer's), with when it is earned; undefined when neither side earns anything.
+ */
+export function offerInWords(settings: RewardSettings): string | undefined {
+  const give = settings.referred_reward;
+  const get = settings.referrer_reward;
+  if (!give && !get) return undefined;
+  const parts = [give ? `Give ${rewardInWords(give)}` : '', get ? `get ${rewardInWords(get)}` : ''].filter(
+    Boolean,
+  );
+  const sentence = parts.join(', ');
+  const trigger =
+    (get ?? give)!.trigger === 'every_purchase' ? 'on every purchase' : 'when your friend first buys';
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}, ${trigger}.`;
 }

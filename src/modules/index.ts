@@ -11,6 +11,7 @@ import { leadsRoutes } from './leads/leads.routes.ts';
 import { partnerReferralLinksRoutes } from './partners/partners.links.routes.ts';
 import { partnersRoutes } from './partners/partners.routes.ts';
 import { payoutsRoutes } from './payouts/payouts.routes.ts';
+import { customerPortalPages } from './portal/customer-portal.pages.tsx';
 import { partnerPortalPages } from './portal/portal.pages.tsx';
 import { programRoutes } from './program/program.routes.ts';
 import { promotionCodesRoutes } from './promotion-codes/promotion-codes.routes.ts';
@@ -46,5 +47,6 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   sharePages,
   portalPages,
   partnerPortalPages,
+  customerPortalPages,
   trackingRoutes,
 ];

@@ -74,6 +74,7 @@ fieldset .check { margin: 0.35rem 0; }
 input[aria-invalid=true], select[aria-invalid=true], textarea[aria-invalid=true] { border-color: var(--error); }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 0 1.25rem; }
 .scroll { overflow-x: auto; }
+dl.figures + .scroll { margin-top: 1.25rem; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.5rem; }
 th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

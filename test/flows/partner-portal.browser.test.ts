@@ -203,6 +203,60 @@ describeEachDatabase(
       await shot('forgot');
       await context.close();
     });
+    test('refer-a-friend customer portal: offer page → sign-in link by e-mail → link, friends, balance', {
+      skip,
+    }, async () => {
+      const p = await server().newProgram('referral', {
+        name: 'Bike Club',
+        website: 'https://bikes.example',
+      });
+      const token = p.token;
+      const create = (body: Record<string, unknown>) =>
+        server().request('POST', '/v1/customers', { token, body });
+      assert.equal((await create({ id: 'ann', email: 'ann@example.com', name: 'Ann' })).status, 201);
+      for (const [id, name] of [
+        ['bob', 'Bob Stone'],
+        ['cat', 'Cat Miller'],
+      ] as const)
+        assert.equal(
+          (await create({ id, email: `${id}@example.com`, name, referring_customer: { id: 'ann' } })).status,
+          201,
+        );
+      const sale = await server().request('POST', '/v1/transactions', {
+        token,
+        body: { amount: 40, action: 'sale', customer: { id: 'bob' } },
+      });
+      assert.equal(sale.status, 200, sale.text);
+      const context = await browser!.newContext();
+      const page = await context.newPage();
+      const shot = (name: string) =>
+        dialect === 'sqlite' ? screenshotBoth(page, `customer-${name}`) : Promise.resolve();
+      await page.goto(`${server().url}/c/${p.publicId}`);
+      assert.equal(await h1(page), 'Refer a friend to Bike Club');
+      assert.match((await page.locator('main').textContent()) ?? '', /Give 10 USD, get 10 USD/);
+      await assertAccessible(page, 'offer page');
+      await shot('offer');
+      await page.getByRole('link', { name: 'Get my referral link' }).click();
+      await page.getByLabel('E-mail address').fill('ann@example.com');
+      await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+      await shot('link-sent');
+      const mail = await lastMailTo(server().deps, smtp, 'ann@example.com');
+      const link = /https?:\/\/[^\s"<]+\/link\/[A-Za-z0-9_-]{43}/.exec(mail)?.[0];
+      assert.ok(link, 'the e-mail carries the link');
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in now' }).click();
+      assert.equal(await h1(page), 'Your referrals, Ann');
+      const main = (await page.locator('main').textContent()) ?? '';
+      assert.match(main, /Joined2/);
+      assert.match(main, /Bought1/);
+      assert.match(main, /B\. S\./);
+      assert.match(main, /Balance in USD\$10\.00/);
+      await assertAccessible(page, 'customer home');
+      await shot('home');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      assert.match((await page.getByRole('status').first().textContent()) ?? '', /You are signed out/);
+      await context.close();
+    });
   },
   { env: { PAGES_RATE_LIMIT_PER_MINUTE: '0' } },
 );

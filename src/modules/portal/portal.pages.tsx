@@ -1,8 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ComponentChildren } from 'preact';
-import { Checkbox, CsrfField, Field, formText, HONEYPOT, Honeypot } from '../../pages/forms.tsx';
+import {
+  Checkbox,
+  CopyField,
+  CsrfField,
+  Field,
+  formText,
+  HONEYPOT,
+  Honeypot,
+  Notice,
+} from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
-import { definePages, linkBase, pageDeps, pageNotFound, sendPage } from '../../pages/plugin.tsx';
+import {
+  definePages,
+  linkBase,
+  pageDeps,
+  pageNotFound,
+  seeOther,
+  sendPage,
+  setSessionCookie,
+} from '../../pages/plugin.tsx';
 import {
   CHART_DAYS,
   changePassword,
@@ -18,6 +35,7 @@ import {
   type PortalProgram,
   resetLinkUsable,
   resetPassword,
+  SESSION_DAYS,
   type SignedInPartner,
   type SignUpErrors,
   type SignUpForm,
@@ -84,14 +102,6 @@ function PortalNav(props: {
         </li>
       </ul>
     </nav>
-  );
-}
-
-function Notice(props: { children: ComponentChildren }) {
-  return (
-    <p class="notice" role="alert">
-      {props.children}
-    </p>
   );
 }
 
@@ -407,27 +417,6 @@ function ClicksChart(props: { chart: Dashboard['chart'] }) {
         <span>{chart.at(-1)?.day}</span>
       </figcaption>
     </figure>
-  );
-}
-
-function CopyField(props: { id: string; url: string; label: string }) {
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      <div class="copy">
-        <input id={props.id} type="url" readOnly value={props.url} />
-        <button
-          type="button"
-          class="secondary"
-          data-copy={props.id}
-          data-status={`${props.id}-status`}
-          hidden
-        >
-          Copy link
-        </button>
-      </div>
-      <p id={`${props.id}-status`} class="muted status" aria-live="polite" />
-    </div>
   );
 }
 
@@ -849,23 +838,18 @@ async function portalOf(request: FastifyRequest<{ Params: Params }>) {
   return portal;
 }
 
-function setSession(request: FastifyRequest, reply: FastifyReply, portal: PortalProgram, token: string) {
-  reply.setCookie(SESSION_COOKIE, token, {
+const setSession = (request: FastifyRequest, reply: FastifyReply, portal: PortalProgram, token: string) =>
+  setSessionCookie(request, reply, {
+    name: SESSION_COOKIE,
+    value: token,
     path: base(portal),
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    maxAge: 14 * 24 * 60 * 60,
+    days: SESSION_DAYS,
   });
-}
 
 const clearSession = (reply: FastifyReply, portal: PortalProgram) =>
   reply.clearCookie(SESSION_COOKIE, { path: base(portal) });
 
 const sessionToken = (request: FastifyRequest) => request.cookies[SESSION_COOKIE];
-
-/** Sends a browser on after a successful form (303: the next request is a GET). */
-const seeOther = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
 
 /** The signed-in partner; otherwise the browser is sent to the sign-in page. */
 async function signedIn(

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Deps, ProgramContext } from '../../context.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
 import { AppError, type FieldErrors } from '../../core/errors.ts';
@@ -9,11 +8,9 @@ import {
   maskedName,
   SESSION_DAYS,
   secondsToWait,
-  TOKEN_MINUTES,
 } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
-import { addDays, dayOf, formatTimestamp, nowTimestamp } from '../../core/time.ts';
-import { queueEmail } from '../../outbox/outbox.ts';
+import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
 import { listCommissions, settleDueCommissions } from '../commissions/commissions.service.ts';
 import { listCustomers } from '../customers/customers.service.ts';
 import { createLead, getLeadSetup, leadAnswerProblems, listLeads } from '../leads/leads.service.ts';
@@ -29,11 +26,12 @@ import {
 } from '../partners/partners.service.ts';
 import { partnerPortalUrl, readProgramByPublicId } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
+import { digest, mailOneTimeLink, minutesFromNow, newSecret, TOKEN_SHAPE } from './portal.secrets.ts';
 
 /** How the pages say amounts and waits, and the country choices of a lead form. */
 export { countryCodes } from '../../core/countries.ts';
 export type { LeadFormField } from '../../core/lead-form.ts';
-export { moneyInWords, waitInWords } from '../../core/portal.ts';
+export { moneyInWords, SESSION_DAYS, waitInWords } from '../../core/portal.ts';
 
 /**
  * The partner portal (issue 14): sign-up, sign-in with a password or a one-time link, password
@@ -86,11 +84,8 @@ export async function getPortalProgram(deps: Deps, publicId: string) {
 export const portalUrl = (base: LinkBase, programPublicId: string) =>
   partnerPortalUrl(base.baseUrl, programPublicId);
 
-const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
-const newSecret = () => randomBytes(32).toString('base64url');
 /** Changes whenever the password does: a session made before a new password no longer matches. */
 const credentialStamp = (row: PartnerRow) => digest(`partner:${row.password_hash ?? ''}`).slice(0, 32);
-const plusMinutes = (ctx: Deps, minutes: number) => formatTimestamp(ctx.clock.nowMicros() + minutes * 60e6);
 
 async function startSession(portal: PortalProgram, row: PartnerRow): Promise<string> {
   const token = newSecret();
@@ -103,7 +98,7 @@ async function startSession(portal: PortalProgram, row: PartnerRow): Promise<str
     credential_stamp: credentialStamp(row),
     approved: row.approved ? 1 : 0,
     created_at: nowTimestamp(ctx.clock),
-    expires_at: plusMinutes(ctx, SESSION_DAYS * 24 * 60),
+    expires_at: minutesFromNow(ctx, SESSION_DAYS * 24 * 60),
   });
   return token;
 }
@@ -264,39 +259,17 @@ type TokenPurpose = 'sign_in' | 'reset';
 async function sendLink(portal: PortalProgram, email: string, purpose: TokenPurpose, base: LinkBase) {
   if (emailProblem(email)) return;
   const { ctx } = portal;
-  const db = ctx.database.db;
-  const row = await findPartnerByEmail(db, ctx.program.id, email);
+  const row = await findPartnerByEmail(ctx.database.db, ctx.program.id, email);
   if (!row || row.status === 'archived') return;
-  const token = newSecret();
-  const now = nowTimestamp(ctx.clock);
-  const path = purpose === 'sign_in' ? 'link' : 'reset';
-  const url = `${portalUrl(base, portal.publicId)}/${path}/${token}`;
-  const what = purpose === 'sign_in' ? 'sign in to' : 'choose a new password for';
-  const subject =
-    purpose === 'sign_in' ? `Your sign-in link for ${portal.name}` : `Reset your ${portal.name} password`;
-  const text = `Hello ${row.name ?? ''},\n\nUse this link to ${what} the ${portal.name} partner portal:\n\n${url}\n\nIt works once, for ${TOKEN_MINUTES} minutes. If you did not ask for it, ignore this e-mail.\n`;
-  const html = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  await db.transaction().execute(async (trx) => {
-    await repository.insertToken(trx, {
-      program_id: ctx.program.id,
-      token_hash: digest(token),
-      purpose,
-      owner_kind: 'partner',
-      owner_id: Number(row.id),
-      created_at: now,
-      expires_at: plusMinutes(ctx, TOKEN_MINUTES),
-    });
-    await queueEmail(
-      trx,
-      ctx.program.id,
-      {
-        to: row.email,
-        subject,
-        text,
-        html: `<p>Hello ${html(row.name ?? '')},</p><p>Use this link to ${what} the ${html(portal.name)} partner portal:</p><p><a href="${html(url)}">${html(url)}</a></p><p>It works once, for ${TOKEN_MINUTES} minutes. If you did not ask for it, ignore this e-mail.</p>`,
-      },
-      now,
-    );
+  await mailOneTimeLink(ctx, {
+    purpose,
+    owner: { kind: 'partner', id: Number(row.id) },
+    to: row.email,
+    name: row.name,
+    portalUrl: portalUrl(base, portal.publicId),
+    portalName: `the ${portal.name} partner portal`,
+    subject:
+      purpose === 'sign_in' ? `Your sign-in link for ${portal.name}` : `Reset your ${portal.name} password`,
   });
 }
 
@@ -306,11 +279,9 @@ export const sendSignInLink = (portal: PortalProgram, email: string, base: LinkB
 export const sendPasswordReset = (portal: PortalProgram, email: string, base: LinkBase) =>
   sendLink(portal, email, 'reset', base);
 
-const tokenShape = /^[A-Za-z0-9_-]{43}$/;
-
 /** Signs in with a one-time link: its first use only, within 15 minutes. */
 export async function signInWithLink(portal: PortalProgram, token: string): Promise<string | undefined> {
-  if (!tokenShape.test(token)) return undefined;
+  if (!TOKEN_SHAPE.test(token)) return undefined;
   const { ctx } = portal;
   const db = ctx.database.db;
   const used = await repository.useToken(
@@ -328,7 +299,7 @@ export async function signInWithLink(portal: PortalProgram, token: string): Prom
 
 /** Whether a reset link can still be used (the form is shown only then). */
 export async function resetLinkUsable(portal: PortalProgram, token: string) {
-  if (!tokenShape.test(token)) return false;
+  if (!TOKEN_SHAPE.test(token)) return false;
   const { ctx } = portal;
   const found = await repository.findUsableToken(
     ctx.database.db,
