@@ -421,6 +421,39 @@ describeEachDatabase(
       );
     });
 
+    test('at once: one e-mailed link used five times signs in once; one e-mail signed up three times makes one partner', async () => {
+      const p = await server().newProgram('affiliate');
+      await server().request('PUT', '/v1/program', {
+        token: p.token,
+        body: { portal_settings: { passwordless_login_enabled: true } },
+      });
+      await signUp(server, p, 'con@example.com', 'Con');
+      const asker = new PageClient(server);
+      await asker.submit(`/p/${p.publicId}/sign-in-link`, { email: 'con@example.com' });
+      const link = linkIn(await mailTo(server().deps, 'con@example.com'), 'link');
+      const clients = Array.from({ length: 5 }, () => new PageClient(server));
+      for (const client of clients) await client.get(link);
+      const replies = await Promise.all(clients.map((client) => client.post(link)));
+      assert.deepEqual(replies.map((r) => r.status).sort(), [303, 410, 410, 410, 410]);
+
+      const signers = Array.from({ length: 3 }, () => new PageClient(server));
+      for (const client of signers) await client.get(`/p/${p.publicId}/sign-up`);
+      const fields = {
+        name: 'Twin',
+        surname: '',
+        email: 'twin@example.com',
+        password: PASSWORD,
+        terms: 'yes',
+      };
+      const signed = await Promise.all(
+        signers.map((client) => client.post(`/p/${p.publicId}/sign-up`, fields)),
+      );
+      assert.deepEqual(signed.map((r) => r.status).sort(), [303, 422, 422]);
+      for (const reply of signed.filter((r) => r.status === 422))
+        assert.match(reply.text, /already has a partner account/);
+      assert.equal(await partnerCount(server(), p), 2);
+    });
+
     test('unknown programs and pages answer the 404 page; registration can be closed', async () => {
       const p = await server().newProgram('affiliate');
       await server().request('PUT', '/v1/program', {
