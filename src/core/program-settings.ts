@@ -14,6 +14,7 @@ export const programSettingsDefaults = {
     cookie_lifetime: 60,
     welcome_email_enabled: true,
     partner_auto_approve: true,
+    partner_custom_links_enabled: false,
     onboarding_enabled: false,
     partner_email_notifications_enabled: true,
     referral_parameter: 'aff',

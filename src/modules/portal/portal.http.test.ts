@@ -454,6 +454,41 @@ describeEachDatabase(
       assert.equal(await partnerCount(server(), p), 2);
     });
 
+    test('links with a key of the partner’s choice, when the program allows them', async () => {
+      const p = await server().newProgram('affiliate');
+      const client = await signUp(server, p, 'kim@example.com', 'Kim');
+      const other = await server().request('POST', '/v1/partners', {
+        token: p.token,
+        body: { email: 'other@example.com', key: 'taken-key' },
+      });
+      assert.equal(other.status, 201, other.text);
+      await client.get(`/p/${p.publicId}/dashboard`);
+      assert.equal(
+        (await client.post(`/p/${p.publicId}/links`, { key: 'kim-blog' })).status,
+        404,
+        'off by default',
+      );
+      await server().request('PUT', '/v1/program', {
+        token: p.token,
+        body: { program_settings: { partner_custom_links_enabled: true } },
+      });
+      const dashboard = await client.get(`/p/${p.publicId}/dashboard`);
+      assert.match(dashboard.text, /Add a link with your own key/);
+      const taken = await client.post(`/p/${p.publicId}/links`, { key: 'taken-key' });
+      assert.equal(taken.status, 422);
+      assert.match(taken.text, /This key is taken/);
+      const bad = await client.post(`/p/${p.publicId}/links`, { key: 'my blog/x' });
+      assert.equal(bad.status, 422);
+      assert.match(bad.text, /without spaces/);
+      const made = await client.post(`/p/${p.publicId}/links`, { key: 'kim-blog' });
+      assert.equal(made.status, 303, made.text);
+      const after = await client.get(`/p/${p.publicId}/dashboard`);
+      assert.match(after.text, /value="https:\/\/shop\.example\.com\?aff=kim-blog"/);
+      const link = await server().request('GET', '/v1/partner_referral_links/kim-blog', { token: p.token });
+      assert.equal(link.status, 200, link.text);
+      assert.equal(link.body.data.key, 'kim-blog');
+    });
+
     test('unknown programs and pages answer the 404 page; registration can be closed', async () => {
       const p = await server().newProgram('affiliate');
       await server().request('PUT', '/v1/program', {

@@ -24,6 +24,7 @@ import {
   CHART_DAYS,
   changePassword,
   countryCodes,
+  createCustomLink,
   currentPartner,
   getDashboard,
   getLeadPage,
@@ -433,6 +434,8 @@ function DashboardPage(props: {
   partner: SignedInPartner;
   view: Dashboard;
   csrf: string;
+  linkKey?: string;
+  linkError?: string;
 }) {
   const { portal, view } = props;
   const { figures } = view;
@@ -456,6 +459,21 @@ function DashboardPage(props: {
             label={link.isDefault ? 'Main link' : `Link “${link.key}”`}
           />
         ))}
+        {portal.customLinks ? (
+          <form method="post" action={`${base(portal)}/links`} novalidate>
+            <CsrfField token={props.csrf} />
+            <Field
+              name="key"
+              label="Add a link with your own key"
+              hint="For example your name or a campaign: letters, digits, - and _ work best."
+              value={props.linkKey}
+              error={props.linkError}
+            />
+            <button type="submit" class="secondary">
+              Add link
+            </button>
+          </form>
+        ) : null}
       </section>
       <section class="card" aria-labelledby="figures-heading">
         <h2 id="figures-heading">Your figures</h2>
@@ -1221,6 +1239,32 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
           <LeadsPage portal={found.portal} view={{ ...view, enabled: false }} csrf={csrf} />,
         );
       return sendPage(reply, 200, <LeadsPage portal={found.portal} view={view} csrf={csrf} submitted />);
+    },
+  });
+  app.post<{ Params: Params }>('/:program/links', {
+    ...form,
+    handler: async (request, reply) => {
+      const portal = await portalOf(request);
+      if (!portal.customLinks) throw pageNotFound();
+      const partner = await signedIn(request, reply, portal);
+      if (!partner) return reply;
+      if (partner.pending) return seeOther(reply, `${base(portal)}/dashboard`);
+      const key = formText(request.body, 'key');
+      const problem = await createCustomLink(portal, partner, key);
+      if (!problem) return seeOther(reply, `${base(portal)}/dashboard`);
+      const view = await getDashboard(portal, partner);
+      return sendPage(
+        reply,
+        422,
+        <DashboardPage
+          portal={portal}
+          partner={partner}
+          view={view}
+          csrf={reply.generateCsrf()}
+          linkKey={key.slice(0, 255)}
+          linkError={problem}
+        />,
+      );
     },
   });
 });

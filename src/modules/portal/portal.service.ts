@@ -14,6 +14,7 @@ import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
 import { listCommissions, settleDueCommissions } from '../commissions/commissions.service.ts';
 import { listCustomers } from '../customers/customers.service.ts';
 import { createLead, getLeadSetup, leadAnswerProblems, listLeads } from '../leads/leads.service.ts';
+import { createPartnerLink } from '../partners/partners.links.service.ts';
 import {
   createPartner,
   findPartnerByEmail,
@@ -73,6 +74,7 @@ export async function getPortalProgram(deps: Deps, publicId: string) {
     cookieLifetimeDays: Number(settings.cookie_lifetime ?? 60),
     terms: commissionTermsInWords(settings as unknown as CommissionSettings, String(settings.currency)),
     autoApprove: settings.partner_auto_approve !== false,
+    customLinks: settings.partner_custom_links_enabled === true,
     programPage: portal.program_page_enabled !== false,
     leadsPage: portal.leads_page_enabled === true,
     registration: portal.registration_disabled !== true,
@@ -508,4 +510,28 @@ export async function submitLead(
         : 'Check this answer.';
   }
   return { kind: 'invalid', errors };
+}
+
+/** What a link key may hold: it travels in URLs (the API's rule). */
+const LINK_KEY = /^[^\s/?#&]{1,255}$/;
+
+/**
+ * An additional link with a key of the partner's choice (`partner_custom_links_enabled`), through
+ * the partner links service as `POST /v1/partner_referral_links` makes one; answers the problem.
+ */
+export async function createCustomLink(
+  portal: PortalProgram,
+  partner: SignedInPartner,
+  key: string,
+): Promise<string | undefined> {
+  if (key === '') return 'Enter a key for the new link.';
+  if (!LINK_KEY.test(key)) return 'Use at most 255 characters, without spaces, /, ?, # or &.';
+  try {
+    await createPartnerLink(portal.ctx, { key, partner: { id: partner.row.public_id }, is_additional: true });
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 422 && error.fields.key)
+      return 'This key is taken: choose another one.';
+    throw error;
+  }
 }
