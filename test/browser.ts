@@ -1,5 +1,6 @@
 // Headless Chromium for page tests: Debian's `chromium` driven by playwright-core (no browser
 // download). Screenshots go to test-results/screenshots/, which the run keeps for review.
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -41,4 +42,21 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}.png`), fullPage: true });
   }
   if (original) await page.setViewportSize(original);
+}
+
+/** Every control a person can reach has a label, and the page has exactly one h1. */
+export async function assertAccessible(page: Page, what: string) {
+  const unlabelled = await page.evaluate(() =>
+    [...document.querySelectorAll('input, button, select, textarea')]
+      .filter((el) => {
+        const input = el as HTMLInputElement;
+        if (input.type === 'hidden' || el.closest('[aria-hidden="true"]')) return false;
+        if (el.tagName === 'BUTTON') return (el.textContent ?? '').trim() === '';
+        return (input.labels?.length ?? 0) === 0 && !el.getAttribute('aria-label');
+      })
+      .map((el) => el.outerHTML),
+  );
+  assert.deepEqual(unlabelled, [], `${what}: controls without a label`);
+  assert.equal(await page.locator('h1').count(), 1, `${what}: one h1`);
+  assert.equal(await page.locator('html').getAttribute('lang'), 'en');
 }

@@ -13,6 +13,8 @@ export const programSettingsDefaults = {
     currency: 'USD',
     cookie_lifetime: 60,
     welcome_email_enabled: true,
+    partner_auto_approve: true,
+    partner_custom_links_enabled: false,
     onboarding_enabled: false,
     partner_email_notifications_enabled: true,
     referral_parameter: 'aff',

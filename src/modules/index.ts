@@ -11,6 +11,8 @@ import { leadsRoutes } from './leads/leads.routes.ts';
 import { partnerReferralLinksRoutes } from './partners/partners.links.routes.ts';
 import { partnersRoutes } from './partners/partners.routes.ts';
 import { payoutsRoutes } from './payouts/payouts.routes.ts';
+import { customerPortalPages } from './portal/customer-portal.pages.tsx';
+import { partnerPortalPages } from './portal/portal.pages.tsx';
 import { programRoutes } from './program/program.routes.ts';
 import { promotionCodesRoutes } from './promotion-codes/promotion-codes.routes.ts';
 import { rewardsRoutes } from './rewards/rewards.routes.ts';
@@ -44,5 +46,7 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   pageAssets,
   sharePages,
   portalPages,
+  partnerPortalPages,
+  customerPortalPages,
   trackingRoutes,
 ];

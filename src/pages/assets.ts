@@ -19,7 +19,14 @@ a { color: var(--accent); text-underline-offset: 0.15em; }
 .skip { position: absolute; left: -10000px; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--card); padding: 0.5rem 1rem; z-index: 1; }
 header.site { background: var(--card); border-bottom: 1px solid var(--line); }
-header.site p { max-width: 40rem; margin: 0 auto; padding: 0.75rem 1rem; font-weight: 600; color: var(--muted); }
+header.site .bar { max-width: 40rem; margin: 0 auto; padding: 0.75rem 1rem; display: flex; flex-wrap: wrap;
+  gap: 0.5rem 1.5rem; align-items: center; justify-content: space-between; }
+header.site p { margin: 0; font-weight: 600; color: var(--muted); }
+header.site.wide .bar, main.wide, footer.site.wide { max-width: 64rem; }
+nav.portal ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; align-items: center; }
+nav.portal form { margin: 0; }
+nav.portal button { min-height: 2.25rem; padding: 0.3rem 0.8rem; }
+[aria-current=page] { font-weight: 700; text-decoration: none; color: var(--ink); }
 main { max-width: 40rem; margin: 0 auto; padding: 1.5rem 1rem 0.5rem; }
 h1 { font-size: 1.75rem; line-height: 1.25; margin: 0 0 0.75rem; }
 h2 { font-size: 1.2rem; margin: 0 0 0.75rem; }
@@ -30,7 +37,7 @@ h3 { font-size: 1rem; margin: 1.25rem 0 0.5rem; }
 .field { margin: 0 0 1rem; }
 .field label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 .field .hint { display: block; color: var(--muted); font-size: 0.9rem; }
-input[type=text], input[type=email], input[type=url] { width: 100%; font: inherit; padding: 0.6rem 0.75rem;
+input[type=text], input[type=email], input[type=url], input[type=password], select, textarea { width: 100%; font: inherit; padding: 0.6rem 0.75rem;
   border: 1px solid #7b8494; border-radius: 0.5rem; background: #fff; color: var(--ink); }
 input[aria-invalid=true] { border-color: var(--error); }
 .check { display: flex; gap: 0.6rem; align-items: flex-start; }
@@ -55,6 +62,28 @@ ul.rewards p { margin: 0.2rem 0 0; }
 ol.board li:last-child, ul.rewards li:last-child { border-bottom: 0; }
 .board .you { font-weight: 700; }
 .muted { color: var(--muted); }
+dl.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: 0.75rem; margin: 0; }
+dl.figures div { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.75rem; }
+dl.figures dt { color: var(--muted); font-size: 0.9rem; }
+dl.figures dd { margin: 0.15rem 0 0; font-size: 1.35rem; font-weight: 700; }
+dl.figures dd ul { list-style: none; margin: 0; padding: 0; }
+figure { margin: 0; }
+fieldset.field { border: 0; padding: 0; }
+fieldset.field legend { font-weight: 600; margin-bottom: 0.25rem; padding: 0; }
+fieldset .check { margin: 0.35rem 0; }
+input[aria-invalid=true], select[aria-invalid=true], textarea[aria-invalid=true] { border-color: var(--error); }
+.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 0 1.25rem; }
+.scroll { overflow-x: auto; }
+dl.figures + .scroll { margin-top: 1.25rem; }
+table { border-collapse: collapse; width: 100%; }
+caption { text-align: left; font-weight: 600; padding-bottom: 0.5rem; }
+th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+svg.chart { width: 100%; height: 10rem; display: block; }
+svg.chart rect { fill: var(--accent); }
+svg.chart line { stroke: var(--line); }
+.chart-axis { display: flex; justify-content: space-between; color: var(--muted); font-size: 0.85rem; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; }
 footer.site { max-width: 40rem; margin: 0 auto; padding: 0 1rem 2rem; color: var(--muted); font-size: 0.875rem; }
 @media (max-width: 30rem) { h1 { font-size: 1.5rem; } .card { padding: 1rem; } main { padding-top: 1rem; } }
 `;

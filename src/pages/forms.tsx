@@ -1,9 +1,11 @@
+import type { ComponentChildren } from 'preact';
+
 /** Form pieces every page form uses: labelled fields with their error, CSRF token, honeypot. */
 
 export interface FieldProps {
   name: string;
   label: string;
-  type?: 'text' | 'email';
+  type?: 'text' | 'email' | 'password';
   value?: string;
   error?: string | undefined;
   hint?: string;
@@ -37,6 +39,8 @@ export function Field(props: FieldProps) {
       ) : null}
       {props.type === 'email' ? (
         <input type="email" {...attributes} />
+      ) : props.type === 'password' ? (
+        <input type="password" {...attributes} />
       ) : (
         <input type="text" {...attributes} />
       )}
@@ -100,4 +104,35 @@ export function formText(body: unknown, name: string): string {
   if (typeof body !== 'object' || body === null) return '';
   const value = (body as Record<string, unknown>)[name];
   return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A problem with the whole form, announced to screen readers. */
+export function Notice(props: { children: ComponentChildren }) {
+  return (
+    <p class="notice" role="alert">
+      {props.children}
+    </p>
+  );
+}
+
+/** A read-only link with a copy button (shown by the copy script; without it the link is selectable). */
+export function CopyField(props: { id: string; url: string; label: string }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <div class="copy">
+        <input id={props.id} type="url" readOnly value={props.url} />
+        <button
+          type="button"
+          class="secondary"
+          data-copy={props.id}
+          data-status={`${props.id}-status`}
+          hidden
+        >
+          Copy link
+        </button>
+      </div>
+      <p id={`${props.id}-status`} class="muted status" aria-live="polite" />
+    </div>
+  );
 }

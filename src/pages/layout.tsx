@@ -9,6 +9,10 @@ export interface LayoutProps {
   site?: string;
   /** Whether the page needs the copy button's script. */
   copyScript?: boolean;
+  /** A wider page (dashboards with tables and a chart). */
+  wide?: boolean;
+  /** Shown in the header after the site's name: a signed-in person's navigation. */
+  nav?: ComponentChildren;
   children: ComponentChildren;
 }
 
@@ -31,12 +35,17 @@ export function Layout(props: LayoutProps) {
           Skip to content
         </a>
         {props.site ? (
-          <header class="site">
-            <p>{props.site}</p>
+          <header class={props.wide ? 'site wide' : 'site'}>
+            <div class="bar">
+              <p>{props.site}</p>
+              {props.nav ?? null}
+            </div>
           </header>
         ) : null}
-        <main id="main">{props.children}</main>
-        <footer class="site">
+        <main id="main" class={props.wide ? 'wide' : undefined}>
+          {props.children}
+        </main>
+        <footer class={props.wide ? 'site wide' : 'site'}>
           <p>Referrals by Vouch.</p>
         </footer>
         {props.copyScript ? <script src={assets.copyScript} defer /> : null}

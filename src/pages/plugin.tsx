@@ -45,6 +45,27 @@ export const linkBase = (request: FastifyRequest) => ({ baseUrl: baseUrl(request
 /** What a page handler reads: the app's dependencies. */
 export const pageDeps = (request: FastifyRequest): Deps => request.server.deps;
 
+/** Sends a browser on after a successful form (303: the next request is a GET). */
+export const seeOther = (reply: FastifyReply, to: string) => reply.code(303).header('location', to).send();
+
+/**
+ * A sign-in session's cookie: `HttpOnly`, `SameSite=Lax` (a link from an e-mail opens signed in),
+ * `Secure` when the request came over HTTPS, and only sent under `path`.
+ */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cookie: { name: string; value: string; path: string; days: number },
+) {
+  reply.setCookie(cookie.name, cookie.value, {
+    path: cookie.path,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: cookie.days * 24 * 60 * 60,
+  });
+}
+
 /** Sends a rendered page with its status, HTML type and the page layer's headers. */
 export function sendPage(reply: FastifyReply, status: number, tree: preact.VNode) {
   return reply

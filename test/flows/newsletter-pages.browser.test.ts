@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
+import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
 import { describeEachDatabase } from '../harness.ts';
 
 /**
@@ -19,23 +19,6 @@ describeEachDatabase('newsletter pages in a browser', (server, dialect) => {
   after(async () => {
     await browser?.close();
   });
-
-  /** Every control a person can reach has a label, and the page has exactly one h1. */
-  async function assertAccessible(page: import('playwright-core').Page, what: string) {
-    const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input, button, select, textarea')]
-        .filter((el) => {
-          const input = el as HTMLInputElement;
-          if (input.type === 'hidden' || el.closest('[aria-hidden="true"]')) return false;
-          if (el.tagName === 'BUTTON') return (el.textContent ?? '').trim() === '';
-          return (input.labels?.length ?? 0) === 0 && !el.getAttribute('aria-label');
-        })
-        .map((el) => el.outerHTML),
-    );
-    assert.deepEqual(unlabelled, [], `${what}: controls without a label`);
-    assert.equal(await page.locator('h1').count(), 1, `${what}: one h1`);
-    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
-  }
 
   test('share page → new subscriber → the count in the sharer’s portal', { skip }, async () => {
     const p = await server().newProgram('newsletter', { name: 'The Morning Note' });

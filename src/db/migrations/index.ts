@@ -13,6 +13,7 @@ import { coupons } from './0013-coupons.ts';
 import { newsletter } from './0014-newsletter.ts';
 import { clickTracking } from './0015-click-tracking.ts';
 import { commissionsPayouts } from './0016-commissions-payouts.ts';
+import { portal } from './0017-portal.ts';
 import { counterSlots } from './0018-counter-slots.ts';
 import { payoutSpeed } from './0019-payout-speed.ts';
 import { replayableCodes } from './0020-replayable-codes.ts';
@@ -38,6 +39,7 @@ export const migrations: Record<string, VouchMigration> = {
   '0014_newsletter': newsletter,
   '0015_click_tracking': clickTracking,
   '0016_commissions_payouts': commissionsPayouts,
+  '0017_portal': portal,
   '0018_counter_slots': counterSlots,
   '0019_payout_speed': payoutSpeed,
   '0020_replayable_codes': replayableCodes,

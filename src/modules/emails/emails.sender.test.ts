@@ -1,48 +1,12 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { describeEachDatabase, ManualClock } from '../../../test/harness.ts';
+import { startSmtp } from '../../../test/smtp-sink.ts';
 import type { Deps } from '../../context.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
 import { HELD } from './emails.repository.ts';
 import { EMAIL_RETRY_DELAYS_MS, EmailSender } from './emails.sender.ts';
-
-interface Mail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** An in-process SMTP server that keeps what it receives; `reject` refuses these recipients. */
-async function startSmtp(reject: string[] = []) {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (reject.includes(address.address)) return callback(new Error('mailbox unavailable'));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 const email = (to: string) => ({
   to,

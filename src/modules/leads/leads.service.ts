@@ -7,6 +7,7 @@ import { newKey } from '../../core/ids.ts';
 import {
   assignFieldIds,
   checkLeadAnswers,
+  type LeadAnswer,
   type LeadFormField,
   type LeadStatus,
   leadFlags,
@@ -193,6 +194,12 @@ async function getLeadRowOrThrow(db: Kysely<DB>, ctx: ProgramContext, id: string
 
 const fullName = (name: string | null, surname: string | null) =>
   [name, surname].filter((part) => part !== null && part !== '').join(' ') || null;
+
+/** What is wrong with a lead form's answers, without submitting (a form page shows them with its own). */
+export async function leadAnswerProblems(ctx: ProgramContext, cfields: Readonly<Record<string, LeadAnswer>>) {
+  const setup = await readSetup(ctx.database.db, ctx.program.id);
+  return checkLeadAnswers(setup.fields, cfields).errors;
+}
 
 /** `POST /v1/leads`: a partner's lead, its answers checked against the program's form. */
 export async function createLead(ctx: ProgramContext, body: CreateLeadBody) {

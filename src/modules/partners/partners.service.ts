@@ -14,6 +14,7 @@ import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { readDailyCounter } from '../counters/counters.repository.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import {
   findLinkByKey,
@@ -39,6 +40,7 @@ export {
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
+export { passwordProblems } from './partners.passwords.ts';
 export type { PartnerRow } from './partners.shared.ts';
 
 /** A partner by internal id, for a module that stores the id (works inside the caller's transaction). */
@@ -125,7 +127,6 @@ function paidTotal(counters: PartnerFigures): number {
   return microsToNumber(micros);
 }
 
-/** The fetch shape: the partner plus its figures, read from counters. */
 /**
  * Settles a partner's commissions whose hold has passed; answers whether anything moved. The
  * commissions module owns it (and looks partners up here), so the route hands it in.
@@ -446,25 +447,83 @@ export async function deletePartner(
   });
 }
 
-/** `POST /v1/partners:invite`: queues an invitation e-mail. */
 /**
- * Whether `password` is the partner's (found by e-mail, case-insensitively): the sign-in check of
- * a partner portal. A hash made with older scrypt parameters is replaced by one with the current
- * parameters on success (issue 9). An unknown partner costs a hash too, so timing tells nothing.
+ * The partner whose e-mail (case-insensitively) and password these are, or undefined: the sign-in
+ * check of the partner portal. A hash made with older scrypt parameters is replaced by one with
+ * the current parameters on success (issue 9). An unknown partner costs a hash too, so timing
+ * tells nothing.
  */
-export async function checkPartnerPassword(ctx: ProgramContext, email: string, password: string) {
+export async function signInPartner(ctx: ProgramContext, email: string, password: string) {
   const row = await repository.findPartnerBy(ctx.database.db, ctx.program.id, 'email', email);
   if (!row?.password_hash) {
     await hashPassword(password);
-    return false;
+    return undefined;
   }
   const { valid, rehashed } = await verifyPassword(password, row.password_hash);
-  if (rehashed) {
-    await repository.updatePartner(ctx.database.db, ctx.program.id, row.id, { password_hash: rehashed });
-  }
-  return valid;
+  if (!valid) return undefined;
+  if (!rehashed) return row;
+  return repository.updatePartner(ctx.database.db, ctx.program.id, row.id, { password_hash: rehashed });
 }
 
+/** Whether `password` is the partner's (found by e-mail): `signInPartner` as a yes or no. */
+export async function checkPartnerPassword(ctx: ProgramContext, email: string, password: string) {
+  return (await signInPartner(ctx, email, password)) !== undefined;
+}
+
+/** A partner by e-mail, case-insensitively (the portal's sign-in link and password reset). */
+export const findPartnerByEmail = (db: Kysely<DB>, programId: number, email: string) =>
+  repository.findPartnerBy(db, programId, 'email', email);
+
+/**
+ * What the partner portal's dashboard shows of a partner, all from counters (never a scan): its
+ * links, counts, revenue and commissions per currency by state, and its clicks per day from
+ * `from` on. Due commissions are settled first, as the partner fetch does.
+ */
+export async function getPartnerDashboardFigures(
+  ctx: ProgramContext,
+  row: PartnerRow,
+  settleDueCommissions: SettleCommissions,
+  clicksFrom: string,
+) {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  let counters = await repository.readPartnerCounters(db, programId, row.id);
+  const inReview = [...counters].some(
+    ([metric, value]) => metric.startsWith('commission_pending:') && value !== 0n,
+  );
+  if (inReview && (await settleDueCommissions(ctx, row.id)))
+    counters = await repository.readPartnerCounters(db, programId, row.id);
+  const links = await listLinksOf(db, programId, { partnerId: row.id });
+  const withDomains = links.some((link) => link.domain_id !== null);
+  const urls = await loadLinkUrlContext(db, programId, 'affiliate', { withDomains });
+  const clicksByDay = await readDailyCounter(
+    db,
+    programId,
+    { kind: 'partner', id: row.id },
+    partnerMetrics.clicks,
+    clicksFrom,
+  );
+  return {
+    links: links.map((link) => ({
+      key: link.key,
+      url: referralLinkUrl(link, urls),
+      isDefault: Boolean(link.is_default),
+    })),
+    clicks: counters.count(partnerMetrics.clicks),
+    signups: counters.count(partnerMetrics.signups),
+    salesCount: counters.count(partnerMetrics.salesCount),
+    paidAccounts: counters.count(partnerMetrics.paidAccounts),
+    revenue: amountsOf(counters, 'revenue:'),
+    commissions: {
+      pending: amountsOf(counters, 'commission_pending:'),
+      approved: amountsOf(counters, 'commission_not_paid:'),
+      paid: amountsOf(counters, 'commission_paid:'),
+    },
+    clicksByDay: clicksByDay.map((day) => ({ day: day.day, value: Number(day.value) })),
+  };
+}
+
+/** `POST /v1/partners:invite`: queues an invitation e-mail. */
 export async function invitePartner(
   ctx: ProgramContext,
   body: { email: string; name: string; surname?: string },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
 import { programContext, variantInput } from '../../http/context.ts';
+import { baseUrl } from '../../http/pagination.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import {
   KeyCheckResponse,
@@ -21,7 +22,10 @@ export async function programRoutes(app: FastifyInstance) {
       tags: ['Program'],
       response: { ...errorResponses },
     },
-    handler: async (request) => ({ data: await getProgramOverview(programContext(request)), status: 1 }),
+    handler: async (request) => ({
+      data: await getProgramOverview(programContext(request), { baseUrl: baseUrl(request) }),
+      status: 1,
+    }),
   });
 
   app.get('/v1/program/overview', {
@@ -35,7 +39,10 @@ export async function programRoutes(app: FastifyInstance) {
     },
     handler: async (request, reply) => {
       reply.header('deprecation', 'true').header('link', '</v1/program>; rel="successor-version"');
-      return { data: await getProgramOverview(programContext(request)), status: 1 };
+      return {
+        data: await getProgramOverview(programContext(request), { baseUrl: baseUrl(request) }),
+        status: 1,
+      };
     },
   });
 

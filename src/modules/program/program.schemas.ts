@@ -118,6 +118,14 @@ export const programSettingsByType = {
     currency: Currency,
     cookie_lifetime: Type.Integer({ minimum: 1, maximum: 9_999_999, description: 'Days' }),
     welcome_email_enabled: Type.Boolean(),
+    partner_auto_approve: Type.Boolean({
+      description:
+        'Whether partners who sign up in the portal are approved at once (default true); false: pending review (Vouch extension)',
+    }),
+    partner_custom_links_enabled: Type.Boolean({
+      description:
+        'Whether partners may add links with keys of their choice in the portal (default false; a Vouch extension)',
+    }),
     onboarding_enabled: Type.Boolean(),
     partner_email_notifications_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,

@@ -42,7 +42,10 @@ async function getProgramRowOrThrow(ctx: ProgramContext) {
   return row;
 }
 
-export async function getProgramOverview(ctx: ProgramContext) {
+/** The partner portal of an affiliate program (the portal module serves `/p/{public id}`). */
+export const partnerPortalUrl = (baseUrl: string, publicId: string) => `${baseUrl}/p/${publicId}`;
+
+export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: string }) {
   const row = await getProgramRowOrThrow(ctx);
   const today = dayOf(nowTimestamp(ctx.clock));
   const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
@@ -104,8 +107,8 @@ export async function getProgramOverview(ctx: ProgramContext) {
     ),
     total_revenue_from_sales: revenue,
     overview_program_current_settings: {
-      // Vouch serves no partner portal of its own; a program links its own, when it has one.
-      partner_portal_url: null,
+      // Only affiliate programs have partners, so only they have a partner portal.
+      partner_portal_url: row.type === 'affiliate' ? partnerPortalUrl(links.baseUrl, row.public_id) : null,
       website_url: row.website,
     },
   };

@@ -1,0 +1,127 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DB } from '../../db/tables.ts';
+import type { PortalOwnerKind, PortalSessionsTable, PortalTokensTable } from './portal.tables.ts';
+import './portal.tables.ts';
+
+/** Sessions, one-time tokens and failed sign-ins of the portals; every read names the program. */
+
+export async function insertSession(db: Kysely<DB>, row: Insertable<PortalSessionsTable>) {
+  await db.insertInto('portal_sessions').values(row).execute();
+}
+
+export function findSession(db: Kysely<DB>, programId: number, tokenHash: string) {
+  return db
+    .selectFrom('portal_sessions')
+    .select(['id', 'owner_kind', 'owner_id', 'credential_stamp', 'approved', 'expires_at'])
+    .where('program_id', '=', programId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Kysely<DB>, programId: number, tokenHash: string) {
+  await db
+    .deleteFrom('portal_sessions')
+    .where('program_id', '=', programId)
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
+/** Ends every session of an owner (a new password); `except` keeps the one that set it. */
+export async function deleteSessionsOf(
+  db: Kysely<DB>,
+  programId: number,
+  owner: { kind: PortalOwnerKind; id: number },
+  exceptTokenHash?: string,
+) {
+  let query = db
+    .deleteFrom('portal_sessions')
+    .where('program_id', '=', programId)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id);
+  if (exceptTokenHash) query = query.where('token_hash', '!=', exceptTokenHash);
+  await query.execute();
+}
+
+export async function insertToken(db: Kysely<DB>, row: Insertable<PortalTokensTable>) {
+  await db.insertInto('portal_tokens').values(row).execute();
+}
+
+/**
+ * Marks a token used and answers its owner, only when it was unused and unexpired: one
+ * conditional update, so two clicks on one link at once sign in once.
+ */
+export async function useToken(
+  db: Kysely<DB>,
+  programId: number,
+  tokenHash: string,
+  purpose: PortalTokensTable['purpose'],
+  now: string,
+) {
+  return db
+    .updateTable('portal_tokens')
+    .set({ used_at: now })
+    .where('program_id', '=', programId)
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['owner_kind', 'owner_id'])
+    .executeTakeFirst();
+}
+
+/** Whether a token is still usable, without using it (the reset form shows only for a good link). */
+export function findUsableToken(
+  db: Kysely<DB>,
+  programId: number,
+  tokenHash: string,
+  purpose: PortalTokensTable['purpose'],
+  now: string,
+) {
+  return db
+    .selectFrom('portal_tokens')
+    .select(['owner_kind', 'owner_id'])
+    .where('program_id', '=', programId)
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export function readFailures(db: Kysely<DB>, programId: number, subjects: readonly string[]) {
+  return db
+    .selectFrom('portal_sign_in_failures')
+    .select(['subject', 'failures', 'last_failed_at'])
+    .where('program_id', '=', programId)
+    .where('subject', 'in', subjects)
+    .execute();
+}
+
+/** Counts one failed sign-in of each subject (one atomic upsert each, so instances agree). */
+export async function addFailures(
+  db: Kysely<DB>,
+  programId: number,
+  subjects: readonly string[],
+  now: string,
+) {
+  for (const subject of subjects) {
+    await db
+      .insertInto('portal_sign_in_failures')
+      .values({ program_id: programId, subject, failures: 1, last_failed_at: now })
+      .onConflict((c) =>
+        c.columns(['program_id', 'subject']).doUpdateSet((eb) => ({
+          failures: eb('portal_sign_in_failures.failures', '+', 1),
+          last_failed_at: now,
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function clearFailures(db: Kysely<DB>, programId: number, subject: string) {
+  await db
+    .deleteFrom('portal_sign_in_failures')
+    .where('program_id', '=', programId)
+    .where('subject', '=', subject)
+    .execute();
+}

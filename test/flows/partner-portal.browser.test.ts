@@ -1,0 +1,262 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
+import { describeEachDatabase } from '../harness.ts';
+import { lastMailTo, type SmtpSink, startSmtp } from '../smtp-sink.ts';
+
+/**
+ * A partner's story in a real browser: the program page, sign-up, the dashboard with its link, a
+ * click and a sale made through the API showing as figures and a commission, settings, sign-out,
+ * and sign-in again with a link read from the e-mail. Screenshots of every page at desktop and
+ * phone width go to test-results/screenshots/ for review.
+ */
+const skip = !browserAvailable && !process.env.CI ? 'Chromium is not installed' : false;
+
+let smtp: SmtpSink;
+before(async () => {
+  smtp = await startSmtp();
+});
+after(() => smtp.close());
+
+describeEachDatabase(
+  'partner portal in a browser',
+  (server, dialect) => {
+    let browser: Browser | undefined;
+    before(async () => {
+      if (!skip) browser = await launchBrowser();
+    });
+    after(async () => {
+      await browser?.close();
+    });
+
+    const h1 = (page: Page) => page.locator('h1').textContent();
+
+    test('program page → sign-up → dashboard → a click and a sale → sign-out → sign-in by e-mail link', {
+      skip,
+    }, async () => {
+      const p = await server().newProgram('affiliate', {
+        name: 'Acme Tools',
+        website: 'https://acme.example',
+      });
+      const token = p.token;
+      const settings = await server().request('PUT', '/v1/program', {
+        token,
+        body: {
+          program_settings: {
+            commission: { type: 'percent', value: 20, duration: 'months', duration_value: 12 },
+            commission_hold_days: 30,
+          },
+          portal_settings: { passwordless_login_enabled: true, leads_page_enabled: true },
+        },
+      });
+      assert.equal(settings.status, 200, settings.text);
+      const context = await browser!.newContext();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
+      const page = await context.newPage();
+      const shot = (name: string) =>
+        dialect === 'sqlite' ? screenshotBoth(page, `partner-${name}`) : Promise.resolve();
+      const portal = `${server().url}/p/${p.publicId}`;
+
+      await page.goto(portal);
+      assert.equal(await h1(page), 'Become a partner of Acme Tools');
+      assert.match(
+        (await page.locator('main').textContent()) ?? '',
+        /20 % of every payment for 12 months, paid after a 30-day hold/,
+      );
+      await assertAccessible(page, 'program page');
+      await shot('program');
+
+      await page.getByRole('link', { name: 'Sign up as a partner' }).click();
+      await page.getByLabel('First name').fill('Jane');
+      await page.getByLabel('Last name (optional)').fill('Doe');
+      await page.getByLabel('E-mail address').fill('jane@example.com');
+      await page.getByLabel('Password').fill('weak');
+      await page.getByLabel(/I accept the terms/).check();
+      await page.getByRole('button', { name: 'Create my partner account' }).click();
+      assert.match(
+        (await page.locator('#field-password-error').textContent()) ?? '',
+        /at least 8 characters/,
+      );
+      await assertAccessible(page, 'sign-up with errors');
+      await shot('sign-up-errors');
+      await page.getByLabel('Password').fill('Secret123');
+      await page.getByLabel(/I accept the terms/).check();
+      await page.getByRole('button', { name: 'Create my partner account' }).click();
+      assert.equal(await h1(page), 'Welcome, Jane');
+
+      const partner = (await server().request('GET', '/v1/partners?limit=1', { token })).body.data[0];
+      const detail = (await server().request('GET', `/v1/partners/${partner.id}`, { token })).body.data;
+      assert.equal(await page.getByLabel('Main link').inputValue(), detail.referral_link);
+      const copy = page.getByRole('button', { name: 'Copy link' });
+      await copy.click();
+      await page.getByText('Link copied.').waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), detail.referral_link);
+
+      // A visitor follows the link (its tracking redirect), then buys through the API.
+      const key = new URL(detail.referral_link).searchParams.get('aff');
+      const click = await server().request('GET', `/r/${key}`, {
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) visitor', accept: 'text/html' },
+      });
+      assert.equal(click.status, 302, click.text);
+      const customer = await server().request('POST', '/v1/customers', {
+        token,
+        body: { key: 'buyer-1', name: 'John Smith', email: 'john@example.com', partner: { key } },
+      });
+      assert.equal(customer.status, 201, customer.text);
+      const sale = await server().request('POST', '/v1/transactions', {
+        token,
+        body: {
+          key: 'sale-1',
+          amount: 99,
+          amount_units: 'USD',
+          action: 'sale',
+          customer: { key: 'buyer-1' },
+        },
+      });
+      assert.equal(sale.status, 200, sale.text);
+      // Clicks are written in batches every half second.
+      for (let i = 0; i < 20; i++) {
+        await page.reload();
+        if ((await page.locator('dl.figures div').first().textContent()) === 'Clicks1') break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const figures = await page.locator('dl.figures').textContent();
+      assert.match(figures ?? '', /Clicks1/);
+      assert.match(figures ?? '', /Signups1/);
+      assert.match(figures ?? '', /Paying customers1/);
+      assert.match(figures ?? '', /Revenue\$99\.00/);
+      assert.match(figures ?? '', /Commissions pending\$19\.80/);
+      assert.match((await page.locator('#commissions-heading + div').textContent()) ?? '', /\$19\.80Pending/);
+      assert.match((await page.locator('#customers-heading + div').textContent()) ?? '', /J\. S\./);
+      await assertAccessible(page, 'dashboard');
+      await shot('dashboard');
+
+      const leadForm = await server().request('PUT', '/v1/leads/details', {
+        token,
+        body: {
+          leads_custom_form_fields: [
+            { type: 'input', title: 'Company', required: true },
+            { type: 'checkbox', title: 'Interests', options: ['SEO', 'Ads'] },
+            { type: 'countries', title: 'Country' },
+            { type: 'textarea', title: 'Notes', description: 'Anything we should know' },
+          ],
+        },
+      });
+      assert.equal(leadForm.status, 200, leadForm.text);
+      await page.getByRole('link', { name: 'Leads' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('Globex');
+      await page.getByLabel('E-mail address').fill('buyer@globex.example');
+      await page.getByRole('button', { name: 'Submit lead' }).click();
+      assert.match((await page.locator('.error').first().textContent()) ?? '', /Answer this question/);
+      await shot('leads-errors');
+      await page.getByLabel('Company').fill('Globex Corp');
+      await page.getByRole('checkbox', { name: 'SEO' }).check();
+      await page.getByRole('checkbox', { name: 'Ads' }).check();
+      await page.getByLabel('Country (optional)').selectOption('FR');
+      await page.getByRole('button', { name: 'Submit lead' }).click();
+      assert.match((await page.getByRole('status').textContent()) ?? '', /your lead is submitted/);
+      assert.match(
+        (await page.locator('#your-leads-heading + div').textContent()) ?? '',
+        /Globexbuyer@globex\.exampleSubmitted/,
+      );
+      await assertAccessible(page, 'leads');
+      await shot('leads');
+      const leads = (await server().request('GET', '/v1/leads', { token })).body.data;
+      assert.equal(leads[0].submitter.email, 'jane@example.com');
+
+      await page.getByRole('link', { name: 'Settings' }).click();
+      assert.equal(await h1(page), 'Settings');
+      await assertAccessible(page, 'settings');
+      await shot('settings');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      assert.match((await page.getByRole('status').textContent()) ?? '', /You are signed out/);
+      await page.goto(`${portal}/dashboard`);
+      assert.equal(await h1(page), 'Sign in to the Acme Tools partner portal');
+      await page.getByLabel('E-mail address').fill('jane@example.com');
+      await page.getByLabel('Password').fill('Wrong1234');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /not right/);
+      await assertAccessible(page, 'sign-in');
+      await shot('sign-in-wrong');
+
+      await page.getByRole('link', { name: 'Sign in with a link by e-mail instead' }).click();
+      await page.getByLabel('E-mail address').fill('jane@example.com');
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await shot('link-sent');
+      const mail = await lastMailTo(server().deps, smtp, 'jane@example.com');
+      const link = /https?:\/\/[^\s"<]+\/link\/[A-Za-z0-9_-]{43}/.exec(mail)?.[0];
+      assert.ok(link, 'the e-mail carries the link');
+      await page.goto(link);
+      await assertAccessible(page, 'use the link');
+      await shot('link-use');
+      await page.getByRole('button', { name: 'Sign in now' }).click();
+      assert.equal(await h1(page), 'Welcome, Jane');
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in now' }).click();
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /expired or was already used/);
+      await shot('link-used');
+
+      await page.goto(`${portal}/forgot`);
+      await assertAccessible(page, 'forgot');
+      await shot('forgot');
+      await context.close();
+    });
+    test('refer-a-friend customer portal: offer page → sign-in link by e-mail → link, friends, balance', {
+      skip,
+    }, async () => {
+      const p = await server().newProgram('referral', {
+        name: 'Bike Club',
+        website: 'https://bikes.example',
+      });
+      const token = p.token;
+      const create = (body: Record<string, unknown>) =>
+        server().request('POST', '/v1/customers', { token, body });
+      assert.equal((await create({ id: 'ann', email: 'ann@example.com', name: 'Ann' })).status, 201);
+      for (const [id, name] of [
+        ['bob', 'Bob Stone'],
+        ['cat', 'Cat Miller'],
+      ] as const)
+        assert.equal(
+          (await create({ id, email: `${id}@example.com`, name, referring_customer: { id: 'ann' } })).status,
+          201,
+        );
+      const sale = await server().request('POST', '/v1/transactions', {
+        token,
+        body: { amount: 40, action: 'sale', customer: { id: 'bob' } },
+      });
+      assert.equal(sale.status, 200, sale.text);
+      const context = await browser!.newContext();
+      const page = await context.newPage();
+      const shot = (name: string) =>
+        dialect === 'sqlite' ? screenshotBoth(page, `customer-${name}`) : Promise.resolve();
+      await page.goto(`${server().url}/c/${p.publicId}`);
+      assert.equal(await h1(page), 'Refer a friend to Bike Club');
+      assert.match((await page.locator('main').textContent()) ?? '', /Give 10 USD, get 10 USD/);
+      await assertAccessible(page, 'offer page');
+      await shot('offer');
+      await page.getByRole('link', { name: 'Get my referral link' }).click();
+      await page.getByLabel('E-mail address').fill('ann@example.com');
+      await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+      await shot('link-sent');
+      const mail = await lastMailTo(server().deps, smtp, 'ann@example.com');
+      const link = /https?:\/\/[^\s"<]+\/link\/[A-Za-z0-9_-]{43}/.exec(mail)?.[0];
+      assert.ok(link, 'the e-mail carries the link');
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in now' }).click();
+      assert.equal(await h1(page), 'Your referrals, Ann');
+      const main = (await page.locator('main').textContent()) ?? '';
+      assert.match(main, /Joined2/);
+      assert.match(main, /Bought1/);
+      assert.match(main, /B\. S\./);
+      assert.match(main, /Balance in USD\$10\.00/);
+      await assertAccessible(page, 'customer home');
+      await shot('home');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      assert.match((await page.getByRole('status').first().textContent()) ?? '', /You are signed out/);
+      await context.close();
+    });
+  },
+  { env: { PAGES_RATE_LIMIT_PER_MINUTE: '0' } },
+);
