@@ -49,19 +49,20 @@ module.exports = {
       // service code too.
       from: {
         path: '^src/modules/[^/]+/',
-        pathNot: ['\\.(routes|schemas)\\.ts$', '\\.pages\\.tsx$', notTests],
+        pathNot: ['\\.(routes|schemas)\\.ts$', '\\.(pages|views)\\.tsx$', notTests],
       },
       to: { path: ['^src/http/', '(^|/)node_modules/(fastify|@fastify/[^/]+)/'] },
     },
     {
       name: 'pages-render-their-service',
       comment:
-        "A module's *.pages.tsx renders what its own service answers with the page layer (src/pages/): never Kysely, db/, a repository, http/ or another module.",
+        "A module's *.pages.tsx (and the *.views.tsx it splits its views into) renders what its own service answers with the page layer (src/pages/): never Kysely, db/, a repository, http/ or another module.",
       severity: 'error',
-      from: { path: '^src/modules/([^/]+)/[^/]+\\.pages\\.tsx$' },
+      from: { path: '^src/modules/([^/]+)/[^/]+\\.(pages|views)\\.tsx$' },
       to: {
         pathNot: [
           '^src/modules/$1/[^/]+\\.service\\.ts$',
+          '^src/modules/$1/[^/]+\\.views\\.tsx$',
           '^src/pages/',
           '(^|/)node_modules/(preact|preact-render-to-string|fastify)/',
         ],

@@ -1,0 +1,290 @@
+import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
+import { Layout } from '../../pages/layout.tsx';
+import { CHART_DAYS, moneyInWords, type PortalProgram, type SignedInPartner } from './portal.service.ts';
+import { base, type Dashboard, PortalNav } from './portal.shared.views.tsx';
+
+/** The signed-in partner's dashboard (figures, chart, links, latest rows) and settings. */
+
+function Amounts(props: { amounts: { currency: string; amount: number }[] }) {
+  if (props.amounts.length === 0) return <>0</>;
+  return (
+    <ul>
+      {props.amounts.map((a) => (
+        <li key={a.currency}>{moneyInWords(a.amount, a.currency)}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** Clicks per day as bars: SVG drawn on the server, no script, with the numbers as a table too. */
+function ClicksChart(props: { chart: Dashboard['chart'] }) {
+  const { chart } = props;
+  const max = Math.max(1, ...chart.map((d) => d.value));
+  const width = 300;
+  const height = 100;
+  const slot = width / chart.length;
+  const total = chart.reduce((sum, d) => sum + d.value, 0);
+  return (
+    <figure>
+      <svg
+        class="chart"
+        viewBox={`0 0 ${width} ${height}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-labelledby="chart-title"
+      >
+        <title id="chart-title">
+          Clicks per day over the last {CHART_DAYS} days: {total} in all, at most {max} in a day.
+        </title>
+        <line x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
+        {chart.map((d, i) => {
+          const h = (d.value / max) * (height - 4);
+          return <rect key={d.day} x={i * slot + slot * 0.15} y={height - h} width={slot * 0.7} height={h} />;
+        })}
+      </svg>
+      <figcaption class="chart-axis">
+        <span>{chart[0]?.day}</span>
+        <span>{chart.at(-1)?.day}</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+const statusWords: Record<string, string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  paid: 'Paid',
+  denied: 'Denied',
+  voided: 'Voided',
+};
+
+export function DashboardPage(props: {
+  portal: PortalProgram;
+  partner: SignedInPartner;
+  view: Dashboard;
+  csrf: string;
+  linkKey?: string;
+  linkError?: string;
+}) {
+  const { portal, view } = props;
+  const { figures } = view;
+  return (
+    <Layout
+      title="Dashboard"
+      site={portal.name}
+      wide
+      copyScript
+      nav={<PortalNav portal={portal} csrf={props.csrf} current="dashboard" />}
+    >
+      <h1>Welcome, {props.partner.row.name ?? 'partner'}</h1>
+      <section class="card" aria-labelledby="links-heading">
+        <h2 id="links-heading">Your referral links</h2>
+        <p class="muted">Share a link: visitors who sign up or buy through it are credited to you.</p>
+        {figures.links.map((link, i) => (
+          <CopyField
+            key={link.key}
+            id={`link-${i}`}
+            url={link.url}
+            label={link.isDefault ? 'Main link' : `Link “${link.key}”`}
+          />
+        ))}
+        {portal.customLinks ? (
+          <form method="post" action={`${base(portal)}/links`} novalidate>
+            <CsrfField token={props.csrf} />
+            <Field
+              name="key"
+              label="Add a link with your own key"
+              hint="For example your name or a campaign: letters, digits, - and _ work best."
+              value={props.linkKey}
+              error={props.linkError}
+            />
+            <button type="submit" class="secondary">
+              Add link
+            </button>
+          </form>
+        ) : null}
+      </section>
+      <section class="card" aria-labelledby="figures-heading">
+        <h2 id="figures-heading">Your figures</h2>
+        <dl class="figures">
+          <div>
+            <dt>Clicks</dt>
+            <dd>{figures.clicks}</dd>
+          </div>
+          <div>
+            <dt>Signups</dt>
+            <dd>{figures.signups}</dd>
+          </div>
+          <div>
+            <dt>Paying customers</dt>
+            <dd>{figures.paidAccounts}</dd>
+          </div>
+          <div>
+            <dt>Revenue</dt>
+            <dd>
+              <Amounts amounts={figures.revenue} />
+            </dd>
+          </div>
+          <div>
+            <dt>Commissions pending</dt>
+            <dd>
+              <Amounts amounts={figures.commissions.pending} />
+            </dd>
+          </div>
+          <div>
+            <dt>Commissions approved</dt>
+            <dd>
+              <Amounts amounts={figures.commissions.approved} />
+            </dd>
+          </div>
+          <div>
+            <dt>Commissions paid</dt>
+            <dd>
+              <Amounts amounts={figures.commissions.paid} />
+            </dd>
+          </div>
+        </dl>
+        <h3>Clicks in the last {CHART_DAYS} days</h3>
+        <ClicksChart chart={view.chart} />
+      </section>
+      <div class="grid2">
+        <section class="card" aria-labelledby="customers-heading">
+          <h2 id="customers-heading">Latest customers</h2>
+          {view.customers.length === 0 ? (
+            <p class="muted">No customers yet. Share your link to bring the first one.</p>
+          ) : (
+            <div class="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Customer</th>
+                    <th scope="col">Since</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.customers.map((c, i) => (
+                    <tr key={i}>
+                      <td>{c.name}</td>
+                      <td>{c.since}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        <section class="card" aria-labelledby="commissions-heading">
+          <h2 id="commissions-heading">Latest commissions</h2>
+          {view.commissions.length === 0 ? (
+            <p class="muted">No commissions yet.</p>
+          ) : (
+            <div class="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col" class="num">
+                      Amount
+                    </th>
+                    <th scope="col">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.commissions.map((c) => (
+                    <tr key={c.id}>
+                      <td>{c.day}</td>
+                      <td class="num">{moneyInWords(c.amount, c.currency)}</td>
+                      <td>{statusWords[c.status] ?? c.status}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+    </Layout>
+  );
+}
+
+export function SettingsPage(props: {
+  portal: PortalProgram;
+  partner: SignedInPartner;
+  csrf: string;
+  nameErrors?: { name?: string; surname?: string };
+  passwordProblem?: string;
+  saved?: 'name' | 'password';
+}) {
+  const { portal, partner } = props;
+  const errors = props.nameErrors ?? {};
+  return (
+    <Layout
+      title="Settings"
+      site={portal.name}
+      nav={<PortalNav portal={portal} csrf={props.csrf} current="settings" />}
+    >
+      <h1>Settings</h1>
+      {props.saved ? (
+        <p class="success" role="status">
+          {props.saved === 'name'
+            ? 'Your name is saved.'
+            : 'Your new password is saved. Other devices are signed out.'}
+        </p>
+      ) : null}
+      <section class="card" aria-labelledby="name-heading">
+        <h2 id="name-heading">Your name</h2>
+        <form method="post" action={`${base(portal)}/settings/name`} novalidate>
+          <CsrfField token={props.csrf} />
+          <Field
+            name="name"
+            label="First name"
+            autocomplete="given-name"
+            required
+            value={partner.row.name ?? ''}
+            error={errors.name}
+          />
+          <Field
+            name="surname"
+            label="Last name"
+            autocomplete="family-name"
+            value={partner.row.surname ?? ''}
+            error={errors.surname}
+          />
+          <button type="submit">Save name</button>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <form method="post" action={`${base(portal)}/settings/password`} novalidate>
+          {props.passwordProblem ? <Notice>{props.passwordProblem}</Notice> : null}
+          <CsrfField token={props.csrf} />
+          <Field
+            name="current"
+            type="password"
+            label="Current password"
+            autocomplete="current-password"
+            required
+          />
+          <Field
+            name="password"
+            type="password"
+            label="New password"
+            autocomplete="new-password"
+            hint="At least 8 characters, with an uppercase letter, a lowercase letter and a number."
+            required
+          />
+          <button type="submit">Change password</button>
+        </form>
+      </section>
+      <section class="card" aria-labelledby="payout-heading">
+        <h2 id="payout-heading">Payouts</h2>
+        <p>
+          {partner.row.payout_method
+            ? `Your payout method: ${partner.row.payout_method.replace('_', ' ')}.`
+            : 'No payout method is set yet.'}{' '}
+          Changing the payout method and details here is not built yet: ask {portal.name} to set them for you.
+        </p>
+      </section>
+    </Layout>
+  );
+}

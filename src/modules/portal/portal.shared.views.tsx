@@ -1,0 +1,48 @@
+import { CsrfField } from '../../pages/forms.tsx';
+import type { getDashboard, PortalProgram } from './portal.service.ts';
+
+/** What every signed-in portal page shares: its address and the navigation with sign-out. */
+
+export type Dashboard = Awaited<ReturnType<typeof getDashboard>>;
+
+export const base = (portal: PortalProgram) => `/p/${portal.publicId}`;
+
+/** The signed-in header: where a partner can go, and the sign-out button (a POST with its token). */
+export function PortalNav(props: {
+  portal: PortalProgram;
+  csrf: string;
+  current: 'dashboard' | 'settings' | 'leads';
+}) {
+  const here = (page: typeof props.current) => (props.current === page ? ('page' as const) : undefined);
+  return (
+    <nav class="portal" aria-label="Portal">
+      <ul>
+        <li>
+          <a href={`${base(props.portal)}/dashboard`} aria-current={here('dashboard')}>
+            Dashboard
+          </a>
+        </li>
+        {props.portal.leadsPage ? (
+          <li>
+            <a href={`${base(props.portal)}/leads`} aria-current={here('leads')}>
+              Leads
+            </a>
+          </li>
+        ) : null}
+        <li>
+          <a href={`${base(props.portal)}/settings`} aria-current={here('settings')}>
+            Settings
+          </a>
+        </li>
+        <li>
+          <form method="post" action={`${base(props.portal)}/sign-out`}>
+            <CsrfField token={props.csrf} />
+            <button type="submit" class="secondary">
+              Sign out
+            </button>
+          </form>
+        </li>
+      </ul>
+    </nav>
+  );
+}
