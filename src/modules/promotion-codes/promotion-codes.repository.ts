@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Compilable, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PageRequest } from '../../core/pages.ts';
 import { pageWindow } from '../../core/pages.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
@@ -212,11 +212,13 @@ export async function insertRedemption(
  * count follows by trigger (migration 0020). On PostgreSQL the coupon's row is locked by the
  * condition itself (`FOR UPDATE`), so redemptions of several codes of one coupon serialize on it
  * and each re-checks the coupon's limit against the count the one before left; SQLite has one
- * writer, so the condition it reads is current.
+ * writer, so the condition it reads is current. `answered` returns the whole updated code, for a
+ * redemption's answer; otherwise only its id: a sale answers no code, and on SQLite returning
+ * every column of the row costs more than the update itself.
  */
-const updateCodeCount = (lockCoupon: boolean) =>
-  definePreparedQuery<PromotionCodeRow, { programId: number; id: number; today: string }>((db, param) =>
-    db
+const updateCodeCount = <Row>(lockCoupon: boolean, answered: boolean) =>
+  definePreparedQuery<Row, { programId: number; id: number; today: string }>((db, param) => {
+    const update = db
       .updateTable('promotion_codes')
       .set({ times_redeemed: sql`times_redeemed + 1` })
       .where('program_id', '=', param('programId'))
@@ -245,11 +247,13 @@ const updateCodeCount = (lockCoupon: boolean) =>
             ]),
           );
         return eb.exists(lockCoupon ? coupon.forUpdate() : coupon);
-      })
-      .returningAll(),
-  );
-const updateCodeCountLocking = updateCodeCount(true);
-const updateCodeCountPlain = updateCodeCount(false);
+      });
+    return (answered ? update.returningAll() : update.returning('id')) as unknown as Compilable<Row>;
+  });
+const updateCodeCountLocking = updateCodeCount<PromotionCodeRow>(true, true);
+const updateCodeCountPlain = updateCodeCount<PromotionCodeRow>(false, true);
+const updateCodeCountLockingById = updateCodeCount<{ id: number }>(true, false);
+const updateCodeCountPlainById = updateCodeCount<{ id: number }>(false, false);
 
 /**
  * Counts one redemption on the code and its coupon if both may still be redeemed, in one
@@ -266,4 +270,16 @@ export async function countCodeRedemption(
 ) {
   const update = dialect === 'postgres' ? updateCodeCountLocking : updateCodeCountPlain;
   return (await update(trx, { programId, id, today }))[0];
+}
+
+/** `countCodeRedemption` when the updated code is not needed: whether it was counted. */
+export async function countCodeRedemptionOnly(
+  trx: Kysely<DB>,
+  dialect: 'sqlite' | 'postgres',
+  programId: number,
+  id: number,
+  today: string,
+) {
+  const update = dialect === 'postgres' ? updateCodeCountLockingById : updateCodeCountPlainById;
+  return (await update(trx, { programId, id, today })).length > 0;
 }

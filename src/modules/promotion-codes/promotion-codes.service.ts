@@ -475,15 +475,59 @@ export async function redeemInTransaction(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   target: RedemptionTarget,
-  options: { transactionKey?: string | undefined; order?: RedemptionOrder; field: string },
+  options: RedeemOptions,
 ): Promise<PromotionCodeRow> {
+  const counted = await redeem(trx, ctx, target, options, true);
+  if (counted) return counted;
+  return (await repository.findPromotionCode(trx, ctx.program.id, target.code.code)) ?? target.code;
+}
+
+/**
+ * `redeemInTransaction` for a sale, which answers no code: the same rule and writes, without
+ * reading back the counted code (or, on a replay, the stored one).
+ */
+export async function redeemForSale(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  target: RedemptionTarget,
+  options: RedeemOptions & { order: RedemptionOrder },
+): Promise<void> {
+  await redeem(trx, ctx, target, options, false);
+}
+
+interface RedeemOptions {
+  transactionKey?: string | undefined;
+  order?: RedemptionOrder;
+  field: string;
+}
+
+/** The counted code when `answered`, `true` when counted without it, undefined on a replay. */
+async function redeem(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  target: RedemptionTarget,
+  options: RedeemOptions,
+  answered: true,
+): Promise<PromotionCodeRow | undefined>;
+async function redeem(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  target: RedemptionTarget,
+  options: RedeemOptions,
+  answered: false,
+): Promise<true | undefined>;
+async function redeem(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  target: RedemptionTarget,
+  options: RedeemOptions,
+  answered: boolean,
+): Promise<PromotionCodeRow | true | undefined> {
   const programId = ctx.program.id;
   const codeId = Number(target.code.id);
   const now = nowTimestamp(ctx.clock);
   const today = dayOf(now);
   const key = options.transactionKey;
-  const replay = async () =>
-    (await repository.findPromotionCode(trx, programId, target.code.code)) ?? target.code;
   // The redemption row first: a key that already redeemed the code yields nothing and answers the
   // code unchanged, before any rule (a retry after the limit was reached still succeeds).
   const recorded = await repository.insertRedemption(trx, {
@@ -492,7 +536,7 @@ export async function redeemInTransaction(
     transaction_key: key ?? null,
     redeemed_at: now,
   });
-  if (!recorded) return replay();
+  if (!recorded) return undefined;
   const refuse = (current: RedemptionTarget, fallback: string) => {
     const refusal = redemptionRefusal(redeemableOf(current), today, options.order);
     return fieldError(options.field, refusal?.message ?? fallback);
@@ -501,7 +545,10 @@ export async function redeemInTransaction(
   if (redemptionRefusal(redeemableOf(target), today, options.order)) throw refuse(target, '');
   // The code's and its coupon's counts in one conditional statement: when it changes nothing, a
   // concurrent redemption took the last one (or the coupon changed), and the rule names why.
-  const counted = await repository.countCodeRedemption(trx, ctx.database.dialect, programId, codeId, today);
+  const dialect = ctx.database.dialect;
+  const counted = answered
+    ? await repository.countCodeRedemption(trx, dialect, programId, codeId, today)
+    : (await repository.countCodeRedemptionOnly(trx, dialect, programId, codeId, today)) || undefined;
   if (!counted) {
     const current = (await readTarget(trx, programId, target.code.code)) ?? target;
     throw refuse(current, 'The promotion code can no longer be redeemed.');

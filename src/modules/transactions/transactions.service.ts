@@ -26,7 +26,7 @@ import {
 import {
   findCodeForSale,
   partnerAttributedBy,
-  redeemInTransaction,
+  redeemForSale,
 } from '../promotion-codes/promotion-codes.service.ts';
 import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
 import { affiliateSales, affiliateSalesEarning, storedAffiliateSales } from './transactions.affiliate.ts';
@@ -215,7 +215,7 @@ async function writeSale<Customer, Prepared>(
   // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's field)
   // rolls the sale back with it.
   if (target && code) {
-    await redeemInTransaction(trx, ctx, target, {
+    await redeemForSale(trx, ctx, target, {
       transactionKey: key,
       field: code.field,
       order: {
