@@ -30,7 +30,12 @@ import {
 import { findCustomerByRef } from '../customers/customers.service.ts';
 import { findPartnerById, findPartnerByRef } from '../partners/partners.service.ts';
 import type { PromotionCode, PromotionCodeSettingsInput } from './promotion-codes.item.schemas.ts';
-import type { CouponOfCode, PromotionCodeRow, RedemptionRow } from './promotion-codes.repository.ts';
+import type {
+  CodeOfRedemption,
+  CouponOfCode,
+  PromotionCodeRow,
+  RedemptionRow,
+} from './promotion-codes.repository.ts';
 import * as repository from './promotion-codes.repository.ts';
 import type {
   CreatePromotionCodeBody,
@@ -415,7 +420,7 @@ export async function deletePromotionCode(ctx: ProgramContext, code: string, cou
 
 /** A code with its coupon, as read for a redemption. */
 export interface RedemptionTarget {
-  code: PromotionCodeRow;
+  code: CodeOfRedemption;
   coupon: CouponOfCode;
 }
 
@@ -479,7 +484,10 @@ export async function redeemInTransaction(
 ): Promise<PromotionCodeRow> {
   const counted = await redeem(trx, ctx, target, options, true);
   if (counted) return counted;
-  return (await repository.findPromotionCode(trx, ctx.program.id, target.code.code)) ?? target.code;
+  // A replay: the stored redemption refers to the code, so it is there unless deleted meanwhile.
+  const stored = await repository.findPromotionCode(trx, ctx.program.id, target.code.code);
+  if (!stored) throw promotionCodeNotFound();
+  return stored;
 }
 
 /**
