@@ -58,3 +58,18 @@ export function Layout(props: LayoutProps) {
 export function renderDocument(tree: preact.VNode): string {
   return `<!doctype html>${renderToString(tree)}`;
 }
+
+/** Where `documentShell` splits; a NUL never comes out of a rendered page's own text. */
+const CONTENT_PLACE = '\u0000content\u0000';
+
+/**
+ * A layout's document split around its content: `before + content + after` is exactly the
+ * `renderDocument` of that layout with that (rendered) content. For pages whose layout is the same
+ * across many requests, so it is rendered once. The split is at the last mark: the props' own text
+ * (title, site) comes before `main`, and nothing of theirs after it.
+ */
+export function documentShell(props: Omit<LayoutProps, 'children'>): { before: string; after: string } {
+  const html = renderDocument(<Layout {...props}>{CONTENT_PLACE}</Layout>);
+  const at = html.lastIndexOf(CONTENT_PLACE);
+  return { before: html.slice(0, at), after: html.slice(at + CONTENT_PLACE.length) };
+}

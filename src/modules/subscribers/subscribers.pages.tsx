@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Checkbox, CsrfField, Field, formText, HONEYPOT, Honeypot } from '../../pages/forms.tsx';
-import { Layout } from '../../pages/layout.tsx';
-import { definePages, linkBase, pageDeps, pageNotFound, sendPage } from '../../pages/plugin.tsx';
-import { getPortalPage, getSharePage, signUpFromSharePage } from './subscribers.service.ts';
+import { documentShell, Layout } from '../../pages/layout.tsx';
+import { definePages, linkBase, pageDeps, pageNotFound, sendHtml, sendPage } from '../../pages/plugin.tsx';
+import { Rendered, renderPart } from '../../pages/rendered.tsx';
+import {
+  getPortalPage,
+  getSharePage,
+  type Leader,
+  type Milestone,
+  signUpFromSharePage,
+} from './subscribers.service.ts';
 
 /** The reader's side of a newsletter program: the share page and the subscriber portal. */
 
@@ -132,14 +139,108 @@ function FulfilmentValue(props: { type: string; value: string; name: string }) {
   );
 }
 
-function PortalPage(props: { view: Portal }) {
+function Upcoming(props: { upcoming: readonly Milestone[] }) {
+  if (props.upcoming.length === 0) return null;
+  return (
+    <>
+      <h3>Still to unlock</h3>
+      <ul class="rewards">
+        {props.upcoming.map((m) => (
+          <li key={m.id}>
+            <strong>{m.name}</strong> — {m.subscriberCount}{' '}
+            {m.subscriberCount === 1 ? 'referral' : 'referrals'}
+            {m.description ? <p class="muted">{m.description}</p> : null}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function Leaderboard(props: { leaders: readonly Leader[]; you: number }) {
+  return (
+    <section class="card" aria-labelledby="board-heading">
+      <h2 id="board-heading">Top referrers</h2>
+      {props.leaders.length === 0 ? (
+        <p class="muted">Nobody has referred a friend yet. Be the first!</p>
+      ) : (
+        <ol class="board">
+          {props.leaders.map((leader, index) => (
+            <li key={index + 1} class={index === props.you ? 'you' : undefined}>
+              {leader.firstName}
+              {index === props.you ? ' (you)' : ''} — {leader.count}{' '}
+              {leader.count === 1 ? 'referral' : 'referrals'}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/**
+ * What the portal renders once and reuses: the parts every reader of a program sees alike while
+ * its milestones and leaderboard lists are reused (`PORTAL_CACHE_MS`). Keyed by those very lists,
+ * so a new list is rendered anew and the old HTML goes with the old list.
+ */
+const upcomingParts = new WeakMap<readonly Milestone[], Map<string, string>>();
+const boardParts = new WeakMap<readonly Leader[], Map<number, string>>();
+/** Unlocked sets per list kept at most (in practice a few: milestones unlock in order). */
+const UPCOMING_VARIANTS = 64;
+
+function upcomingPart(milestones: readonly Milestone[], unlockedIds: ReadonlySet<number>): string {
+  const upcoming = milestones.filter((m) => !unlockedIds.has(m.id));
+  let variants = upcomingParts.get(milestones);
+  if (!variants) {
+    variants = new Map();
+    upcomingParts.set(milestones, variants);
+  }
+  const key = upcoming.map((m) => m.id).join(',');
+  let html = variants.get(key);
+  if (html === undefined) {
+    html = renderPart(<Upcoming upcoming={upcoming} />);
+    if (variants.size < UPCOMING_VARIANTS) variants.set(key, html);
+  }
+  return html;
+}
+
+/** The leaderboard as HTML: at most one variant per place of the reader (or none) in the list. */
+function boardPart(leaders: readonly Leader[], you: number): string {
+  let variants = boardParts.get(leaders);
+  if (!variants) {
+    variants = new Map();
+    boardParts.set(leaders, variants);
+  }
+  let html = variants.get(you);
+  if (html === undefined) {
+    html = renderPart(<Leaderboard leaders={leaders} you={you} />);
+    variants.set(you, html);
+  }
+  return html;
+}
+
+/** The portal's layout by program name (the only thing of it that varies), rendered once. */
+const portalShells = new Map<string, { before: string; after: string }>();
+const PORTAL_SHELLS = 1_000;
+
+function portalShell(programName: string) {
+  let shell = portalShells.get(programName);
+  if (!shell) {
+    shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
+    if (portalShells.size >= PORTAL_SHELLS) portalShells.clear();
+    portalShells.set(programName, shell);
+  }
+  return shell;
+}
+
+/** The portal's content (inside the layout): the subscriber's own parts are rendered each time. */
+function PortalContent(props: { view: Portal }) {
   const { view } = props;
   const count = view.subscriber.referrals_count;
   const unlocked = view.subscriber.reward;
   const unlockedIds = new Set(unlocked.map((r) => r.id));
-  const upcoming = view.milestones.filter((m) => !unlockedIds.has(m.id));
   return (
-    <Layout title="Your referrals" site={view.programName} copyScript>
+    <>
       <h1>Your referrals</h1>
       <section class="card" aria-labelledby="share-heading">
         <h2 id="share-heading">Share {view.programName}</h2>
@@ -185,41 +286,19 @@ function PortalPage(props: { view: Portal }) {
             ))}
           </ul>
         )}
-        {upcoming.length > 0 ? (
-          <>
-            <h3>Still to unlock</h3>
-            <ul class="rewards">
-              {upcoming.map((m) => (
-                <li key={m.id}>
-                  <strong>{m.name}</strong> — {m.subscriberCount}{' '}
-                  {m.subscriberCount === 1 ? 'referral' : 'referrals'}
-                  {m.description ? <p class="muted">{m.description}</p> : null}
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : null}
+        <Rendered html={upcomingPart(view.milestones, unlockedIds)} />
       </section>
-      {view.leaders ? (
-        <section class="card" aria-labelledby="board-heading">
-          <h2 id="board-heading">Top referrers</h2>
-          {view.leaders.length === 0 ? (
-            <p class="muted">Nobody has referred a friend yet. Be the first!</p>
-          ) : (
-            <ol class="board">
-              {view.leaders.map((leader) => (
-                <li key={leader.rank} class={leader.you ? 'you' : undefined}>
-                  {leader.firstName}
-                  {leader.you ? ' (you)' : ''} — {leader.count}{' '}
-                  {leader.count === 1 ? 'referral' : 'referrals'}
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
+      {view.leaderboard ? (
+        <Rendered html={boardPart(view.leaderboard.leaders, view.leaderboard.you)} />
       ) : null}
-    </Layout>
+    </>
   );
+}
+
+/** The whole portal document: the cached layout around the rendered content. */
+function portalDocument(view: Portal): string {
+  const shell = portalShell(view.programName);
+  return shell.before + renderPart(<PortalContent view={view} />) + shell.after;
 }
 
 const hidden = { hide: true } as const;
@@ -290,7 +369,7 @@ export const portalPages = definePages('/portal', async (app: FastifyInstance) =
       const { program, code, secret } = request.params;
       const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
       if (!view) throw pageNotFound();
-      return sendPage(reply, 200, <PortalPage view={view} />);
+      return sendHtml(reply, 200, portalDocument(view));
     },
   });
 });

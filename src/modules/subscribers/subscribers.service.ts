@@ -589,8 +589,8 @@ const LEADERBOARD_SIZE = 10;
  */
 export const PORTAL_CACHE_MS = 1000;
 
-type Milestone = { id: number; name: string; description: string; subscriberCount: number };
-type Leader = { id: number; firstName: string; count: number };
+export type Milestone = { id: number; name: string; description: string; subscriberCount: number };
+export type Leader = { id: number; firstName: string; count: number };
 
 /** Per app (keyed by its database handle): program ids are only unique within one database. */
 const portalCaches = new WeakMap<
@@ -637,25 +637,19 @@ export async function getPortalPage(
   );
   const count = subscriber.referrals_count;
   const next = nextMilestone(count, milestones);
+  // The list itself is the cached one (the same object for every reader while it is reused), so
+  // the page can reuse what it rendered of it; the reader's place in it is this request's own.
   const leaders =
     found.program.programSettings.leaderboard_enabled === false
       ? undefined
-      : (
-          await caches.leaders.get(programId, async () =>
-            (
-              await repository.listLeaders(db, programId, LEADERBOARD_SIZE)
-            ).map((leader) => ({
-              id: Number(leader.id),
-              firstName: firstNameOf(leader.name, leader.email),
-              count: Number(leader.referrals_count),
-            })),
-          )
-        ).map((leader, index) => ({
-          rank: index + 1,
-          firstName: leader.firstName,
-          count: leader.count,
-          you: leader.id === Number(row.id),
-        }));
+      : await caches.leaders.get(programId, async () =>
+          (await repository.listLeaders(db, programId, LEADERBOARD_SIZE)).map((leader) => ({
+            id: Number(leader.id),
+            firstName: firstNameOf(leader.name, leader.email),
+            count: Number(leader.referrals_count),
+          })),
+        );
+  const subscriberId = Number(row.id);
   return {
     programName: found.program.name,
     subscriber,
@@ -663,6 +657,8 @@ export async function getPortalPage(
     next: next
       ? { name: next.name, needed: next.subscriberCount, remaining: next.subscriberCount - count }
       : undefined,
-    leaders,
+    leaderboard: leaders
+      ? { leaders, you: leaders.findIndex((leader) => leader.id === subscriberId) }
+      : undefined,
   };
 }

@@ -1,0 +1,14 @@
+import { jsxTemplate } from 'preact/jsx-runtime';
+import { renderToString } from 'preact-render-to-string';
+
+/**
+ * Parts of a page rendered once and reused across requests (e.g. what every reader of a program
+ * sees alike). `renderPart` escapes text and attributes as any page render does; `Rendered` places
+ * its result in a page as it is, with no element around it, so the page is the same as if the part
+ * had been rendered in place. Only ever give `Rendered` what `renderPart` returned.
+ */
+export const renderPart = (tree: preact.VNode): string => renderToString(tree);
+
+export function Rendered(props: { html: string }) {
+  return jsxTemplate([props.html]);
+}
