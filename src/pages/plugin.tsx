@@ -120,6 +120,12 @@ function statusOf(error: unknown): number {
   return status >= 500 ? 500 : 400;
 }
 
+/** A page route's options: public (pages have no API key) and left out of the OpenAPI document. */
+export const pageRoute = { config: { auth: 'public' }, schema: { hide: true } } as const;
+
+/** A form's POST route: a page route whose CSRF token is checked before its handler. */
+export const formRoute = (app: FastifyInstance) => ({ ...pageRoute, preHandler: app.csrfProtection });
+
 /** A page scope under `prefix`: the page plugins, then the module's page routes. */
 export function definePages(prefix: string, routes: (app: FastifyInstance) => Promise<void>) {
   const scope = async (app: FastifyInstance) => {

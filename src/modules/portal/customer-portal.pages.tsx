@@ -3,9 +3,11 @@ import { CopyField, CsrfField, Field, formText, Notice } from '../../pages/forms
 import { Layout } from '../../pages/layout.tsx';
 import {
   definePages,
+  formRoute,
   linkBase,
   pageDeps,
   pageNotFound,
+  pageRoute,
   seeOther,
   sendPage,
   setSessionCookie,
@@ -209,13 +211,10 @@ const sessionToken = (request: FastifyRequest) => request.cookies[SESSION_COOKIE
 const clearSession = (reply: FastifyReply, portal: CustomerPortalProgram) =>
   reply.clearCookie(SESSION_COOKIE, { path: base(portal) });
 
-const hidden = { hide: true } as const;
-const publicPage = { auth: 'public' } as const;
-
 /** `/c/{program public id}/…`: the refer-a-friend customer portal. */
 export const customerPortalPages = definePages('/c', async (app: FastifyInstance) => {
-  const page = { config: publicPage, schema: hidden };
-  const form = { ...page, preHandler: app.csrfProtection };
+  const page = pageRoute;
+  const form = formRoute(app);
 
   app.get<{ Params: Params }>('/:program', {
     ...page,

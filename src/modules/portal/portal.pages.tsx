@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formText, HONEYPOT } from '../../pages/forms.tsx';
 import {
   definePages,
+  formRoute,
   linkBase,
   pageDeps,
   pageNotFound,
+  pageRoute,
   seeOther,
   sendPage,
   setSessionCookie,
@@ -42,9 +44,6 @@ import {
 
 const SESSION_COOKIE = 'vouch_portal';
 type Params = { program: string };
-
-const hidden = { hide: true } as const;
-const publicPage = { auth: 'public' } as const;
 
 import {
   AskLinkPage,
@@ -133,8 +132,8 @@ const signUpForm = (body: unknown): SignUpForm => ({
 
 /** `/p/{program public id}/…`: the partner portal. */
 export const partnerPortalPages = definePages('/p', async (app: FastifyInstance) => {
-  const page = { config: publicPage, schema: hidden };
-  const form = { ...page, preHandler: app.csrfProtection };
+  const page = pageRoute;
+  const form = formRoute(app);
 
   app.get<{ Params: Params }>('/:program', {
     ...page,

@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Checkbox, CsrfField, Field, formText, HONEYPOT, Honeypot } from '../../pages/forms.tsx';
 import { documentShell, Layout } from '../../pages/layout.tsx';
-import { definePages, linkBase, pageDeps, pageNotFound, sendHtml, sendPage } from '../../pages/plugin.tsx';
+import {
+  definePages,
+  formRoute,
+  linkBase,
+  pageDeps,
+  pageNotFound,
+  pageRoute,
+  sendHtml,
+  sendPage,
+} from '../../pages/plugin.tsx';
 import { Rendered, renderPart } from '../../pages/rendered.tsx';
 import {
   getPortalPage,
@@ -301,14 +310,10 @@ function portalDocument(view: Portal): string {
   return shell.before + renderPart(<PortalContent view={view} />) + shell.after;
 }
 
-const hidden = { hide: true } as const;
-const publicPage = { auth: 'public' } as const;
-
 /** `/share/{program public id}/{subscriber code}`: the sign-up form that refers its reader. */
 export const sharePages = definePages('/share', async (app: FastifyInstance) => {
   app.get<{ Params: ShareParams }>('/:program/:code', {
-    config: publicPage,
-    schema: hidden,
+    ...pageRoute,
     handler: async (request, reply) => {
       const view = await getSharePage(pageDeps(request), request.params.program, request.params.code);
       if (!view) throw pageNotFound();
@@ -322,9 +327,7 @@ export const sharePages = definePages('/share', async (app: FastifyInstance) => 
   });
 
   app.post<{ Params: ShareParams }>('/:program/:code', {
-    config: publicPage,
-    schema: hidden,
-    preHandler: app.csrfProtection,
+    ...formRoute(app),
     handler: async (request, reply) => {
       const { program, code } = request.params;
       const deps = pageDeps(request);
@@ -363,8 +366,7 @@ export const sharePages = definePages('/share', async (app: FastifyInstance) => 
 /** `/portal/{program public id}/{subscriber code}/{secret}`: the subscriber's referrals and rewards. */
 export const portalPages = definePages('/portal', async (app: FastifyInstance) => {
   app.get<{ Params: ShareParams & { secret: string } }>('/:program/:code/:secret', {
-    config: publicPage,
-    schema: hidden,
+    ...pageRoute,
     handler: async (request, reply) => {
       const { program, code, secret } = request.params;
       const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
