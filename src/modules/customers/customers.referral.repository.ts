@@ -3,7 +3,7 @@ import { CounterFigures } from '../../db/counter-parts.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { findCustomerById } from './customers.repository.ts';
 
@@ -15,28 +15,46 @@ import { findCustomerById } from './customers.repository.ts';
 
 type TwoOwners = { programId: number; a: number; b: number };
 
-const selectLinksOfTwo = definePreparedQuery<Selectable<ReferralLinksTable>, TwoOwners>((db, param) =>
-  db
-    .selectFrom('referral_links')
+/**
+ * Two owners are read as two equality lookups, never `owner in (a, b)`: on PostgreSQL, while a
+ * table's statistics still describe it as small (a new program, before autovacuum's analyze), the
+ * planner scans every row of the program's prefix and filters on the second owner: 2–8 ms instead
+ * of 0.05 ms with 5,000 figure rows, inside the sale's lock on its buyer.
+ */
+const secondOwner = (param: ParamOf<TwoOwners>) => sql<boolean>`${param('b')} <> ${param('a')}`;
+
+const selectLinksOfTwo = definePreparedQuery<Selectable<ReferralLinksTable>, TwoOwners>((db, param) => {
+  const linksOf = (owner: 'a' | 'b') =>
+    db
+      .selectFrom('referral_links')
+      .selectAll()
+      .where('program_id', '=', param('programId'))
+      .where('customer_id', '=', param(owner));
+  return db
+    .selectFrom(
+      linksOf('a')
+        .unionAll(linksOf('b').where(secondOwner(param)))
+        .as('l'),
+    )
     .selectAll()
-    .where('program_id', '=', param('programId'))
-    .where('customer_id', 'in', [param('a'), param('b')])
     .orderBy('is_default', 'desc')
     .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc'),
-);
+    .orderBy('id', 'asc');
+});
 
 const selectCountersOfTwo = definePreparedQuery<
   { owner_id: number; metric: string; value: number | bigint; value_hi: number | bigint },
   TwoOwners
->((db, param) =>
-  db
-    .selectFrom('entity_counters')
-    .select(['owner_id', 'metric', 'value', 'value_hi'])
-    .where('program_id', '=', param('programId'))
-    .where('owner_kind', '=', sql.lit('customer'))
-    .where('owner_id', 'in', [param('a'), param('b')]),
-);
+>((db, param) => {
+  const countersOf = (owner: 'a' | 'b') =>
+    db
+      .selectFrom('entity_counters')
+      .select(['owner_id', 'metric', 'value', 'value_hi'])
+      .where('program_id', '=', param('programId'))
+      .where('owner_kind', '=', sql.lit('customer'))
+      .where('owner_id', '=', param(owner));
+  return countersOf('a').unionAll(countersOf('b').where(secondOwner(param)));
+});
 
 type CounterRow = { owner_id: number; metric: string; value: number | bigint; value_hi: number | bigint };
 
@@ -67,16 +85,22 @@ const selectCustomerBundle = definePreparedQuery<
     sql<
       Selectable<ReferralLinksTable>[]
     >`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
-      from referral_links l
-      where l.program_id = ${param('programId')} and l.customer_id in (${param('a')}, ${param('b')}))`.as(
-      'links',
-    ),
+      from (select * from referral_links
+              where program_id = ${param('programId')} and customer_id = ${param('a')}
+            union all
+            select * from referral_links
+              where program_id = ${param('programId')} and customer_id = ${param('b')}
+                and ${secondOwner(param)}) l)`.as('links'),
     sql<
       [number, string, number, number][]
     >`(select coalesce(json_agg(json_build_array(e.owner_id, e.metric, e.value, e.value_hi)), '[]')
-      from entity_counters e
-      where e.program_id = ${param('programId')} and e.owner_kind = 'customer'
-        and e.owner_id in (${param('a')}, ${param('b')}))`.as('counters'),
+      from (select * from entity_counters
+              where program_id = ${param('programId')} and owner_kind = 'customer'
+                and owner_id = ${param('a')}
+            union all
+            select * from entity_counters
+              where program_id = ${param('programId')} and owner_kind = 'customer'
+                and owner_id = ${param('b')} and ${secondOwner(param)}) e)`.as('counters'),
   ]),
 );
 
