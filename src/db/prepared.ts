@@ -19,7 +19,17 @@ import type { DB } from './tables.ts';
  *     );
  *     await selectLink(db, { programId, key });
  */
-export type PreparedQuery<Row, Params extends object> = (db: Kysely<DB>, params: Params) => Promise<Row[]>;
+export interface PreparedQuery<Row, Params extends object> {
+  (db: Kysely<DB>, params: Params): Promise<Row[]>;
+  /** The statement with its values, not run: for `executeTogether` (db/together.ts). */
+  statement(db: Kysely<DB>, params: Params): BoundStatement;
+}
+
+/** Compiled SQL and the values of its positional placeholders. */
+export interface BoundStatement {
+  sql: string;
+  parameters: readonly unknown[];
+}
 
 /** Stands for a named parameter while the query is built; compiled into a positional placeholder. */
 class NamedParameter {
@@ -61,18 +71,28 @@ export function definePreparedQuery<Row, Params extends object>(
   build: (db: Kysely<DB>, param: ParamOf<Params>) => Compilable<Row>,
 ): PreparedQuery<Row, Params> {
   const compiled = new WeakMap<object, CompiledNamedQuery<Row, Params>>();
-  return async (db, params) => {
+  const compiledFor = (db: Kysely<DB>) => {
     const key = db.getExecutor().adapter;
     let entry = compiled.get(key);
     if (!entry) {
       entry = compileNamed(db, build);
       compiled.set(key, entry);
     }
+    return entry;
+  };
+  const run = async (db: Kysely<DB>, params: Params) => {
+    const entry = compiledFor(db);
     const parameters = entry.bind(params);
     const rows = runImmediately(db, entry.query.sql, parameters);
     if (rows) return rows as Row[];
     return (await db.executeQuery<Row>({ ...entry.query, parameters })).rows;
   };
+  return Object.assign(run, {
+    statement: (db: Kysely<DB>, params: Params): BoundStatement => {
+      const entry = compiledFor(db);
+      return { sql: entry.query.sql, parameters: entry.bind(params) };
+    },
+  });
 }
 
 /** The rows, when the database could answer at once; undefined when it goes through Kysely. */

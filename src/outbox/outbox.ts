@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EventName } from '../core/events.ts';
-import { definePreparedQuery } from '../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/tables.ts';
 
 const insertEvent = definePreparedQuery<
@@ -14,6 +14,52 @@ const insertEvent = definePreparedQuery<
     created_at: param('createdAt'),
   }),
 );
+
+/** Inserts of 1 … n events in one statement, compiled once per row count. */
+const insertEventsOf = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
+
+function insertEvents(count: number) {
+  let query = insertEventsOf.get(count);
+  if (!query) {
+    query = definePreparedQuery<never, Record<string, unknown>>((db, param) =>
+      db.insertInto('events').values(
+        Array.from({ length: count }, (_, i) => ({
+          program_id: param('programId') as number,
+          event: param(`event${i}`) as string,
+          payload: param(`payload${i}`) as string,
+          created_at: param(`createdAt${i}`) as string,
+        })),
+      ),
+    );
+    insertEventsOf.set(count, query);
+  }
+  return query;
+}
+
+export interface DomainEvent {
+  event: EventName;
+  payload: unknown;
+  createdAt: string;
+}
+
+/**
+ * The insert of `recordEvent` for several events, not run: to go with the change's other writes
+ * in one statement (db/together.ts). Empty when there is no event.
+ */
+export function eventsStatement(
+  db: Kysely<DB>,
+  programId: number,
+  events: readonly DomainEvent[],
+): BoundStatement[] {
+  if (events.length === 0) return [];
+  const params: Record<string, unknown> = { programId };
+  events.forEach((event, i) => {
+    params[`event${i}`] = event.event;
+    params[`payload${i}`] = JSON.stringify(event.payload);
+    params[`createdAt${i}`] = event.createdAt;
+  });
+  return [insertEvents(events.length).statement(db, params)];
+}
 
 /**
  * Records a domain event in the outbox. Call it with the transaction of the change, so that the

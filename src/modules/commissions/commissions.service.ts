@@ -19,7 +19,7 @@ import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { recordEvent } from '../../outbox/outbox.ts';
+import { type DomainEvent, recordEvent } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
 import {
   findPartnerByRef,
@@ -663,9 +663,23 @@ export async function announceSaleCommissions(
   rows: readonly CommissionRow[],
   known?: KnownNames,
 ) {
-  if (ctx.program.type !== 'affiliate' || rows.length === 0) return;
+  for (const event of await saleCommissionEvents(trx, ctx, rows, known))
+    await recordEvent(trx, ctx.program.id, event.event, event.payload, event.createdAt);
+}
+
+/** The `commission.created` events of a new sale's commissions, to record with the sale's writes. */
+export async function saleCommissionEvents(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  rows: readonly CommissionRow[],
+  known?: KnownNames,
+): Promise<DomainEvent[]> {
+  if (ctx.program.type !== 'affiliate' || rows.length === 0) return [];
   // New commissions are not due yet (or approved already): the auto-approve setting cannot change
   // how they show, so it is not read.
-  for (const commission of await serializeCommissions(trx, ctx, rows, true, known))
-    await recordEvent(trx, ctx.program.id, 'commission.created', commission, commission.created_at);
+  return (await serializeCommissions(db, ctx, rows, true, known)).map((commission) => ({
+    event: 'commission.created',
+    payload: commission,
+    createdAt: commission.created_at,
+  }));
 }

@@ -8,7 +8,12 @@ import {
   splitCounterDelta,
 } from '../../db/counter-parts.ts';
 import { counterSlot, isPostgres } from '../../db/counter-slots.ts';
-import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
+import {
+  type BoundStatement,
+  definePreparedQuery,
+  type ParamOf,
+  type PreparedQuery,
+} from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -125,11 +130,28 @@ function mergedDeltas(deltas: readonly CounterDelta[]): CounterDelta[] {
  * figure keeps the round trips, and on PostgreSQL the time its row locks are held, short.
  */
 export async function addCounterDeltas(db: Kysely<DB>, programId: number, deltas: readonly CounterDelta[]) {
+  for (const [upsert, params] of counterUpserts(programId, deltas)) await upsert(db, params);
+}
+
+/** The statements `addCounterDeltas` runs, not run (to go with other writes, db/together.ts). */
+export function counterDeltaStatements(
+  db: Kysely<DB>,
+  programId: number,
+  deltas: readonly CounterDelta[],
+): BoundStatement[] {
+  return counterUpserts(programId, deltas).map(([upsert, params]) => upsert.statement(db, params));
+}
+
+type Upsert = readonly [PreparedQuery<never, never>, never];
+
+/** The upserts that add `deltas`, one per MAX_ROWS figures, with their parameters. */
+function counterUpserts(programId: number, deltas: readonly CounterDelta[]): Upsert[] {
   const figures = mergedDeltas(deltas);
+  const upserts: Upsert[] = [];
   for (let from = 0; from < figures.length; from += MAX_ROWS) {
     const chunk = figures.slice(from, from + MAX_ROWS);
     if (chunk.length === 1) {
-      await upsertCounter(db, upsertParameters(programId, chunk[0]!));
+      upserts.push([upsertCounter, upsertParameters(programId, chunk[0]!)] as unknown as Upsert);
       continue;
     }
     const params = { programId } as ManyUpsertParameters;
@@ -141,8 +163,9 @@ export async function addCounterDeltas(db: Kysely<DB>, programId: number, deltas
       params[`low${i}`] = low;
       params[`high${i}`] = high;
     });
-    await manyUpserts[chunk.length]!(db, params);
+    upserts.push([manyUpserts[chunk.length]!, params] as unknown as Upsert);
   }
+  return upserts;
 }
 
 /** Adds each delta to the owner's figures, creating rows as needed, in the caller's transaction. */

@@ -141,12 +141,12 @@ export async function countersOfCustomers(db: Kysely<DB>, programId: number, a: 
   return figuresByOwner(await selectCountersOfTwo(db, { programId, a, b }), a, b);
 }
 
-const buyerBy = (column: 'public_id' | 'key' | 'email') =>
+const buyerBy = (column: 'public_id' | 'key' | 'email', { lock = false } = {}) =>
   definePreparedQuery<
     Selectable<CustomersTable> & { referrer_public_id: string | null },
     { programId: number; value: string }
-  >((db, param) =>
-    db
+  >((db, param) => {
+    const query = db
       .selectFrom('customers as c')
       .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
       .selectAll('c')
@@ -156,9 +156,15 @@ const buyerBy = (column: 'public_id' | 'key' | 'email') =>
         column === 'email' ? lowerEmail('c.email') : sql.ref(`c.${column}`),
         '=',
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
-      ),
-  );
+      );
+    return lock && isPostgres(db) ? query.forUpdate('c') : query;
+  });
 const selectBuyerBy = { public_id: buyerBy('public_id'), key: buyerBy('key'), email: buyerBy('email') };
+const lockBuyerBy = {
+  public_id: buyerBy('public_id', { lock: true }),
+  key: buyerBy('key', { lock: true }),
+  email: buyerBy('email', { lock: true }),
+};
 
 /** A customer named by `id`, `key` or `email` (the first given), with its referrer's public id. */
 export async function findCustomerWithReferrer(
@@ -169,5 +175,20 @@ export async function findCustomerWithReferrer(
   if (ref.id !== undefined) return (await selectBuyerBy.public_id(db, { programId, value: ref.id }))[0];
   if (ref.key !== undefined) return (await selectBuyerBy.key(db, { programId, value: ref.key }))[0];
   if (ref.email !== undefined) return (await selectBuyerBy.email(db, { programId, value: ref.email }))[0];
+  return undefined;
+}
+
+/**
+ * `findCustomerWithReferrer` for a sale: the buyer's row stays locked until the transaction ends
+ * on PostgreSQL (SQLite has one writer), taken in the lookup's round trip.
+ */
+export async function findCustomerWithReferrerForUpdate(
+  db: Kysely<DB>,
+  programId: number,
+  ref: { id?: string | undefined; key?: string | undefined; email?: string | undefined },
+) {
+  if (ref.id !== undefined) return (await lockBuyerBy.public_id(db, { programId, value: ref.id }))[0];
+  if (ref.key !== undefined) return (await lockBuyerBy.key(db, { programId, value: ref.key }))[0];
+  if (ref.email !== undefined) return (await lockBuyerBy.email(db, { programId, value: ref.email }))[0];
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
@@ -14,9 +15,12 @@ export interface CustomerRef {
 }
 
 type CustomerRow = Selectable<CustomersTable>;
-const customerBy = <Value extends string | number>(column: 'public_id' | 'key' | 'email' | 'id') =>
-  definePreparedQuery<CustomerRow, { programId: number; value: Value }>((db, param) =>
-    db
+const customerBy = <Value extends string | number>(
+  column: 'public_id' | 'key' | 'email' | 'id',
+  { lock = false } = {},
+) =>
+  definePreparedQuery<CustomerRow, { programId: number; value: Value }>((db, param) => {
+    const query = db
       .selectFrom('customers')
       .selectAll()
       .where('program_id', '=', param('programId'))
@@ -24,14 +28,35 @@ const customerBy = <Value extends string | number>(column: 'public_id' | 'key' |
         column === 'email' ? lowerEmail('email') : sql.ref(column),
         '=',
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
-      ),
-  );
+      );
+    return lock && isPostgres(db) ? query.forUpdate() : query;
+  });
 const selectCustomerBy = {
   public_id: customerBy<string>('public_id'),
   key: customerBy<string>('key'),
   email: customerBy<string>('email'),
   id: customerBy<number>('id'),
 };
+const lockCustomerBy = {
+  public_id: customerBy<string>('public_id', { lock: true }),
+  key: customerBy<string>('key', { lock: true }),
+  email: customerBy<string>('email', { lock: true }),
+};
+
+/**
+ * The customer a sale names, its row locked until the transaction ends on PostgreSQL (SQLite has
+ * one writer): the lookup and the lock in one round trip. Sales of one buyer wait for each other.
+ */
+export async function findCustomerByRefForUpdate(
+  db: Kysely<DB>,
+  programId: number,
+  ref: CustomerRef,
+): Promise<CustomerRow | undefined> {
+  const column = ref.id !== undefined ? 'public_id' : ref.key !== undefined ? 'key' : 'email';
+  const value = ref[column === 'public_id' ? 'id' : column];
+  if (value === undefined) return undefined;
+  return (await lockCustomerBy[column](db, { programId, value }))[0];
+}
 
 export async function findCustomerBy(
   db: Kysely<DB>,

@@ -115,10 +115,19 @@ export const customerSalesPage = (ctx: ProgramContext, id: string, query: Custom
 /** Creates an affiliate program's customer (and its partner link) inside the caller's transaction. */
 export { insertAffiliateCustomer } from './customers.affiliate.records.ts';
 /** Refer-a-friend: a customer with its referrer, and the counters of a buyer and its referrer. */
-export { countersOfCustomers, findCustomerWithReferrer } from './customers.referral.repository.ts';
+export {
+  countersOfCustomers,
+  findCustomerWithReferrer,
+  findCustomerWithReferrerForUpdate,
+} from './customers.referral.repository.ts';
 /** Refer-a-friend: who referred a new customer, creating one, and its wire form. */
 export { insertReferralCustomer, resolveReferrer, toReferralCustomer } from './customers.referral.ts';
 /** Customers by internal id, for lists that show each row's buyer; and the buyer lock of a sale. */
-export { type CustomerRef, findCustomersByIds, lockCustomer } from './customers.repository.ts';
+export {
+  type CustomerRef,
+  findCustomerByRefForUpdate,
+  findCustomersByIds,
+  lockCustomer,
+} from './customers.repository.ts';
 /** A customer named by `id`, `key` or `email`, or undefined. */
 export { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales } from './customers.shared.ts';

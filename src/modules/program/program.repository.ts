@@ -2,7 +2,7 @@ import { type Insertable, type Kysely, type Selectable, sql, type Updateable } f
 import { carryingUpdate, joinCounterParts, splitCounterDelta } from '../../db/counter-parts.ts';
 import { counterSlot } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 
 const selectProgram = definePreparedQuery<Selectable<ProgramsTable>, { programId: number }>((db, param) =>
@@ -138,6 +138,22 @@ export async function addToCounters(
   day: string,
   deltas: Record<string, bigint | number>,
 ) {
+  const upsert = countersUpsert(programId, day, deltas);
+  if (upsert) await upsert.query(db, upsert.params);
+}
+
+/** The statement `addToCounters` runs, not run; undefined when every delta is zero. */
+export function countersStatement(
+  db: Kysely<DB>,
+  programId: number,
+  day: string,
+  deltas: Record<string, bigint | number>,
+): BoundStatement | undefined {
+  const upsert = countersUpsert(programId, day, deltas);
+  return upsert?.query.statement(db, upsert.params);
+}
+
+function countersUpsert(programId: number, day: string, deltas: Record<string, bigint | number>) {
   const params: CounterUpsertParams = { programId, day };
   let metrics = 0;
   for (const [metric, delta] of Object.entries(deltas)) {
@@ -148,10 +164,10 @@ export async function addToCounters(
     params[`valueHi${metrics}`] = valueHi;
     metrics += 1;
   }
-  if (metrics === 0) return;
+  if (metrics === 0) return undefined;
   let upsert = upserts.get(metrics);
   if (!upsert) upserts.set(metrics, (upsert = counterUpsert(metrics)));
-  await upsert(db, params);
+  return { query: upsert, params };
 }
 
 // Program management for the admin API and the CLI.

@@ -157,6 +157,16 @@ export async function recordProgramActivity(
   await repository.addToCounters(trx, programId, dayOf(at), deltas);
 }
 
+/** The statement `recordProgramActivity` runs, not run (db/together.ts); undefined when nothing moves. */
+export function programActivityStatement(
+  db: Kysely<DB>,
+  programId: number,
+  at: string,
+  deltas: Record<string, bigint | number>,
+) {
+  return repository.countersStatement(db, programId, dayOf(at), deltas);
+}
+
 /** The program's name and website, as invitation e-mails show them. */
 export const getProgramNameAndWebsite = (db: Kysely<DB>, programId: number) =>
   repository.findProgramNameAndWebsite(db, programId);

@@ -17,10 +17,11 @@ import { nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import { withSavepoint } from '../../db/savepoint.ts';
 import type { DB } from '../../db/tables.ts';
-import { readEntityCounters } from '../counters/counters.repository.ts';
+import { CounterFigures, readEntityCounters } from '../counters/counters.repository.ts';
 import {
   type CustomerRow,
   findCustomerByRef,
+  findCustomerByRefForUpdate,
   findCustomersByIds,
   insertAffiliateCustomer,
   lockCustomer,
@@ -58,7 +59,12 @@ export async function affiliateProgramSettings(
   programId: number,
 ): Promise<AffiliateProgramSettings> {
   const row = await readProgram(db, programId);
-  const settings = programSettingsOf('affiliate', row?.settings ?? '{}') as Record<string, unknown>;
+  return affiliateSettingsOf(row?.settings ?? '{}');
+}
+
+/** The currency and commission settings of a program's stored settings (JSON text). */
+function affiliateSettingsOf(stored: string): AffiliateProgramSettings {
+  const settings = programSettingsOf('affiliate', stored) as Record<string, unknown>;
   const commission = { ...defaultCommissionSettings.commission, ...(settings.commission as object) };
   return {
     currency: String(settings.currency ?? 'USD').toUpperCase(),
@@ -133,11 +139,15 @@ function takenBeforeInsert(error: unknown): 'email' | 'key' | undefined {
   return undefined;
 }
 
-/** The buyer by `key`, or by `email` when no key is given. */
+/**
+ * The buyer by `key`, or by `email` when no key is given, locked until the sale's transaction
+ * ends (PostgreSQL): sales of one buyer are decided one after another, each on the sale count the
+ * previous one left.
+ */
 function findBuyer(db: Kysely<DB>, programId: number, input: Customer) {
   return input.key !== undefined
-    ? findCustomerByRef(db, programId, { key: input.key })
-    : findCustomerByRef(db, programId, { email: input.email });
+    ? findCustomerByRefForUpdate(db, programId, { key: input.key })
+    : findCustomerByRefForUpdate(db, programId, { email: input.email });
 }
 
 async function prepare(
@@ -150,15 +160,18 @@ async function prepare(
   const input = entry.customer;
   if (input.key === undefined && input.email === undefined)
     throw fieldError('customer.key', messages.required('customer.key'));
+  if (ctx.database.dialect === 'postgres') {
+    const found = await repository.findAffiliateBuyerForSale(trx, programId, input);
+    if (found) return preparedFrom(found);
+  }
   let buyer = await findBuyer(trx, programId, input);
   if (!buyer) {
     if (!booleanOf(entry.options?.create_customer, false))
       throw fieldError('customer', messages.invalid('customer'));
+    // A buyer this sale inserted is invisible to others until the commit; one another request
+    // inserted first is found locked (createBuyer).
     buyer = await createBuyer(trx, ctx, input, hints.partner);
   }
-  // Serializes the sales of one buyer (PostgreSQL), so its sale count and paying-account change
-  // are decided on the count the previous sale left.
-  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, programId, buyer.id);
   const [settings, figures, partner] = await Promise.all([
     affiliateProgramSettings(trx, programId),
     readEntityCounters(trx, programId, { kind: 'customer', id: buyer.id }),
@@ -179,6 +192,27 @@ async function prepare(
     partner,
     partnerIds,
     salesBefore: Number(figures.get(partnerMetrics.salesCount) ?? 0),
+  };
+}
+
+/** What `prepare` reads, from the one PostgreSQL statement that also found and locked the buyer. */
+function preparedFrom(found: repository.AffiliateBuyerForSale): AffiliatePrepared {
+  const { program_settings, figures, partner, parent, ...buyer } = found;
+  const settings = affiliateSettingsOf(program_settings);
+  const partnerIds = new Map<number, string>();
+  if (partner) {
+    partnerIds.set(partner.id, partner.public_id);
+    if (parent && settings.commissions.tier2_commission !== null) partnerIds.set(parent[0], parent[1]);
+  }
+  const counters = CounterFigures.of(
+    figures.map(([metric, value, value_hi]) => ({ metric, value, value_hi })),
+  );
+  return {
+    settings,
+    buyer,
+    partner: partner ?? undefined,
+    partnerIds,
+    salesBefore: Number(counters.get(partnerMetrics.salesCount) ?? 0),
   };
 }
 

@@ -18,7 +18,7 @@ import {
   countersOfCustomers,
   findCustomerByRef,
   findCustomersByIds,
-  findCustomerWithReferrer,
+  findCustomerWithReferrerForUpdate,
   insertReferralCustomer,
   lockCustomer,
   resolveReferrer,
@@ -89,7 +89,7 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
   } catch (error) {
     const column = uniqueViolationColumn(error);
     if (column === undefined) throw error;
-    const winner = await findCustomerWithReferrer(trx, ctx.program.id, buyerRef(input));
+    const winner = await findCustomerWithReferrerForUpdate(trx, ctx.program.id, buyerRef(input));
     if (winner) {
       const { referrer_public_id, ...buyer } = winner;
       return { buyer, referrerPublicId: referrer_public_id };
@@ -107,7 +107,9 @@ async function prepare(
   const programId = ctx.program.id;
   const input = entry.customer;
   if (!input.id && !input.key && !input.email) throw fieldError('customer', messages.required('customer'));
-  const found = await findCustomerWithReferrer(trx, programId, buyerRef(input));
+  // Locked until the sale's transaction ends (PostgreSQL): sales of one buyer wait for each
+  // other, so `first_purchase` and `limit` hold.
+  const found = await findCustomerWithReferrerForUpdate(trx, programId, buyerRef(input));
   let resolved: { buyer: CustomerRow; referrerPublicId: string | null };
   if (found) {
     const { referrer_public_id, ...buyer } = found;
@@ -124,8 +126,6 @@ async function prepare(
       'Transactions can be created for referred customers only; this customer was not referred.',
     );
   }
-  // Serializes the sales of one buyer (PostgreSQL), so `first_purchase` and `limit` hold.
-  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, programId, buyer.id);
   const [program, counters] = await Promise.all([
     readProgram(trx, programId),
     countersOfCustomers(trx, programId, buyer.id, buyer.id),

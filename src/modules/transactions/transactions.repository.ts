@@ -1,8 +1,17 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import type {
+  CustomersTable,
+  PartnersTable,
+  RewardsTable,
+  TransactionsTable,
+} from '../../db/domain-tables.ts';
+import { lowerEmail } from '../../db/email.ts';
+import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+
+export { executeTogether } from '../../db/together.ts';
 
 const selectTransactionByKey = definePreparedQuery<
   Selectable<TransactionsTable>,
@@ -77,7 +86,7 @@ type TransactionValues = Insertable<TransactionsTable>;
 type RewardValues = Insertable<RewardsTable>;
 /** A new sale or reward with every column given (null where empty): bound as it is. */
 type NewTransaction = Required<Pick<TransactionValues, (typeof transactionColumns)[number]>>;
-type NewReward = Required<Pick<RewardValues, (typeof rewardColumns)[number]>>;
+export type NewReward = Required<Pick<RewardValues, (typeof rewardColumns)[number]>>;
 
 /** A row's columns as named parameters: `{ program_id: param('program_id'), … }`. */
 function namedValues<Values>(
@@ -116,6 +125,122 @@ export async function insertRewards(db: Kysely<DB>, rows: NewReward[]) {
   const out: Selectable<RewardsTable>[] = [];
   for (const values of rows) out.push((await insertRewardRow(db, values))[0]!);
   return out;
+}
+
+/** What an affiliate sale's decision reads, with its buyer (`findAffiliateBuyerForSale`). */
+export type AffiliateBuyerForSale = Selectable<CustomersTable> & {
+  /** The program's settings (JSON text). */
+  program_settings: string;
+  /** The buyer's figures: metric, low part, high part (db/counter-parts.ts), one per slot. */
+  figures: [string, number, number][];
+  partner: Selectable<PartnersTable> | null;
+  /** The partner's parent: internal id and public id. */
+  parent: [number, string] | null;
+};
+
+const affiliateBuyerBy = (column: 'key' | 'email') =>
+  definePreparedQuery<AffiliateBuyerForSale, { programId: number; value: string }>((db, param) =>
+    db
+      .selectFrom('customers as c')
+      .selectAll('c')
+      .select([
+        sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
+        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+          and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
+        sql<Selectable<PartnersTable> | null>`(select row_to_json(p) from partners p
+          where p.program_id = ${param('programId')} and p.id = c.partner_id)`.as('partner'),
+        sql<[number, string] | null>`(select json_build_array(pp.id, pp.public_id) from partners p
+          join partners pp on pp.program_id = p.program_id and pp.id = p.referring_partner_id
+          where p.program_id = ${param('programId')} and p.id = c.partner_id)`.as('parent'),
+      ])
+      .where('c.program_id', '=', param('programId'))
+      .where(
+        column === 'email' ? lowerEmail('c.email') : sql.ref('c.key'),
+        '=',
+        column === 'email' ? sql`lower(${param('value')})` : param('value'),
+      )
+      .forUpdate('c'),
+  );
+const selectAffiliateBuyerBy = { key: affiliateBuyerBy('key'), email: affiliateBuyerBy('email') };
+
+/**
+ * PostgreSQL: an affiliate sale's buyer by key (or e-mail), locked until the transaction ends,
+ * with everything the sale's decision reads (program settings, the buyer's figures, its partner
+ * and that partner's parent) in one round trip instead of five. Every value here fits a double
+ * (ids, counter parts, no amounts), so the JSON parts keep them exactly.
+ */
+export async function findAffiliateBuyerForSale(
+  db: Kysely<DB>,
+  programId: number,
+  ref: { key?: string | undefined; email?: string | undefined },
+): Promise<AffiliateBuyerForSale | undefined> {
+  if (ref.key !== undefined) return (await selectAffiliateBuyerBy.key(db, { programId, value: ref.key }))[0];
+  if (ref.email !== undefined)
+    return (await selectAffiliateBuyerBy.email(db, { programId, value: ref.email }))[0];
+  return undefined;
+}
+
+/**
+ * PostgreSQL: the sale's insert also takes the ids its rewards will have, from the rewards'
+ * identity sequence, so the rewards can be written with the sale's other writes in one statement
+ * (db/together.ts) while the events that name them are already built.
+ */
+const insertSaleTakingIds = definePreparedQuery<
+  Selectable<TransactionsTable> & { reward_ids: (number | string)[] },
+  NewTransaction & { rewardCount: number }
+>((db, param) =>
+  db
+    .insertInto('transactions')
+    .values(namedValues<TransactionValues>(transactionColumns, param as never))
+    .onConflict((oc) => oc.columns(['program_id', 'key']).doNothing())
+    .returningAll()
+    .returning(
+      sql<(number | string)[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
+        from generate_series(1, ${param('rewardCount')}::int))`.as('reward_ids'),
+    ),
+);
+
+/** A sale row and, on PostgreSQL, the ids of its `rewardCount` rewards (undefined on SQLite). */
+export async function insertSale(db: Kysely<DB>, values: NewTransaction, rewardCount: number) {
+  if (!isPostgres(db) || rewardCount === 0)
+    return { row: await insertSaleRow(db, values), rewardIds: undefined };
+  const [inserted] = await insertSaleTakingIds(db, { ...values, rewardCount });
+  if (!inserted) return { row: undefined, rewardIds: undefined };
+  const { reward_ids, ...row } = inserted;
+  return { row, rewardIds: reward_ids.map(Number) };
+}
+
+/** Rewards of every column, written as one statement with a sale's other writes (db/together.ts). */
+const insertRewardRowsOf = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
+
+export function rewardsStatement(
+  db: Kysely<DB>,
+  rows: readonly Selectable<RewardsTable>[],
+): BoundStatement[] {
+  if (rows.length === 0) return [];
+  let query = insertRewardRowsOf.get(rows.length);
+  if (!query) {
+    query = definePreparedQuery<never, Record<string, unknown>>((db, param) =>
+      db
+        .insertInto('rewards')
+        .values(
+          Array.from(
+            { length: rows.length },
+            (_, i) =>
+              Object.fromEntries(
+                ['id', ...rewardColumns].map((column) => [column, param(`${column}${i}`)]),
+              ) as unknown as Insertable<RewardsTable>,
+          ),
+        ),
+    );
+    insertRewardRowsOf.set(rows.length, query);
+  }
+  const params: Record<string, unknown> = {};
+  rows.forEach((row, i) => {
+    for (const column of ['id', ...rewardColumns] as const) params[`${column}${i}`] = row[column];
+  });
+  return [query.statement(db, params)];
 }
 
 export async function listRewardsOf(db: Kysely<DB>, programId: number, transactionIds: readonly number[]) {

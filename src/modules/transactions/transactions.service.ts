@@ -12,10 +12,10 @@ import { assertNever } from '../../core/program-types.ts';
 import { decideRefund, type RefundedSale } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { recordEvent } from '../../outbox/outbox.ts';
+import { type DomainEvent, eventsStatement, recordEvent } from '../../outbox/outbox.ts';
 import {
-  announceSaleCommissions,
   keepCommissionsOfDeletedSale,
+  saleCommissionEvents,
   serializeCommissions,
 } from '../commissions/commissions.service.ts';
 import {
@@ -30,7 +30,7 @@ import {
 } from '../promotion-codes/promotion-codes.service.ts';
 import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
 import { affiliateSales, affiliateSalesEarning, storedAffiliateSales } from './transactions.affiliate.ts';
-import { applySaleFigures } from './transactions.figures.ts';
+import { applySaleFigures, saleFigureStatements } from './transactions.figures.ts';
 import { inWriteTransaction } from './transactions.group-commit.ts';
 import { referralSales, storedReferralSales } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
@@ -40,6 +40,7 @@ import type {
   RefundTransactionBody,
 } from './transactions.schemas.ts';
 import {
+  type RewardRow,
   type SaleEntry,
   type SaleHandler,
   type StoredSales,
@@ -191,26 +192,30 @@ async function writeSale<Customer, Prepared>(
   const now = nowTimestamp(ctx.clock);
   const sale = saleInputOf(entry, amountMicros, now);
   const decision = handler.decide(prepared, sale);
-  const row = await repository.insertSaleRow(trx, {
-    program_id: programId,
-    key,
-    customer_id: decision.customerId,
-    partner_id: decision.partnerId,
-    referring_customer_id: decision.referringCustomerId,
-    action: entry.action,
-    amount: decision.amountMicros,
-    amount_units: decision.currency,
-    is_currency: true,
-    credit: false,
-    rewarded: sale.rewarded,
-    rewardable: sale.rewardable,
-    product_id: sale.productId,
-    product_type: sale.productType,
-    request_digest: digest,
-    archived_at: null,
-    created_at: now,
-    deleted_at: null,
-  });
+  const { row, rewardIds } = await repository.insertSale(
+    trx,
+    {
+      program_id: programId,
+      key,
+      customer_id: decision.customerId,
+      partner_id: decision.partnerId,
+      referring_customer_id: decision.referringCustomerId,
+      action: entry.action,
+      amount: decision.amountMicros,
+      amount_units: decision.currency,
+      is_currency: true,
+      credit: false,
+      rewarded: sale.rewarded,
+      rewardable: sale.rewardable,
+      product_id: sale.productId,
+      product_type: sale.productType,
+      request_digest: digest,
+      archived_at: null,
+      created_at: now,
+      deleted_at: null,
+    },
+    decision.rewards.length,
+  );
   if (!row) return undefined;
   // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's field)
   // rolls the sale back with it.
@@ -226,35 +231,58 @@ async function writeSale<Customer, Prepared>(
       },
     });
   }
-  const rewards = await repository.insertRewards(
-    trx,
-    decision.rewards.map((reward) => ({
-      program_id: programId,
-      transaction_id: row.id,
-      partner_id: reward.partnerId,
-      customer_id: reward.customerId,
-      role: reward.role,
-      status: reward.status,
-      amount: reward.amountMicros,
-      amount_units: reward.units,
-      is_currency: reward.isCurrency,
-      credit: false,
-      commission_type: reward.commissionType,
-      commission_value: reward.commissionValue,
-      product_id: row.product_id,
-      product_type: row.product_type,
-      available_at: reward.availableAt,
-      created_at: now,
-      deleted_at: null,
-    })),
-  );
+  const rewardValues = decision.rewards.map((reward) => ({
+    program_id: programId,
+    transaction_id: row.id,
+    partner_id: reward.partnerId,
+    customer_id: reward.customerId,
+    role: reward.role,
+    status: reward.status,
+    amount: reward.amountMicros,
+    amount_units: reward.units,
+    is_currency: reward.isCurrency,
+    credit: false,
+    commission_type: reward.commissionType,
+    commission_value: reward.commissionValue,
+    product_id: row.product_id,
+    product_type: row.product_type,
+    available_at: reward.availableAt,
+    created_at: now,
+    deleted_at: null,
+  }));
+  // PostgreSQL took the rewards' ids with the sale: they are written below with the rest.
+  const rewards = rewardIds
+    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]!))
+    : await repository.insertRewards(trx, rewardValues);
   const data = handler.created(prepared, row, rewards);
-  await recordEvent(trx, programId, 'transaction.created', data, now);
-  await announceSaleCommissions(trx, ctx, rewards, handler.names?.(prepared, row));
-  // Last: the figure rows are the ones concurrent sales share, so their locks (PostgreSQL) are
-  // held from here to the commit only.
-  await applySaleFigures(trx, programId, now, decision.figures);
+  const events: DomainEvent[] = [
+    { event: 'transaction.created', payload: data, createdAt: now },
+    ...(await saleCommissionEvents(trx, ctx, rewards, handler.names?.(prepared, row))),
+  ];
+  // The rest in one statement on PostgreSQL (db/together.ts), the program's figures first: the
+  // figure rows are the ones concurrent sales share, so their locks are held from here to the
+  // commit only.
+  await repository.executeTogether(trx, [
+    ...saleFigureStatements(trx, programId, now, decision.figures),
+    ...(rewardIds ? repository.rewardsStatement(trx, rewards) : []),
+    ...eventsStatement(trx, programId, events),
+  ]);
   return { data };
+}
+
+/** A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. */
+function newRewardRow(values: repository.NewReward, id: number): RewardRow {
+  return {
+    ...values,
+    id,
+    payout_id: null,
+    approved_at: null,
+    paid_at: null,
+    reason: null,
+    description: null,
+    updated_at: null,
+    original_amount: null,
+  };
 }
 
 /** The promotion code a sale carries, and the field that named it. */
