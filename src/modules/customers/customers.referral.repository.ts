@@ -141,11 +141,16 @@ export async function countersOfCustomers(db: Kysely<DB>, programId: number, a: 
   return figuresByOwner(await selectCountersOfTwo(db, { programId, a, b }), a, b);
 }
 
+type BuyerRow = Selectable<CustomersTable> & {
+  referrer_public_id: string | null;
+  /** PostgreSQL, for a sale (`findCustomerWithReferrerForUpdate`): the program's settings (JSON text). */
+  program_settings?: string;
+  /** PostgreSQL, for a sale: the buyer's figures (metric, low part, high part), one per slot. */
+  figures?: [string, number, number][];
+};
+
 const buyerBy = (column: 'public_id' | 'key' | 'email', { lock = false } = {}) =>
-  definePreparedQuery<
-    Selectable<CustomersTable> & { referrer_public_id: string | null },
-    { programId: number; value: string }
-  >((db, param) => {
+  definePreparedQuery<BuyerRow, { programId: number; value: string }>((db, param) => {
     const query = db
       .selectFrom('customers as c')
       .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
@@ -157,7 +162,16 @@ const buyerBy = (column: 'public_id' | 'key' | 'email', { lock = false } = {}) =
         '=',
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
       );
-    return lock && isPostgres(db) ? query.forUpdate('c') : query;
+    if (!lock || !isPostgres(db)) return query;
+    // A sale's other reads in the same round trip: the program's settings and the buyer's figures.
+    return query
+      .select([
+        sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
+        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+          and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
+      ])
+      .forUpdate('c');
   });
 const selectBuyerBy = { public_id: buyerBy('public_id'), key: buyerBy('key'), email: buyerBy('email') };
 const lockBuyerBy = {
@@ -180,7 +194,8 @@ export async function findCustomerWithReferrer(
 
 /**
  * `findCustomerWithReferrer` for a sale: the buyer's row stays locked until the transaction ends
- * on PostgreSQL (SQLite has one writer), taken in the lookup's round trip.
+ * on PostgreSQL (SQLite has one writer), taken in the lookup's round trip, which there also
+ * answers the program's settings and the buyer's figures (`program_settings`, `figures`).
  */
 export async function findCustomerWithReferrerForUpdate(
   db: Kysely<DB>,

@@ -13,6 +13,7 @@ import { uniqueViolationColumn } from '../../db/errors.ts';
 import { withSavepoint } from '../../db/savepoint.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
+import { CounterFigures } from '../counters/counters.repository.ts';
 import {
   type CustomerRow,
   countersOfCustomers,
@@ -99,6 +100,26 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
   }
 }
 
+/** The program's settings (JSON text) and the buyer's figures, as a sale reads them. */
+interface SaleReads {
+  settings: string;
+  bought: Pick<CounterFigures, 'get'>;
+}
+
+/** `SaleReads` by their own queries (SQLite, or a buyer this sale created). */
+async function readForSale(trx: Kysely<DB>, programId: number, buyerId: number): Promise<SaleReads> {
+  const [program, counters] = await Promise.all([
+    readProgram(trx, programId),
+    countersOfCustomers(trx, programId, buyerId, buyerId),
+  ]);
+  return { settings: program?.settings ?? '{}', bought: counters.get(buyerId) ?? CounterFigures.of([]) };
+}
+
+/** Figure rows (metric, low part, high part; one per slot) summed per metric. */
+function figuresOf(rows: readonly [string, number, number][]) {
+  return CounterFigures.of(rows.map(([metric, value, value_hi]) => ({ metric, value, value_hi })));
+}
+
 async function prepare(
   trx: Kysely<DB>,
   ctx: ProgramContext,
@@ -110,10 +131,16 @@ async function prepare(
   // Locked until the sale's transaction ends (PostgreSQL): sales of one buyer wait for each
   // other, so `first_purchase` and `limit` hold.
   const found = await findCustomerWithReferrerForUpdate(trx, programId, buyerRef(input));
-  let resolved: { buyer: CustomerRow; referrerPublicId: string | null };
+  let resolved: { buyer: CustomerRow; referrerPublicId: string | null; read?: SaleReads };
   if (found) {
-    const { referrer_public_id, ...buyer } = found;
-    resolved = { buyer, referrerPublicId: referrer_public_id };
+    const { referrer_public_id, program_settings, figures, ...buyer } = found;
+    resolved = {
+      buyer,
+      referrerPublicId: referrer_public_id,
+      ...(program_settings !== undefined && figures !== undefined
+        ? { read: { settings: program_settings, bought: figuresOf(figures) } }
+        : {}),
+    };
   } else {
     if (!booleanOf(entry.options?.create_customer, false))
       throw fieldError('customer', messages.invalid('customer'));
@@ -126,14 +153,10 @@ async function prepare(
       'Transactions can be created for referred customers only; this customer was not referred.',
     );
   }
-  const [program, counters] = await Promise.all([
-    readProgram(trx, programId),
-    countersOfCustomers(trx, programId, buyer.id, buyer.id),
-  ]);
-  const bought = counters.get(buyer.id) ?? new Map<string, number | bigint>();
+  const { settings, bought } = resolved.read ?? (await readForSale(trx, programId, buyer.id));
   const count = (metric: string) => Number(bought.get(metric) ?? 0);
   return {
-    settings: rewardSettingsOf(programSettingsOf('referral', program?.settings ?? '{}')),
+    settings: rewardSettingsOf(programSettingsOf('referral', settings)),
     buyer,
     referrerId: buyer.referring_customer_id,
     referrerPublicId: resolved.referrerPublicId,
