@@ -11,7 +11,7 @@ import {
   sendHtml,
   sendPage,
 } from '../../pages/plugin.tsx';
-import { Rendered, renderPart } from '../../pages/rendered.tsx';
+import { renderPart } from '../../pages/rendered.tsx';
 import {
   getPortalPage,
   getSharePage,
@@ -190,64 +190,76 @@ function Leaderboard(props: { leaders: readonly Leader[]; you: number }) {
 /**
  * What the portal renders once and reuses: the parts every reader of a program sees alike while
  * its milestones and leaderboard lists are reused (`PORTAL_CACHE_MS`). Keyed by those very lists,
- * so a new list is rendered anew and the old HTML goes with the old list.
+ * so a new list is rendered anew and the old HTML goes with the old list. Kept as UTF-8 bytes:
+ * the page is sent as one buffer of its parts, so text that every reader sees alike is not
+ * encoded again on every view (the parts hold non-Latin-1 text, such as the dash, whose encoding
+ * costs more than a copy).
  */
-const upcomingParts = new WeakMap<readonly Milestone[], Map<string, string>>();
-const boardParts = new WeakMap<readonly Leader[], Map<number, string>>();
+const upcomingParts = new WeakMap<readonly Milestone[], Map<string, Buffer>>();
+const boardParts = new WeakMap<readonly Leader[], Map<number, Buffer>>();
 /** Unlocked sets per list kept at most (in practice a few: milestones unlock in order). */
 const UPCOMING_VARIANTS = 64;
+const NO_PART = Buffer.alloc(0);
 
-function upcomingPart(milestones: readonly Milestone[], unlockedIds: ReadonlySet<number>): string {
-  const upcoming = milestones.filter((m) => !unlockedIds.has(m.id));
+function upcomingPart(milestones: readonly Milestone[], unlocked: readonly { id: number }[]): Buffer {
+  if (milestones.length === 0) return NO_PART;
   let variants = upcomingParts.get(milestones);
   if (!variants) {
     variants = new Map();
     upcomingParts.set(milestones, variants);
   }
-  const key = upcoming.map((m) => m.id).join(',');
-  let html = variants.get(key);
-  if (html === undefined) {
-    html = renderPart(<Upcoming upcoming={upcoming} />);
-    if (variants.size < UPCOMING_VARIANTS) variants.set(key, html);
+  const key = unlocked.map((r) => r.id).join(',');
+  let part = variants.get(key);
+  if (part === undefined) {
+    const unlockedIds = new Set(unlocked.map((r) => r.id));
+    part = Buffer.from(renderPart(<Upcoming upcoming={milestones.filter((m) => !unlockedIds.has(m.id))} />));
+    if (variants.size < UPCOMING_VARIANTS) variants.set(key, part);
   }
-  return html;
+  return part;
 }
 
 /** The leaderboard as HTML: at most one variant per place of the reader (or none) in the list. */
-function boardPart(leaders: readonly Leader[], you: number): string {
+function boardPart(leaders: readonly Leader[], you: number): Buffer {
   let variants = boardParts.get(leaders);
   if (!variants) {
     variants = new Map();
     boardParts.set(leaders, variants);
   }
-  let html = variants.get(you);
-  if (html === undefined) {
-    html = renderPart(<Leaderboard leaders={leaders} you={you} />);
-    variants.set(you, html);
+  let part = variants.get(you);
+  if (part === undefined) {
+    part = Buffer.from(renderPart(<Leaderboard leaders={leaders} you={you} />));
+    variants.set(you, part);
   }
-  return html;
+  return part;
 }
 
 /** The portal's layout by program name (the only thing of it that varies), rendered once. */
-const portalShells = new Map<string, { before: string; after: string }>();
+const portalShells = new Map<string, { before: Buffer; after: Buffer }>();
 const PORTAL_SHELLS = 1_000;
 
 function portalShell(programName: string) {
   let shell = portalShells.get(programName);
   if (!shell) {
-    shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
+    const { before, after } = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
+    shell = { before: Buffer.from(before), after: Buffer.from(after) };
     if (portalShells.size >= PORTAL_SHELLS) portalShells.clear();
     portalShells.set(programName, shell);
   }
   return shell;
 }
 
+/**
+ * Where the milestones still to unlock go in the rendered content (they are sent from their own
+ * part). Only the static end of the rewards section follows it, so its last occurrence is it,
+ * whatever a reader's own text holds.
+ */
+const UPCOMING_PLACE = '\u0000upcoming\u0000';
+
 /** The portal's content (inside the layout): the subscriber's own parts are rendered each time. */
 function PortalContent(props: { view: Portal }) {
   const { view } = props;
   const count = view.subscriber.referrals_count;
   const unlocked = view.subscriber.reward;
-  const unlockedIds = new Set(unlocked.map((r) => r.id));
   return (
     <>
       <h1>Your referrals</h1>
@@ -295,19 +307,28 @@ function PortalContent(props: { view: Portal }) {
             ))}
           </ul>
         )}
-        <Rendered html={upcomingPart(view.milestones, unlockedIds)} />
+        {UPCOMING_PLACE}
       </section>
-      {view.leaderboard ? (
-        <Rendered html={boardPart(view.leaderboard.leaders, view.leaderboard.you)} />
-      ) : null}
     </>
   );
 }
 
-/** The whole portal document: the cached layout around the rendered content. */
-function portalDocument(view: Portal): string {
+/**
+ * The whole portal document as bytes: the cached layout, the reader's own parts rendered now, and
+ * between and after them the program's cached parts — the same bytes as rendering it in place.
+ */
+function portalDocument(view: Portal): Buffer {
   const shell = portalShell(view.programName);
-  return shell.before + renderPart(<PortalContent view={view} />) + shell.after;
+  const content = renderPart(<PortalContent view={view} />);
+  const at = content.lastIndexOf(UPCOMING_PLACE);
+  return Buffer.concat([
+    shell.before,
+    Buffer.from(content.slice(0, at)),
+    upcomingPart(view.milestones, view.subscriber.reward),
+    Buffer.from(content.slice(at + UPCOMING_PLACE.length)),
+    view.leaderboard ? boardPart(view.leaderboard.leaders, view.leaderboard.you) : NO_PART,
+    shell.after,
+  ]);
 }
 
 /** `/share/{program public id}/{subscriber code}`: the sign-up form that refers its reader. */
@@ -364,14 +385,18 @@ export const sharePages = definePages('/share', async (app: FastifyInstance) => 
 });
 
 /** `/portal/{program public id}/{subscriber code}/{secret}`: the subscriber's referrals and rewards. */
-export const portalPages = definePages('/portal', async (app: FastifyInstance) => {
-  app.get<{ Params: ShareParams & { secret: string } }>('/:program/:code/:secret', {
-    ...pageRoute,
-    handler: async (request, reply) => {
-      const { program, code, secret } = request.params;
-      const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
-      if (!view) throw pageNotFound();
-      return sendHtml(reply, 200, portalDocument(view));
-    },
-  });
-});
+export const portalPages = definePages(
+  '/portal',
+  async (app: FastifyInstance) => {
+    app.get<{ Params: ShareParams & { secret: string } }>('/:program/:code/:secret', {
+      ...pageRoute,
+      handler: async (request, reply) => {
+        const { program, code, secret } = request.params;
+        const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
+        if (!view) throw pageNotFound();
+        return sendHtml(reply, 200, portalDocument(view));
+      },
+    });
+  },
+  { forms: false },
+);
