@@ -11,7 +11,7 @@ import {
   sendHtml,
   sendPage,
 } from '../../pages/plugin.tsx';
-import { renderPart } from '../../pages/rendered.tsx';
+import { escapeText, renderPart } from '../../pages/rendered.tsx';
 import {
   getPortalPage,
   getSharePage,
@@ -233,80 +233,29 @@ function boardPart(leaders: readonly Leader[], you: number): Buffer {
   return part;
 }
 
-/** The portal's layout by program name (the only thing of it that varies), rendered once. */
-const portalShells = new Map<string, { before: Buffer; after: Buffer }>();
-const PORTAL_SHELLS = 1_000;
-
-function portalShell(programName: string) {
-  let shell = portalShells.get(programName);
-  if (!shell) {
-    const { before, after } = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
-    shell = { before: Buffer.from(before), after: Buffer.from(after) };
-    if (portalShells.size >= PORTAL_SHELLS) portalShells.clear();
-    portalShells.set(programName, shell);
-  }
-  return shell;
-}
-
-/**
- * Where the milestones still to unlock go in the rendered content (they are sent from their own
- * part). Only the static end of the rewards section follows it, so its last occurrence is it,
- * whatever a reader's own text holds.
- */
+/** Where the reader's own parts go in the portal's frame (a NUL never comes out of rendered text). */
+const SHARE_LINK_PLACE = '\u0000share-link\u0000';
+const COUNT_PLACE = '\u0000count\u0000';
+const UNLOCKED_PLACE = '\u0000unlocked\u0000';
 const UPCOMING_PLACE = '\u0000upcoming\u0000';
 
-/** The portal's content (inside the layout): the subscriber's own parts are rendered each time. */
-function PortalContent(props: { view: Portal }) {
-  const { view } = props;
-  const count = view.subscriber.referrals_count;
-  const unlocked = view.subscriber.reward;
+/** The portal's content with a place for each part that is not the same for every reader of a program. */
+function PortalFrame(props: { programName: string }) {
   return (
     <>
       <h1>Your referrals</h1>
       <section class="card" aria-labelledby="share-heading">
-        <h2 id="share-heading">Share {view.programName}</h2>
+        <h2 id="share-heading">Share {props.programName}</h2>
         <p class="muted">Friends who subscribe through your link count as your referrals.</p>
-        <CopyLink url={view.subscriber.share_link} label="Your share link" />
+        <CopyLink url={SHARE_LINK_PLACE} label="Your share link" />
       </section>
       <section class="card" aria-labelledby="count-heading">
         <h2 id="count-heading">Referrals</h2>
-        <p class="stat">{count}</p>
-        <p class="muted">
-          {count === 1 ? 'friend has subscribed' : 'friends have subscribed'} through your link.
-        </p>
-        {view.next ? (
-          <div class="field">
-            <label for="progress">
-              {view.next.remaining} more {view.next.remaining === 1 ? 'referral' : 'referrals'} to unlock{' '}
-              <strong>{view.next.name}</strong>
-            </label>
-            <progress id="progress" max={view.next.needed} value={count}>
-              {count} of {view.next.needed}
-            </progress>
-          </div>
-        ) : view.milestones.length > 0 ? (
-          <p class="success">You have unlocked every reward. Thank you!</p>
-        ) : null}
+        {COUNT_PLACE}
       </section>
       <section class="card" aria-labelledby="rewards-heading">
         <h2 id="rewards-heading">Your rewards</h2>
-        {unlocked.length === 0 ? (
-          <p class="muted">No rewards unlocked yet.</p>
-        ) : (
-          <ul class="rewards">
-            {unlocked.map((reward) => (
-              <li key={reward.id}>
-                <strong>{reward.name}</strong>
-                {reward.description ? <p>{reward.description}</p> : null}
-                <FulfilmentValue
-                  type={reward.fulfillment_type}
-                  value={reward.fulfillment_value}
-                  name={reward.name}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
+        {UNLOCKED_PLACE}
         {UPCOMING_PLACE}
       </section>
     </>
@@ -314,20 +263,130 @@ function PortalContent(props: { view: Portal }) {
 }
 
 /**
- * The whole portal document as bytes: the cached layout, the reader's own parts rendered now, and
- * between and after them the program's cached parts — the same bytes as rendering it in place.
+ * The whole portal document of a program name, rendered once and split at the reader's places:
+ * `between[i]` goes before the i-th place, `last` after the leaderboard. The program's name comes
+ * before every place and no reader's text is in the frame, so each place is the last occurrence
+ * of its mark.
+ */
+interface PortalTemplate {
+  between: readonly [Buffer, Buffer, Buffer, Buffer, Buffer];
+  last: Buffer;
+}
+
+const portalTemplates = new Map<string, PortalTemplate>();
+const PORTAL_TEMPLATES = 1_000;
+
+function portalTemplate(programName: string): PortalTemplate {
+  let template = portalTemplates.get(programName);
+  if (!template) {
+    const shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
+    const frame = renderPart(<PortalFrame programName={programName} />);
+    const places = [SHARE_LINK_PLACE, COUNT_PLACE, UNLOCKED_PLACE, UPCOMING_PLACE];
+    const cuts = places.map((place) => frame.lastIndexOf(place));
+    const piece = (from: number, to?: number) => Buffer.from(frame.slice(from, to));
+    template = {
+      between: [
+        Buffer.from(shell.before + frame.slice(0, cuts[0])),
+        piece(cuts[0]! + SHARE_LINK_PLACE.length, cuts[1]),
+        piece(cuts[1]! + COUNT_PLACE.length, cuts[2]),
+        piece(cuts[2]! + UNLOCKED_PLACE.length, cuts[3]),
+        piece(cuts[3]! + UPCOMING_PLACE.length),
+      ],
+      last: Buffer.from(shell.after),
+    };
+    if (portalTemplates.size >= PORTAL_TEMPLATES) portalTemplates.clear();
+    portalTemplates.set(programName, template);
+  }
+  return template;
+}
+
+/** The reader's count and progress: the same for every reader with that count while the milestones list is reused. */
+function CountPart(props: { count: number; next: Portal['next']; milestones: readonly Milestone[] }) {
+  const { count, next } = props;
+  return (
+    <>
+      <p class="stat">{count}</p>
+      <p class="muted">
+        {count === 1 ? 'friend has subscribed' : 'friends have subscribed'} through your link.
+      </p>
+      {next ? (
+        <div class="field">
+          <label for="progress">
+            {next.remaining} more {next.remaining === 1 ? 'referral' : 'referrals'} to unlock{' '}
+            <strong>{next.name}</strong>
+          </label>
+          <progress id="progress" max={next.needed} value={count}>
+            {count} of {next.needed}
+          </progress>
+        </div>
+      ) : props.milestones.length > 0 ? (
+        <p class="success">You have unlocked every reward. Thank you!</p>
+      ) : null}
+    </>
+  );
+}
+
+const countParts = new WeakMap<readonly Milestone[], Map<number, Buffer>>();
+/** Counts kept per milestones list at most. */
+const COUNT_VARIANTS = 1_000;
+
+/** The count part by count: what it shows follows from the count and the (cached) milestones alone. */
+function countPart(view: Portal): Buffer {
+  let variants = countParts.get(view.milestones);
+  if (!variants) {
+    variants = new Map();
+    countParts.set(view.milestones, variants);
+  }
+  const count = view.subscriber.referrals_count;
+  let part = variants.get(count);
+  if (part === undefined) {
+    part = Buffer.from(renderPart(<CountPart count={count} next={view.next} milestones={view.milestones} />));
+    if (variants.size < COUNT_VARIANTS) variants.set(count, part);
+  }
+  return part;
+}
+
+function UnlockedRewards(props: { unlocked: Portal['subscriber']['reward'] }) {
+  if (props.unlocked.length === 0) return <p class="muted">No rewards unlocked yet.</p>;
+  return (
+    <ul class="rewards">
+      {props.unlocked.map((reward) => (
+        <li key={reward.id}>
+          <strong>{reward.name}</strong>
+          {reward.description ? <p>{reward.description}</p> : null}
+          <FulfilmentValue
+            type={reward.fulfillment_type}
+            value={reward.fulfillment_value}
+            name={reward.name}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const NO_REWARDS = Buffer.from(renderPart(<UnlockedRewards unlocked={[]} />));
+
+/**
+ * The whole portal document as bytes: the program's template, and in its places the reader's share
+ * link (escaped as the renderer escapes an attribute), count part and unlocked rewards (rendered
+ * now, unless none) and the program's cached parts — the same bytes as rendering it in one piece.
  */
 function portalDocument(view: Portal): Buffer {
-  const shell = portalShell(view.programName);
-  const content = renderPart(<PortalContent view={view} />);
-  const at = content.lastIndexOf(UPCOMING_PLACE);
+  const { between, last } = portalTemplate(view.programName);
+  const unlocked = view.subscriber.reward;
   return Buffer.concat([
-    shell.before,
-    Buffer.from(content.slice(0, at)),
-    upcomingPart(view.milestones, view.subscriber.reward),
-    Buffer.from(content.slice(at + UPCOMING_PLACE.length)),
+    between[0],
+    Buffer.from(escapeText(view.subscriber.share_link)),
+    between[1],
+    countPart(view),
+    between[2],
+    unlocked.length === 0 ? NO_REWARDS : Buffer.from(renderPart(<UnlockedRewards unlocked={unlocked} />)),
+    between[3],
+    upcomingPart(view.milestones, unlocked),
+    between[4],
     view.leaderboard ? boardPart(view.leaderboard.leaders, view.leaderboard.you) : NO_PART,
-    shell.after,
+    last,
   ]);
 }
 
