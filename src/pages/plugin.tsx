@@ -81,8 +81,8 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
 } as const;
 
-/** Sends a page's whole HTML document (as `renderDocument` gives it) like `sendPage`. */
-export function sendHtml(reply: FastifyReply, status: number, html: string) {
+/** Sends a page's whole HTML document (as `renderDocument` gives it, or its UTF-8 bytes) like `sendPage`. */
+export function sendHtml(reply: FastifyReply, status: number, html: string | Buffer) {
   return reply.code(status).headers(PAGE_HEADERS).send(html);
 }
 
@@ -126,8 +126,16 @@ export const pageRoute = { config: { auth: 'public' }, schema: { hide: true } } 
 /** A form's POST route: a page route whose CSRF token is checked before its handler. */
 export const formRoute = (app: FastifyInstance) => ({ ...pageRoute, preHandler: app.csrfProtection });
 
-/** A page scope under `prefix`: the page plugins, then the module's page routes. */
-export function definePages(prefix: string, routes: (app: FastifyInstance) => Promise<void>) {
+/**
+ * A page scope under `prefix`: the page plugins, then the module's page routes. A scope whose pages
+ * have no form (`forms: false`) registers no cookie, CSRF or form-body plugin, so its requests run
+ * none of their hooks (the cookie plugin's run on every request of a scope, form or not).
+ */
+export function definePages(
+  prefix: string,
+  routes: (app: FastifyInstance) => Promise<void>,
+  options: { forms?: boolean } = {},
+) {
   const scope = async (app: FastifyInstance) => {
     const { pagesRateLimitPerMinute: max, redisUrl } = app.deps.config;
     if (max > 0) {
@@ -142,12 +150,14 @@ export function definePages(prefix: string, routes: (app: FastifyInstance) => Pr
         errorResponseBuilder: () => new PageError(429, 'Too many requests'),
       });
     }
-    await app.register(cookie);
-    await app.register(csrf, {
-      cookieKey: 'vouch_csrf',
-      cookieOpts: { path: prefix, sameSite: 'strict', httpOnly: true, secure: 'auto' },
-    });
-    await app.register(formbody, { bodyLimit: 16 * 1024 });
+    if (options.forms !== false) {
+      await app.register(cookie);
+      await app.register(csrf, {
+        cookieKey: 'vouch_csrf',
+        cookieOpts: { path: prefix, sameSite: 'strict', httpOnly: true, secure: 'auto' },
+      });
+      await app.register(formbody, { bodyLimit: 16 * 1024 });
+    }
     app.setErrorHandler((error, request, reply) => {
       const status = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'page failed');

@@ -1,4 +1,4 @@
-import { jsxTemplate } from 'preact/jsx-runtime';
+import { jsxEscape, jsxTemplate } from 'preact/jsx-runtime';
 import { renderToString } from 'preact-render-to-string';
 
 /**
@@ -12,3 +12,9 @@ export const renderPart = (tree: preact.VNode): string => renderToString(tree);
 export function Rendered(props: { html: string }) {
   return jsxTemplate([props.html]);
 }
+
+/**
+ * Text escaped exactly as the renderer escapes text and attribute values (`"`, `&`, `<`), for a
+ * value placed into a part rendered once (e.g. inside an attribute's quotes).
+ */
+export const escapeText = (text: string): string => jsxEscape(text) as string;

@@ -22,7 +22,19 @@ export type UnlockForSubscribersPast = (trx: Kysely<DB>, reward: RewardRow, now:
 
 const rewardNotFound = () => new AppError('not_found', 'Reward not found.');
 
-function toRewardEntry(row: RewardRow) {
+type RewardEntryColumns = Pick<
+  RewardRow,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'fulfillment_type'
+  | 'fulfillment_value'
+  | 'subscriber_count'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+function toRewardEntry(row: RewardEntryColumns) {
   return {
     id: Number(row.id),
     name: row.name,
@@ -165,6 +177,12 @@ export const unlockRewardOnce = (
 ) => repository.insertUnlockOnce(db, programId, subscriberId, rewardId, at);
 
 export type UnlockedReward = ReturnType<typeof toRewardEntry> & { unlocked_at: string };
+
+/** One unlocked reward as a subscriber's `reward` array shows it, from columns read with the subscriber. */
+export const unlockedRewardOf = (row: RewardEntryColumns, unlockedAt: string): UnlockedReward => ({
+  ...toRewardEntry(row),
+  unlocked_at: unlockedAt,
+});
 
 /** The rewards each subscriber unlocked, as their `reward` arrays show them. */
 export async function unlockedRewardsOf(

@@ -11,7 +11,7 @@ import {
   sendHtml,
   sendPage,
 } from '../../pages/plugin.tsx';
-import { Rendered, renderPart } from '../../pages/rendered.tsx';
+import { escapeText, renderPart } from '../../pages/rendered.tsx';
 import {
   getPortalPage,
   getSharePage,
@@ -190,124 +190,204 @@ function Leaderboard(props: { leaders: readonly Leader[]; you: number }) {
 /**
  * What the portal renders once and reuses: the parts every reader of a program sees alike while
  * its milestones and leaderboard lists are reused (`PORTAL_CACHE_MS`). Keyed by those very lists,
- * so a new list is rendered anew and the old HTML goes with the old list.
+ * so a new list is rendered anew and the old HTML goes with the old list. Kept as UTF-8 bytes:
+ * the page is sent as one buffer of its parts, so text that every reader sees alike is not
+ * encoded again on every view (the parts hold non-Latin-1 text, such as the dash, whose encoding
+ * costs more than a copy).
  */
-const upcomingParts = new WeakMap<readonly Milestone[], Map<string, string>>();
-const boardParts = new WeakMap<readonly Leader[], Map<number, string>>();
+const upcomingParts = new WeakMap<readonly Milestone[], Map<string, Buffer>>();
+const boardParts = new WeakMap<readonly Leader[], Map<number, Buffer>>();
 /** Unlocked sets per list kept at most (in practice a few: milestones unlock in order). */
 const UPCOMING_VARIANTS = 64;
+const NO_PART = Buffer.alloc(0);
 
-function upcomingPart(milestones: readonly Milestone[], unlockedIds: ReadonlySet<number>): string {
-  const upcoming = milestones.filter((m) => !unlockedIds.has(m.id));
+function upcomingPart(milestones: readonly Milestone[], unlocked: readonly { id: number }[]): Buffer {
+  if (milestones.length === 0) return NO_PART;
   let variants = upcomingParts.get(milestones);
   if (!variants) {
     variants = new Map();
     upcomingParts.set(milestones, variants);
   }
-  const key = upcoming.map((m) => m.id).join(',');
-  let html = variants.get(key);
-  if (html === undefined) {
-    html = renderPart(<Upcoming upcoming={upcoming} />);
-    if (variants.size < UPCOMING_VARIANTS) variants.set(key, html);
+  const key = unlocked.map((r) => r.id).join(',');
+  let part = variants.get(key);
+  if (part === undefined) {
+    const unlockedIds = new Set(unlocked.map((r) => r.id));
+    part = Buffer.from(renderPart(<Upcoming upcoming={milestones.filter((m) => !unlockedIds.has(m.id))} />));
+    if (variants.size < UPCOMING_VARIANTS) variants.set(key, part);
   }
-  return html;
+  return part;
 }
 
 /** The leaderboard as HTML: at most one variant per place of the reader (or none) in the list. */
-function boardPart(leaders: readonly Leader[], you: number): string {
+function boardPart(leaders: readonly Leader[], you: number): Buffer {
   let variants = boardParts.get(leaders);
   if (!variants) {
     variants = new Map();
     boardParts.set(leaders, variants);
   }
-  let html = variants.get(you);
-  if (html === undefined) {
-    html = renderPart(<Leaderboard leaders={leaders} you={you} />);
-    variants.set(you, html);
+  let part = variants.get(you);
+  if (part === undefined) {
+    part = Buffer.from(renderPart(<Leaderboard leaders={leaders} you={you} />));
+    variants.set(you, part);
   }
-  return html;
+  return part;
 }
 
-/** The portal's layout by program name (the only thing of it that varies), rendered once. */
-const portalShells = new Map<string, { before: string; after: string }>();
-const PORTAL_SHELLS = 1_000;
+/** Where the reader's own parts go in the portal's frame (a NUL never comes out of rendered text). */
+const SHARE_LINK_PLACE = '\u0000share-link\u0000';
+const COUNT_PLACE = '\u0000count\u0000';
+const UNLOCKED_PLACE = '\u0000unlocked\u0000';
+const UPCOMING_PLACE = '\u0000upcoming\u0000';
 
-function portalShell(programName: string) {
-  let shell = portalShells.get(programName);
-  if (!shell) {
-    shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
-    if (portalShells.size >= PORTAL_SHELLS) portalShells.clear();
-    portalShells.set(programName, shell);
-  }
-  return shell;
-}
-
-/** The portal's content (inside the layout): the subscriber's own parts are rendered each time. */
-function PortalContent(props: { view: Portal }) {
-  const { view } = props;
-  const count = view.subscriber.referrals_count;
-  const unlocked = view.subscriber.reward;
-  const unlockedIds = new Set(unlocked.map((r) => r.id));
+/** The portal's content with a place for each part that is not the same for every reader of a program. */
+function PortalFrame(props: { programName: string }) {
   return (
     <>
       <h1>Your referrals</h1>
       <section class="card" aria-labelledby="share-heading">
-        <h2 id="share-heading">Share {view.programName}</h2>
+        <h2 id="share-heading">Share {props.programName}</h2>
         <p class="muted">Friends who subscribe through your link count as your referrals.</p>
-        <CopyLink url={view.subscriber.share_link} label="Your share link" />
+        <CopyLink url={SHARE_LINK_PLACE} label="Your share link" />
       </section>
       <section class="card" aria-labelledby="count-heading">
         <h2 id="count-heading">Referrals</h2>
-        <p class="stat">{count}</p>
-        <p class="muted">
-          {count === 1 ? 'friend has subscribed' : 'friends have subscribed'} through your link.
-        </p>
-        {view.next ? (
-          <div class="field">
-            <label for="progress">
-              {view.next.remaining} more {view.next.remaining === 1 ? 'referral' : 'referrals'} to unlock{' '}
-              <strong>{view.next.name}</strong>
-            </label>
-            <progress id="progress" max={view.next.needed} value={count}>
-              {count} of {view.next.needed}
-            </progress>
-          </div>
-        ) : view.milestones.length > 0 ? (
-          <p class="success">You have unlocked every reward. Thank you!</p>
-        ) : null}
+        {COUNT_PLACE}
       </section>
       <section class="card" aria-labelledby="rewards-heading">
         <h2 id="rewards-heading">Your rewards</h2>
-        {unlocked.length === 0 ? (
-          <p class="muted">No rewards unlocked yet.</p>
-        ) : (
-          <ul class="rewards">
-            {unlocked.map((reward) => (
-              <li key={reward.id}>
-                <strong>{reward.name}</strong>
-                {reward.description ? <p>{reward.description}</p> : null}
-                <FulfilmentValue
-                  type={reward.fulfillment_type}
-                  value={reward.fulfillment_value}
-                  name={reward.name}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-        <Rendered html={upcomingPart(view.milestones, unlockedIds)} />
+        {UNLOCKED_PLACE}
+        {UPCOMING_PLACE}
       </section>
-      {view.leaderboard ? (
-        <Rendered html={boardPart(view.leaderboard.leaders, view.leaderboard.you)} />
+    </>
+  );
+}
+
+/**
+ * The whole portal document of a program name, rendered once and split at the reader's places:
+ * `between[i]` goes before the i-th place, `last` after the leaderboard. The program's name comes
+ * before every place and no reader's text is in the frame, so each place is the last occurrence
+ * of its mark.
+ */
+interface PortalTemplate {
+  between: readonly [Buffer, Buffer, Buffer, Buffer, Buffer];
+  last: Buffer;
+}
+
+const portalTemplates = new Map<string, PortalTemplate>();
+const PORTAL_TEMPLATES = 1_000;
+
+function portalTemplate(programName: string): PortalTemplate {
+  let template = portalTemplates.get(programName);
+  if (!template) {
+    const shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
+    const frame = renderPart(<PortalFrame programName={programName} />);
+    const places = [SHARE_LINK_PLACE, COUNT_PLACE, UNLOCKED_PLACE, UPCOMING_PLACE];
+    const cuts = places.map((place) => frame.lastIndexOf(place));
+    const piece = (from: number, to?: number) => Buffer.from(frame.slice(from, to));
+    template = {
+      between: [
+        Buffer.from(shell.before + frame.slice(0, cuts[0])),
+        piece(cuts[0]! + SHARE_LINK_PLACE.length, cuts[1]),
+        piece(cuts[1]! + COUNT_PLACE.length, cuts[2]),
+        piece(cuts[2]! + UNLOCKED_PLACE.length, cuts[3]),
+        piece(cuts[3]! + UPCOMING_PLACE.length),
+      ],
+      last: Buffer.from(shell.after),
+    };
+    if (portalTemplates.size >= PORTAL_TEMPLATES) portalTemplates.clear();
+    portalTemplates.set(programName, template);
+  }
+  return template;
+}
+
+/** The reader's count and progress: the same for every reader with that count while the milestones list is reused. */
+function CountPart(props: { count: number; next: Portal['next']; milestones: readonly Milestone[] }) {
+  const { count, next } = props;
+  return (
+    <>
+      <p class="stat">{count}</p>
+      <p class="muted">
+        {count === 1 ? 'friend has subscribed' : 'friends have subscribed'} through your link.
+      </p>
+      {next ? (
+        <div class="field">
+          <label for="progress">
+            {next.remaining} more {next.remaining === 1 ? 'referral' : 'referrals'} to unlock{' '}
+            <strong>{next.name}</strong>
+          </label>
+          <progress id="progress" max={next.needed} value={count}>
+            {count} of {next.needed}
+          </progress>
+        </div>
+      ) : props.milestones.length > 0 ? (
+        <p class="success">You have unlocked every reward. Thank you!</p>
       ) : null}
     </>
   );
 }
 
-/** The whole portal document: the cached layout around the rendered content. */
-function portalDocument(view: Portal): string {
-  const shell = portalShell(view.programName);
-  return shell.before + renderPart(<PortalContent view={view} />) + shell.after;
+const countParts = new WeakMap<readonly Milestone[], Map<number, Buffer>>();
+/** Counts kept per milestones list at most. */
+const COUNT_VARIANTS = 1_000;
+
+/** The count part by count: what it shows follows from the count and the (cached) milestones alone. */
+function countPart(view: Portal): Buffer {
+  let variants = countParts.get(view.milestones);
+  if (!variants) {
+    variants = new Map();
+    countParts.set(view.milestones, variants);
+  }
+  const count = view.subscriber.referrals_count;
+  let part = variants.get(count);
+  if (part === undefined) {
+    part = Buffer.from(renderPart(<CountPart count={count} next={view.next} milestones={view.milestones} />));
+    if (variants.size < COUNT_VARIANTS) variants.set(count, part);
+  }
+  return part;
+}
+
+function UnlockedRewards(props: { unlocked: Portal['subscriber']['reward'] }) {
+  if (props.unlocked.length === 0) return <p class="muted">No rewards unlocked yet.</p>;
+  return (
+    <ul class="rewards">
+      {props.unlocked.map((reward) => (
+        <li key={reward.id}>
+          <strong>{reward.name}</strong>
+          {reward.description ? <p>{reward.description}</p> : null}
+          <FulfilmentValue
+            type={reward.fulfillment_type}
+            value={reward.fulfillment_value}
+            name={reward.name}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const NO_REWARDS = Buffer.from(renderPart(<UnlockedRewards unlocked={[]} />));
+
+/**
+ * The whole portal document as bytes: the program's template, and in its places the reader's share
+ * link (escaped as the renderer escapes an attribute), count part and unlocked rewards (rendered
+ * now, unless none) and the program's cached parts — the same bytes as rendering it in one piece.
+ */
+function portalDocument(view: Portal): Buffer {
+  const { between, last } = portalTemplate(view.programName);
+  const unlocked = view.subscriber.reward;
+  return Buffer.concat([
+    between[0],
+    Buffer.from(escapeText(view.subscriber.share_link)),
+    between[1],
+    countPart(view),
+    between[2],
+    unlocked.length === 0 ? NO_REWARDS : Buffer.from(renderPart(<UnlockedRewards unlocked={unlocked} />)),
+    between[3],
+    upcomingPart(view.milestones, unlocked),
+    between[4],
+    view.leaderboard ? boardPart(view.leaderboard.leaders, view.leaderboard.you) : NO_PART,
+    last,
+  ]);
 }
 
 /** `/share/{program public id}/{subscriber code}`: the sign-up form that refers its reader. */
@@ -364,14 +444,18 @@ export const sharePages = definePages('/share', async (app: FastifyInstance) => 
 });
 
 /** `/portal/{program public id}/{subscriber code}/{secret}`: the subscriber's referrals and rewards. */
-export const portalPages = definePages('/portal', async (app: FastifyInstance) => {
-  app.get<{ Params: ShareParams & { secret: string } }>('/:program/:code/:secret', {
-    ...pageRoute,
-    handler: async (request, reply) => {
-      const { program, code, secret } = request.params;
-      const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
-      if (!view) throw pageNotFound();
-      return sendHtml(reply, 200, portalDocument(view));
-    },
-  });
-});
+export const portalPages = definePages(
+  '/portal',
+  async (app: FastifyInstance) => {
+    app.get<{ Params: ShareParams & { secret: string } }>('/:program/:code/:secret', {
+      ...pageRoute,
+      handler: async (request, reply) => {
+        const { program, code, secret } = request.params;
+        const view = await getPortalPage(pageDeps(request), program, code, secret, linkBase(request));
+        if (!view) throw pageNotFound();
+        return sendHtml(reply, 200, portalDocument(view));
+      },
+    });
+  },
+  { forms: false },
+);

@@ -164,3 +164,50 @@ const selectLeaders = definePreparedQuery<
 export async function listLeaders(db: Kysely<DB>, programId: number, limit: number) {
   return selectLeaders(db, { programId, limit });
 }
+
+const portalQuery = (db: Kysely<DB>) =>
+  db
+    .selectFrom('programs')
+    .innerJoin('subscribers', 'subscribers.program_id', 'programs.id')
+    .leftJoin('subscriber_rewards', (join) =>
+      join
+        .onRef('subscriber_rewards.program_id', '=', 'subscribers.program_id')
+        .onRef('subscriber_rewards.subscriber_id', '=', 'subscribers.id'),
+    )
+    .leftJoin('newsletter_rewards', 'newsletter_rewards.id', 'subscriber_rewards.reward_id')
+    .selectAll('subscribers')
+    .select([
+      'programs.name as program_name',
+      'programs.type as program_type',
+      'programs.settings as program_settings',
+      'newsletter_rewards.id as reward_id',
+      'newsletter_rewards.name as reward_name',
+      'newsletter_rewards.description as reward_description',
+      'newsletter_rewards.fulfillment_type as reward_fulfillment_type',
+      'newsletter_rewards.fulfillment_value as reward_fulfillment_value',
+      'newsletter_rewards.subscriber_count as reward_subscriber_count',
+      'newsletter_rewards.created_at as reward_created_at',
+      'newsletter_rewards.updated_at as reward_updated_at',
+      'subscriber_rewards.created_at as unlocked_at',
+    ]);
+
+export type PortalRow = Awaited<ReturnType<ReturnType<typeof portalQuery>['execute']>>[number];
+
+const selectPortalRows = definePreparedQuery<PortalRow, { programPublicId: string; code: string }>(
+  (db, param) =>
+    portalQuery(db)
+      .where('programs.public_id', '=', param('programPublicId'))
+      .where('subscribers.code', '=', param('code'))
+      .orderBy('subscriber_rewards.created_at')
+      .orderBy('newsletter_rewards.id'),
+);
+
+/**
+ * The subscriber portal's read, one statement where it was three point reads: the program by its
+ * public id, its subscriber by code, and each reward the subscriber unlocked (one row per reward,
+ * oldest unlock first; one row with null reward columns when there is none). Empty when the
+ * program or the code names nothing.
+ */
+export async function findPortalRows(db: Kysely<DB>, programPublicId: string, code: string) {
+  return selectPortalRows(db, { programPublicId, code });
+}

@@ -15,6 +15,7 @@ import {
   subscriberStatusLabel,
 } from '../../core/milestones.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { ShortCache } from '../../core/short-cache.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -28,6 +29,7 @@ import {
   type UnlockedReward,
   type UnlockForSubscribersPast,
   unlockedRewardIds,
+  unlockedRewardOf,
   unlockedRewardsOf,
   unlockRewardOnce,
 } from '../rewards/rewards.service.ts';
@@ -496,10 +498,12 @@ export function unlockForSubscribersPast(ctx: ProgramContext, base: LinkBase): U
  * The service context of a public page: it acts for the program the URL names, when that is a
  * newsletter program, not for an API key (hence no key fields).
  */
-async function pageContext(deps: Deps, programPublicId: string) {
-  const program = await readProgramByPublicId(deps.database.db, programPublicId);
-  if (program?.type !== 'newsletter') return undefined;
-  const ctx: ProgramContext = {
+/** A page's program context: the program as the pages name it, with no API key behind it. */
+function pageProgramContext(
+  deps: Deps,
+  program: { id: number; public_id: string; type: ProgramContext['program']['type'] },
+): ProgramContext {
+  return {
     ...deps,
     program: {
       id: program.id,
@@ -510,7 +514,12 @@ async function pageContext(deps: Deps, programPublicId: string) {
       scope: 'full',
     },
   };
-  return { ctx, program };
+}
+
+async function pageContext(deps: Deps, programPublicId: string) {
+  const program = await readProgramByPublicId(deps.database.db, programPublicId);
+  if (program?.type !== 'newsletter') return undefined;
+  return { ctx: pageProgramContext(deps, program), program };
 }
 
 /** What the share page shows: the program and who shares it; undefined when the link names nothing. */
@@ -610,7 +619,8 @@ function portalCachesOf(database: Deps['database']) {
 
 /**
  * What the subscriber portal shows; undefined when the program, the code or the secret is wrong
- * (all answer the same 404 page).
+ * (all answer the same 404 page). The program (its `leaderboard_enabled`), the subscriber and the
+ * rewards it unlocked are one read on every view.
  */
 export async function getPortalPage(
   deps: Deps,
@@ -619,14 +629,34 @@ export async function getPortalPage(
   secret: string,
   base: LinkBase,
 ) {
-  const found = await pageContext(deps, programPublicId);
-  if (!found) return undefined;
   const db = deps.database.db;
-  const programId = found.program.id;
-  const row = await repository.findSubscriberBy(db, programId, 'code', code);
-  if (!row || !sameSecret(secret, row.secret)) return undefined;
+  const rows = await repository.findPortalRows(db, programPublicId, code);
+  const row = rows[0];
+  if (row?.program_type !== 'newsletter' || !sameSecret(secret, row.secret)) return undefined;
+  const programId = Number(row.program_id);
+  const subscriberId = Number(row.id);
+  const unlocked: UnlockedReward[] = [];
+  for (const r of rows) {
+    if (r.reward_id === null || r.unlocked_at === null) continue;
+    unlocked.push(
+      unlockedRewardOf(
+        {
+          id: r.reward_id,
+          name: r.reward_name ?? '',
+          description: r.reward_description ?? '',
+          fulfillment_type: r.reward_fulfillment_type ?? '',
+          fulfillment_value: r.reward_fulfillment_value ?? '',
+          subscriber_count: r.reward_subscriber_count ?? 0,
+          created_at: r.reward_created_at ?? '',
+          updated_at: r.reward_updated_at ?? '',
+        },
+        r.unlocked_at,
+      ),
+    );
+  }
+  const ctx = pageProgramContext(deps, { id: programId, public_id: programPublicId, type: row.program_type });
+  const subscriber = toSubscriber(ctx, base, row, new Map([[subscriberId, unlocked]]));
   const caches = portalCachesOf(deps.database);
-  const subscriber = await serialize(db, found.ctx, base, row);
   const milestones = await caches.milestones.get(programId, async () =>
     (await listMilestones(db, programId)).map((reward) => ({
       id: Number(reward.id),
@@ -640,7 +670,7 @@ export async function getPortalPage(
   // The list itself is the cached one (the same object for every reader while it is reused), so
   // the page can reuse what it rendered of it; the reader's place in it is this request's own.
   const leaders =
-    found.program.programSettings.leaderboard_enabled === false
+    programSettingsOf('newsletter', row.program_settings).leaderboard_enabled === false
       ? undefined
       : await caches.leaders.get(programId, async () =>
           (await repository.listLeaders(db, programId, LEADERBOARD_SIZE)).map((leader) => ({
@@ -649,9 +679,8 @@ export async function getPortalPage(
             count: Number(leader.referrals_count),
           })),
         );
-  const subscriberId = Number(row.id);
   return {
-    programName: found.program.name,
+    programName: row.program_name,
     subscriber,
     milestones,
     next: next
