@@ -25,10 +25,11 @@ export interface Database {
 /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see config.ts). */
 export async function openDatabase(url: string, options: PostgresOptions = {}): Promise<Database> {
   if (url.startsWith('sqlite:')) {
-    const { dialect, runNow } = openSqlite(url);
+    const { dialect, runNow, runInTransaction } = openSqlite(url);
     const db = new Kysely<DB>({ dialect });
     runPreparedImmediately(db, runNow);
-    const batcher = new WriteBatcher(db);
+    // The batch's transaction holds the only connection: its prepared statements run at once.
+    const batcher = new WriteBatcher(db, (trx) => runPreparedImmediately(trx, runInTransaction));
     return {
       db,
       dialect: 'sqlite',

@@ -137,6 +137,8 @@ export interface SqliteHandle {
   raw: Database.Database;
   /** Runs a cached statement now, synchronously, unless a transaction holds the connection. */
   runNow(sql: string, parameters: readonly unknown[]): { ran: false } | { ran: true; rows: unknown[] };
+  /** Runs a cached statement now, synchronously: for the holder of the open transaction only. */
+  runInTransaction(sql: string, parameters: readonly unknown[]): { ran: true; rows: unknown[] };
 }
 
 export function openSqlite(url: string): SqliteHandle {
@@ -153,16 +155,20 @@ export function openSqlite(url: string): SqliteHandle {
   raw.pragma('cache_size = -65536');
   raw.pragma('temp_store = MEMORY');
   const database = withStatementCache(raw);
+  const run = (sql: string, parameters: readonly unknown[]) => {
+    const statement = database.prepare(sql);
+    if (statement.reader) return { ran: true as const, rows: statement.all(parameters) };
+    statement.run(parameters);
+    return { ran: true as const, rows: [] };
+  };
   return {
     dialect: new VouchSqliteDialect({ database: database as unknown as SqliteDialectConfig['database'] }),
     raw,
     runNow(sql, parameters) {
       // Inside someone's open transaction a read would see its uncommitted rows: wait in line.
       if (raw.inTransaction) return { ran: false };
-      const statement = database.prepare(sql);
-      if (statement.reader) return { ran: true, rows: statement.all(parameters) };
-      statement.run(parameters);
-      return { ran: true, rows: [] };
+      return run(sql, parameters);
     },
+    runInTransaction: run,
   };
 }

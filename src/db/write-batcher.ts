@@ -21,11 +21,14 @@ interface Item {
 /** One per SQLite database handle (db/database.ts): concurrent writes share its commits. */
 export class WriteBatcher {
   readonly #db: Kysely<DB>;
+  readonly #opened: (trx: Kysely<DB>) => void;
   #queue: Item[] = [];
   #running = false;
 
-  constructor(db: Kysely<DB>) {
+  /** `opened` is told of each batch's transaction before its first write. */
+  constructor(db: Kysely<DB>, opened: (trx: Kysely<DB>) => void = () => {}) {
     this.#db = db;
+    this.#opened = opened;
   }
 
   run<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
@@ -47,6 +50,7 @@ export class WriteBatcher {
         const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
         try {
           await this.#db.transaction().execute(async (trx) => {
+            this.#opened(trx);
             for (const item of batch) {
               await sql`savepoint vouch_item`.execute(trx);
               try {
