@@ -74,6 +74,8 @@ export interface CustomersTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** PostgreSQL: moved on by every write of the buyer's sale figures (migration 0023). */
+  sale_version: Generated<number>;
 }
 
 export interface ReferralLinksTable {

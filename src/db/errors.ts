@@ -67,3 +67,13 @@ export function takenFieldError(error: unknown, prefix = ''): unknown {
   if (field === undefined) return error;
   return fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
 }
+
+/**
+ * A serialization failure or a deadlock (PostgreSQL): the statement was taken back whole, and the
+ * same work may run again.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as ErrorLike;
+  return code === '40001' || code === '40P01';
+}

@@ -43,3 +43,26 @@ function renumbered(statement: BoundStatement, offset: number): string {
     throw new Error('executeTogether: a statement whose placeholders do not match its values');
   return text;
 }
+
+/**
+ * PostgreSQL: `statements` as one statement, applied only when `guard` (an UPDATE … RETURNING of
+ * one row, run first) changes its row; otherwise `vouch_assert_current` (migration 0023) aborts
+ * the whole statement as a serialization failure (SQLSTATE 40001) and nothing is written. Runs
+ * outside any transaction: the statement is its own.
+ */
+export async function executeGuarded(
+  db: Kysely<DB>,
+  guard: BoundStatement,
+  statements: readonly BoundStatement[],
+): Promise<void> {
+  const parameters: unknown[] = [];
+  const texts = [guard, ...statements].map((statement) => {
+    const offset = parameters.length;
+    parameters.push(...statement.parameters);
+    return renumbered(statement, offset);
+  });
+  const ctes = texts.map((text, i) => `w${i} as (${text})`).join(', ');
+  await db.executeQuery(
+    CompiledQuery.raw(`with ${ctes} select vouch_assert_current(count(*)) from w0`, parameters),
+  );
+}

@@ -3,7 +3,7 @@ import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Customer queries both program types share; every one is scoped by the program. */
@@ -138,12 +138,49 @@ export async function listCustomers(
 }
 
 /** Takes the customer's row lock (PostgreSQL) so that its sales are recorded one at a time. */
+/**
+ * Holds the customer's row until the end of the transaction (PostgreSQL) and moves its
+ * `sale_version` on: a sale decided on the buyer's figures before this write then decides again
+ * (migration 0023).
+ */
 export async function lockCustomer(db: Kysely<DB>, programId: number, id: number): Promise<void> {
-  await db
-    .selectFrom('customers')
-    .select('id')
-    .where('program_id', '=', programId)
-    .where('id', '=', id)
-    .forUpdate()
-    .execute();
+  await bumpSaleVersion(db, { programId, id });
+}
+
+const bumpSaleVersion = definePreparedQuery<never, { programId: number; id: number }>((db, param) =>
+  db
+    .updateTable('customers')
+    .set({ sale_version: sql`sale_version + 1` })
+    .where('program_id', '=', param('programId'))
+    .where('id', '=', param('id')),
+);
+
+/** `lockCustomer`'s write, not run: for a sale that locked its buyer as it read it (db/together.ts). */
+export function saleVersionBumpStatement(db: Kysely<DB>, programId: number, id: number): BoundStatement {
+  return bumpSaleVersion.statement(db, { programId, id });
+}
+
+/**
+ * A sale's guard (migration 0023): moves the buyer's version on only if it is still `seen`,
+ * answering the buyer's id when it did. Run first in the sale's one statement, which
+ * `vouch_assert_current` aborts when it answered nothing.
+ */
+const guardSaleVersion = definePreparedQuery<{ id: number }, { programId: number; id: number; seen: number }>(
+  (db, param) =>
+    db
+      .updateTable('customers')
+      .set({ sale_version: sql`sale_version + 1` })
+      .where('program_id', '=', param('programId'))
+      .where('id', '=', param('id'))
+      .where('sale_version', '=', param('seen'))
+      .returning('id'),
+);
+
+export function saleVersionGuardStatement(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  seen: number,
+): BoundStatement {
+  return guardSaleVersion.statement(db, { programId, id, seen });
 }

@@ -32,6 +32,7 @@ import type { AffiliateTransactionCustomer } from './transactions.affiliate.sche
 import { applySaleFigures } from './transactions.figures.ts';
 import * as repository from './transactions.repository.ts';
 import {
+  type AtOnceRead,
   outcomeOnWire,
   type RewardRow,
   rewardFacts,
@@ -216,8 +217,26 @@ function preparedFrom(found: repository.AffiliateBuyerForSale): AffiliatePrepare
   };
 }
 
+/** `SaleHandler.readAtOnce`: the buyer and the rest in one statement, unlocked, with its version. */
+async function readAtOnce(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: SaleEntry<Customer>,
+): Promise<AtOnceRead<AffiliatePrepared> | undefined> {
+  const read = await repository.readAffiliateBuyerForSale(db, ctx.program.id, entry.customer);
+  if (!read) return undefined;
+  const { sale_id, reward_ids, ...found } = read;
+  return {
+    prepared: preparedFrom(found),
+    version: Number(found.sale_version),
+    saleId: Number(sale_id),
+    rewardIds: reward_ids.map(Number),
+  };
+}
+
 export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
   prepare,
+  readAtOnce,
   salesBefore: (prepared) => prepared.salesBefore,
   decide: (prepared, sale) =>
     decideAffiliateSale(
@@ -254,8 +273,10 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
  * the program's.
  */
 export function affiliateSalesEarning(rule: CommissionRule): SaleHandler<Customer, AffiliatePrepared> {
+  // Always in its caller's transaction (a lead's conversion): never `readAtOnce`.
+  const { readAtOnce: _unused, ...inTransaction } = affiliateSales;
   return {
-    ...affiliateSales,
+    ...inTransaction,
     prepare: async (trx, ctx, entry) => {
       const prepared = await prepare(trx, ctx, entry);
       const program = prepared.settings.commissions;

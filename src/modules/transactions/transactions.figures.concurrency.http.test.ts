@@ -131,6 +131,16 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
     assert.equal(await programFigure(server(), p.id, 'sales', false), BigInt(sales.count));
     assert.equal(await programFigure(server(), p.id, 'revenue:usd', true), revenue);
     if (dialect === 'postgres') assert.ok(slots > 1, `the partner's sales count in ${slots} slot(s)`);
+    // The buyer's own count decides each sale (first sale or not): its sales raced on one row
+    // (PostgreSQL: written without a transaction, guarded by its sale version, migration 0023).
+    const buyer = await db
+      .selectFrom('customers')
+      .select('id')
+      .where('program_id', '=', p.id)
+      .where('key', '=', 'ck')
+      .executeTakeFirstOrThrow();
+    const [buyerSales] = await entityFigure(server(), p.id, 'customer', Number(buyer.id), 'sales_count');
+    assert.equal(buyerSales, BigInt(sales.count));
 
     // What the API shows is the same sum.
     const shown = await second.request('GET', `/v1/partners/${partnerId}`, { token: p.token });

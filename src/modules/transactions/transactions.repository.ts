@@ -11,7 +11,7 @@ import { lowerEmail } from '../../db/email.ts';
 import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
-export { executeTogether } from '../../db/together.ts';
+export { executeGuarded, executeTogether } from '../../db/together.ts';
 
 const selectTransactionByKey = definePreparedQuery<
   Selectable<TransactionsTable>,
@@ -85,7 +85,7 @@ const rewardColumns = [
 type TransactionValues = Insertable<TransactionsTable>;
 type RewardValues = Insertable<RewardsTable>;
 /** A new sale or reward with every column given (null where empty): bound as it is. */
-type NewTransaction = Required<Pick<TransactionValues, (typeof transactionColumns)[number]>>;
+export type NewTransaction = Required<Pick<TransactionValues, (typeof transactionColumns)[number]>>;
 export type NewReward = Required<Pick<RewardValues, (typeof rewardColumns)[number]>>;
 
 /** A row's columns as named parameters: `{ program_id: param('program_id'), … }`. */
@@ -138,9 +138,18 @@ export type AffiliateBuyerForSale = Selectable<CustomersTable> & {
   parent: [number, string] | null;
 };
 
-const affiliateBuyerBy = (column: 'key' | 'email') =>
-  definePreparedQuery<AffiliateBuyerForSale, { programId: number; value: string }>((db, param) =>
-    db
+/** What `readAffiliateBuyerForSale` adds: ids taken for the sale and its rewards. */
+export type AffiliateBuyerRead = AffiliateBuyerForSale & {
+  sale_id: number | string;
+  reward_ids: (number | string)[];
+};
+
+/** Rewards a sale read without a lock takes ids for: an affiliate sale has at most two (tiers). */
+export const REWARD_IDS_TAKEN = 2;
+
+const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) =>
+  definePreparedQuery<AffiliateBuyerRead, { programId: number; value: string }>((db, param) => {
+    const query = db
       .selectFrom('customers as c')
       .selectAll('c')
       .select([
@@ -159,10 +168,38 @@ const affiliateBuyerBy = (column: 'key' | 'email') =>
         column === 'email' ? lowerEmail('c.email') : sql.ref('c.key'),
         '=',
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
-      )
-      .forUpdate('c'),
-  );
-const selectAffiliateBuyerBy = { key: affiliateBuyerBy('key'), email: affiliateBuyerBy('email') };
+      );
+    if (lock) return query.forUpdate('c');
+    return query.select([
+      sql<number>`nextval(pg_get_serial_sequence('transactions', 'id'))`.as('sale_id'),
+      sql<number[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
+        from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
+    ]);
+  });
+const selectAffiliateBuyerBy = {
+  key: affiliateBuyerBy('key', { lock: true }),
+  email: affiliateBuyerBy('email', { lock: true }),
+};
+const readAffiliateBuyerBy = {
+  key: affiliateBuyerBy('key', { lock: false }),
+  email: affiliateBuyerBy('email', { lock: false }),
+};
+
+/**
+ * PostgreSQL, for a sale written in one statement without a transaction (migration 0023): what
+ * `findAffiliateBuyerForSale` reads, without locking the buyer (its `sale_version` guards the
+ * write instead), and the ids the sale and its rewards will have.
+ */
+export async function readAffiliateBuyerForSale(
+  db: Kysely<DB>,
+  programId: number,
+  ref: { key?: string | undefined; email?: string | undefined },
+): Promise<AffiliateBuyerRead | undefined> {
+  if (ref.key !== undefined) return (await readAffiliateBuyerBy.key(db, { programId, value: ref.key }))[0];
+  if (ref.email !== undefined)
+    return (await readAffiliateBuyerBy.email(db, { programId, value: ref.email }))[0];
+  return undefined;
+}
 
 /**
  * PostgreSQL: an affiliate sale's buyer by key (or e-mail), locked until the transaction ends,
@@ -209,6 +246,17 @@ export async function insertSale(db: Kysely<DB>, values: NewTransaction, rewardC
   if (!inserted) return { row: undefined, rewardIds: undefined };
   const { reward_ids, ...row } = inserted;
   return { row, rewardIds: reward_ids.map(Number) };
+}
+
+/** A sale with its id taken beforehand, for the one-statement write (no ON CONFLICT: a taken key aborts it). */
+const insertSaleWithId = definePreparedQuery<never, NewTransaction & { id: number }>((db, param) =>
+  db
+    .insertInto('transactions')
+    .values(namedValues<TransactionValues>(['id', ...transactionColumns], param as never)),
+);
+
+export function saleStatement(db: Kysely<DB>, values: NewTransaction & { id: number }): BoundStatement {
+  return insertSaleWithId.statement(db, values);
 }
 
 /** Rewards of every column, written as one statement with a sale's other writes (db/together.ts). */

@@ -9,8 +9,9 @@ import { messages } from '../../core/messages.ts';
 import { amountOrThrow, microsFrom, microsToText } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { assertNever } from '../../core/program-types.ts';
-import { decideRefund, type RefundedSale } from '../../core/sales.ts';
+import { decideRefund, type RefundedSale, type SaleDecision, type SaleInput } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { isRetryable, uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { type DomainEvent, eventsStatement, recordEvent } from '../../outbox/outbox.ts';
 import {
@@ -21,6 +22,8 @@ import {
 import {
   type CustomerTransactionsQuery,
   customerSalesPage,
+  saleVersionBumpStatement,
+  saleVersionGuardStatement,
   type TakeSales,
 } from '../customers/customers.service.ts';
 import {
@@ -133,6 +136,13 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
     const field = `transactions.${duplicate}.key`;
     throw validationError({ [field]: [messages.distinct(field)] });
   }
+  const [single] = entries;
+  if (!multiple && single && atOnce(ctx, handler, single)) {
+    const db = ctx.database.db;
+    return recordSale(db, ctx, handler, stored, single, (request) =>
+      writeSaleAtOnce(ctx, handler, single, request),
+    );
+  }
   const data = await inWriteTransaction(ctx.database, async (trx) => {
     const out: unknown[] = [];
     for (const [index, entry] of entries.entries()) {
@@ -147,6 +157,15 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
   return multiple ? data : data[0];
 }
 
+/** Whether a sale goes without a transaction (`writeSaleAtOnce`): one sale, on PostgreSQL, without a code. */
+function atOnce<Customer, Prepared>(
+  ctx: ProgramContext,
+  handler: SaleHandler<Customer, Prepared>,
+  entry: SaleEntry<Customer>,
+): boolean {
+  return ctx.database.dialect === 'postgres' && handler.readAtOnce !== undefined && !saleCodeOf(entry);
+}
+
 /**
  * One sale, insert-or-replay on its key (core/insert-or-replay.ts): replayed when its key is
  * stored with the same request, refused when with another, otherwise decided from what `prepare`
@@ -158,6 +177,8 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
   handler: SaleHandler<Customer, Prepared>,
   stored: StoredSales,
   entry: SaleEntry<Customer>,
+  write: (request: SaleRequest) => Promise<{ data: unknown } | undefined> = (request) =>
+    writeSale(trx, ctx, handler, entry, request),
 ) {
   const programId = ctx.program.id;
   const amountMicros = amountOrThrow(entry.amount, 'amount');
@@ -167,11 +188,17 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
     find: () => repository.findTransactionByKey(trx, programId, key),
     sameRequest: (row) => row.request_digest === digest,
     taken: () => validationError({ key: [messages.taken('key')] }),
-    insert: () => writeSale(trx, ctx, handler, entry, { key, digest, amountMicros }),
+    insert: () => write({ key, digest, amountMicros }),
   });
   if ('created' in outcome) return outcome.created.data;
   const [data] = await stored.serializeCreated(trx, ctx, [outcome.replayed]);
   return data;
+}
+
+interface SaleRequest {
+  key: string;
+  digest: string;
+  amountMicros: bigint;
 }
 
 /** Decides a new sale and writes it: the row first (nothing when its key is taken), then the rest. */
@@ -180,7 +207,7 @@ async function writeSale<Customer, Prepared>(
   ctx: ProgramContext,
   handler: SaleHandler<Customer, Prepared>,
   entry: SaleEntry<Customer>,
-  { key, digest, amountMicros }: { key: string; digest: string; amountMicros: bigint },
+  request: SaleRequest,
 ) {
   const programId = ctx.program.id;
   const code = saleCodeOf(entry);
@@ -190,30 +217,11 @@ async function writeSale<Customer, Prepared>(
   });
   // Taken inside the write transaction, so creation order and `created_at` agree.
   const now = nowTimestamp(ctx.clock);
-  const sale = saleInputOf(entry, amountMicros, now);
+  const sale = saleInputOf(entry, request.amountMicros, now);
   const decision = handler.decide(prepared, sale);
   const { row, rewardIds } = await repository.insertSale(
     trx,
-    {
-      program_id: programId,
-      key,
-      customer_id: decision.customerId,
-      partner_id: decision.partnerId,
-      referring_customer_id: decision.referringCustomerId,
-      action: entry.action,
-      amount: decision.amountMicros,
-      amount_units: decision.currency,
-      is_currency: true,
-      credit: false,
-      rewarded: sale.rewarded,
-      rewardable: sale.rewardable,
-      product_id: sale.productId,
-      product_type: sale.productType,
-      request_digest: digest,
-      archived_at: null,
-      created_at: now,
-      deleted_at: null,
-    },
+    saleRowOf(programId, entry, request, sale, decision),
     decision.rewards.length,
   );
   if (!row) return undefined;
@@ -221,7 +229,7 @@ async function writeSale<Customer, Prepared>(
   // rolls the sale back with it.
   if (target && code) {
     await redeemForSale(trx, ctx, target, {
-      transactionKey: key,
+      transactionKey: request.key,
       field: code.field,
       order: {
         amountMicros: decision.amountMicros,
@@ -231,8 +239,107 @@ async function writeSale<Customer, Prepared>(
       },
     });
   }
-  const rewardValues = decision.rewards.map((reward) => ({
+  const rewardValues = rewardValuesOf(row, decision);
+  // PostgreSQL took the rewards' ids with the sale: they are written below with the rest.
+  const rewards = rewardIds
+    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]!))
+    : await repository.insertRewards(trx, rewardValues);
+  const { data, statements } = await saleWrites(trx, ctx, handler, prepared, row, rewards, decision);
+  // The rest in one statement on PostgreSQL (db/together.ts), the program's figures first: the
+  // figure rows are the ones concurrent sales share, so their locks are held from here to the
+  // commit only. The buyer, locked since it was read, gets a new sale version (migration 0023).
+  await repository.executeTogether(trx, [
+    ...statements,
+    ...(rewardIds ? repository.rewardsStatement(trx, rewards) : []),
+    ...(ctx.database.dialect === 'postgres'
+      ? [saleVersionBumpStatement(trx, programId, decision.customerId)]
+      : []),
+  ]);
+  return { data };
+}
+
+/** Attempts of a sale written without a transaction before it takes its buyer's lock instead. */
+const AT_ONCE_ATTEMPTS = 3;
+
+/**
+ * PostgreSQL, one sale without a promotion code: read without a lock, decided, and written in one
+ * statement that applies only if the buyer's sale version is still the one read (migration 0023):
+ * two round trips after the replay look-up instead of a transaction's six. A concurrent write to
+ * the same buyer makes it decide again; after AT_ONCE_ATTEMPTS, or when the buyer does not exist
+ * yet, the sale takes the transaction path.
+ */
+async function writeSaleAtOnce<Customer, Prepared>(
+  ctx: ProgramContext,
+  handler: SaleHandler<Customer, Prepared>,
+  entry: SaleEntry<Customer>,
+  request: SaleRequest,
+): Promise<{ data: unknown } | undefined> {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS; attempt++) {
+    const read = await handler.readAtOnce?.(db, ctx, entry);
+    if (!read) break;
+    const now = nowTimestamp(ctx.clock);
+    const sale = saleInputOf(entry, request.amountMicros, now);
+    const decision = handler.decide(read.prepared, sale);
+    if (decision.rewards.length > read.rewardIds.length) break;
+    const row: TransactionRow = {
+      id: read.saleId,
+      ...saleRowOf(programId, entry, request, sale, decision),
+      refunded_amount: null,
+    };
+    const rewards = rewardValuesOf(row, decision).map((values, i) =>
+      newRewardRow(values, read.rewardIds[i]!),
+    );
+    const { data, statements } = await saleWrites(db, ctx, handler, read.prepared, row, rewards, decision);
+    try {
+      await repository.executeGuarded(
+        db,
+        saleVersionGuardStatement(db, programId, decision.customerId, read.version),
+        [repository.saleStatement(db, row), ...repository.rewardsStatement(db, rewards), ...statements],
+      );
+      return { data };
+    } catch (error) {
+      if (uniqueViolationColumn(error) === 'key') return undefined;
+      if (!isRetryable(error)) throw error;
+    }
+  }
+  return ctx.database.inWriteTransaction((trx) => writeSale(trx, ctx, handler, entry, request));
+}
+
+/** The stored sale's columns. */
+function saleRowOf(
+  programId: number,
+  entry: { action: string },
+  request: SaleRequest,
+  sale: SaleInput,
+  decision: SaleDecision,
+): repository.NewTransaction {
+  return {
     program_id: programId,
+    key: request.key,
+    customer_id: decision.customerId,
+    partner_id: decision.partnerId,
+    referring_customer_id: decision.referringCustomerId,
+    action: entry.action,
+    amount: decision.amountMicros,
+    amount_units: decision.currency,
+    is_currency: true,
+    credit: false,
+    rewarded: sale.rewarded,
+    rewardable: sale.rewardable,
+    product_id: sale.productId,
+    product_type: sale.productType,
+    request_digest: request.digest,
+    archived_at: null,
+    created_at: sale.at,
+    deleted_at: null,
+  };
+}
+
+function rewardValuesOf(row: TransactionRow, decision: SaleDecision): repository.NewReward[] {
+  return decision.rewards.map((reward) => ({
+    program_id: row.program_id,
     transaction_id: row.id,
     partner_id: reward.partnerId,
     customer_id: reward.customerId,
@@ -247,27 +354,34 @@ async function writeSale<Customer, Prepared>(
     product_id: row.product_id,
     product_type: row.product_type,
     available_at: reward.availableAt,
-    created_at: now,
+    created_at: row.created_at,
     deleted_at: null,
   }));
-  // PostgreSQL took the rewards' ids with the sale: they are written below with the rest.
-  const rewards = rewardIds
-    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]!))
-    : await repository.insertRewards(trx, rewardValues);
+}
+
+/** The sale's answer, and its events and figures as statements (written by the caller). */
+async function saleWrites<Customer, Prepared>(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  handler: SaleHandler<Customer, Prepared>,
+  prepared: Prepared,
+  row: TransactionRow,
+  rewards: readonly RewardRow[],
+  decision: SaleDecision,
+) {
+  const programId = ctx.program.id;
   const data = handler.created(prepared, row, rewards);
   const events: DomainEvent[] = [
-    { event: 'transaction.created', payload: data, createdAt: now },
-    ...(await saleCommissionEvents(trx, ctx, rewards, handler.names?.(prepared, row))),
+    { event: 'transaction.created', payload: data, createdAt: row.created_at },
+    ...(await saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row))),
   ];
-  // The rest in one statement on PostgreSQL (db/together.ts), the program's figures first: the
-  // figure rows are the ones concurrent sales share, so their locks are held from here to the
-  // commit only.
-  await repository.executeTogether(trx, [
-    ...saleFigureStatements(trx, programId, now, decision.figures),
-    ...(rewardIds ? repository.rewardsStatement(trx, rewards) : []),
-    ...eventsStatement(trx, programId, events),
-  ]);
-  return { data };
+  return {
+    data,
+    statements: [
+      ...saleFigureStatements(db, programId, row.created_at, decision.figures),
+      ...eventsStatement(db, programId, events),
+    ],
+  };
 }
 
 /** A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. */

@@ -56,6 +56,25 @@ export interface SaleHandler<Customer, Prepared> {
   created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): unknown;
   /** Public names of the partners and buyer of the sale (commission events), when the type has commissions. */
   names?(prepared: Prepared, row: TransactionRow): KnownNames;
+  /**
+   * PostgreSQL: what `prepare` reads, without locking the buyer, with its sale version and the
+   * ids the sale and its rewards will have (a sale written in one statement, migration 0023);
+   * undefined when the buyer does not exist (yet). Types without it always take a transaction.
+   */
+  readAtOnce?(
+    db: Kysely<DB>,
+    ctx: ProgramContext,
+    entry: SaleEntry<Customer>,
+  ): Promise<AtOnceRead<Prepared> | undefined>;
+}
+
+/** What a sale written without a transaction read (`SaleHandler.readAtOnce`). */
+export interface AtOnceRead<Prepared> {
+  prepared: Prepared;
+  /** The buyer's `sale_version` when it was read. */
+  version: number;
+  saleId: number;
+  rewardIds: number[];
 }
 
 /** What the sale's promotion code adds to reading the buyer. */

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { TEST_DATABASE_URL, testDialects } from '../../test/harness.ts';
+import { openDatabase } from './database.ts';
+import { migrateOrThrow } from './migrate.ts';
+import { executeGuarded, executeTogether } from './together.ts';
+
+/** A migrated database of `dialect` (a schema of its own on PostgreSQL), dropped by `close`. */
+async function migrated(dialect: 'sqlite' | 'postgres') {
+  const schema = `together_${process.pid}_${Date.now()}`;
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('schema', schema);
+  const database = await openDatabase(dialect === 'sqlite' ? 'sqlite::memory:' : url.toString(), {
+    poolSize: 2,
+  });
+  await migrateOrThrow(database);
+  await sql`create table together_probe (id integer primary key, label text not null)`.execute(database.db);
+  return {
+    database,
+    close: async () => {
+      if (dialect === 'postgres') await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
+      await database.close();
+    },
+  };
+}
+
+const insert = (id: number, label: string) => ({
+  sql: 'insert into together_probe (id, label) values ($1, $2)',
+  parameters: [id, label],
+});
+const labels = async (db: Awaited<ReturnType<typeof migrated>>['database']['db']) =>
+  (await sql<{ label: string }>`select label from together_probe order by id`.execute(db)).rows.map(
+    (row) => row.label,
+  );
+
+for (const dialect of testDialects()) {
+  test(`executeTogether writes every statement, each with its own values [${dialect}]`, async () => {
+    const { database, close } = await migrated(dialect);
+    try {
+      const statements = [insert(1, 'one'), insert(2, 'two'), insert(3, 'three')];
+      if (dialect === 'sqlite')
+        for (const s of statements) s.sql = s.sql.replace('$1', '?').replace('$2', '?');
+      await executeTogether(database.db, statements);
+      assert.deepEqual(await labels(database.db), ['one', 'two', 'three']);
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('executeGuarded writes everything when its guard changes a row, nothing when not', {
+  skip: !testDialects().includes('postgres'),
+}, async () => {
+  const { database, close } = await migrated('postgres');
+  try {
+    await sql`create table together_guard (id integer primary key, version integer not null)`.execute(
+      database.db,
+    );
+    await sql`insert into together_guard values (1, 5)`.execute(database.db);
+    const guard = (seen: number) => ({
+      sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
+      parameters: [1, seen],
+    });
+    await executeGuarded(database.db, guard(5), [insert(1, 'one'), insert(2, 'two')]);
+    assert.deepEqual(await labels(database.db), ['one', 'two']);
+    // The version moved on: a write that read 5 is refused whole, as a serialization failure.
+    await assert.rejects(
+      executeGuarded(database.db, guard(5), [insert(3, 'three')]),
+      (error: { code?: string }) => {
+        assert.equal(error.code, '40001');
+        return true;
+      },
+    );
+    assert.deepEqual(await labels(database.db), ['one', 'two']);
+    const { rows } = await sql<{ version: number }>`select version from together_guard`.execute(database.db);
+    assert.equal(Number(rows[0]!.version), 6);
+  } finally {
+    await close();
+  }
+});
