@@ -4,6 +4,7 @@ import { type CommissionSettings, defaultCommissionSettings } from './commission
 import { defaultRewardSettings, type RewardSettings } from './rewards.ts';
 import {
   type AffiliateSaleHistory,
+  affiliateSaleCounts,
   affiliateSaleFigures,
   decideAffiliateSale,
   decideReferralSale,
@@ -268,4 +269,20 @@ describe('settledCommissionFigures', () => {
       ],
     );
   });
+});
+
+describe('affiliateSaleCounts', () => {
+  const rule = (duration: CommissionSettings['commission']['duration'], value: number | null) => ({
+    ...defaultCommissionSettings,
+    commission: { type: 'percent' as const, value: 20, duration, duration_value: value },
+  });
+  const cases: [string, CommissionSettings, number, boolean][] = [
+    ['a first sale counts (paying accounts)', rule('lifetime', null), 0, true],
+    ['a later sale of a lifetime commission does not', rule('lifetime', null), 1, false],
+    ['a sale within a 3-sale commission counts', rule('times', 3), 2, true],
+    ['the sale after the third does not', rule('times', 3), 3, false],
+    ['a months duration does not count sales', rule('months', 12), 5, false],
+  ];
+  for (const [name, settings, salesBefore, expected] of cases)
+    test(name, () => assert.equal(affiliateSaleCounts(settings, salesBefore), expected));
 });

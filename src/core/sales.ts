@@ -69,6 +69,13 @@ export interface SaleDecision {
   currency: string | null;
   rewards: RewardDecision[];
   figures: SaleFigures;
+  /**
+   * Whether a later sale of the buyer may decide differently because this one counted (its first
+   * sale, or a commission limited to a number of sales not reached yet). A sale that does not
+   * leaves the buyer's sale version as it was (migration 0023): a concurrent sale of the same
+   * buyer, decided on the count before this one, stays right.
+   */
+  countsForLaterSales: boolean;
 }
 
 // Figures are built with this rather than object spreads: a sale builds a dozen of them, and a
@@ -233,7 +240,14 @@ export function decideAffiliateSale(
     currency,
     rewards,
     figures: affiliateSaleFigures(facts, 1n, history.buyer.salesBefore),
+    countsForLaterSales: affiliateSaleCounts(settings, history.buyer.salesBefore),
   };
+}
+
+/** `SaleDecision.countsForLaterSales` of an affiliate sale: a first sale, or one within a `times` duration. */
+export function affiliateSaleCounts(settings: CommissionSettings, salesBefore: number): boolean {
+  const { duration, duration_value } = settings.commission;
+  return salesBefore === 0 || (duration === 'times' && salesBefore < (duration_value ?? 0));
 }
 
 /** Commissions whose hold has passed move from the partner's pending figure to its not-paid one. */
@@ -360,6 +374,8 @@ export function decideReferralSale(
     amountMicros: sale.amountMicros,
     currency: sale.currency,
     rewards,
+    // Purchases and rewards given so far decide `first_purchase` and limits: every purchase counts.
+    countsForLaterSales: true,
     figures: referralSaleFigures(
       {
         buyerId: buyer.id,

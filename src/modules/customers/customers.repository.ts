@@ -161,19 +161,23 @@ export function saleVersionBumpStatement(db: Kysely<DB>, programId: number, id: 
 }
 
 /**
- * A sale's guard (migration 0023): moves the buyer's version on only if it is still `seen`,
- * answering the buyer's id when it did. Run first in the sale's one statement, which
- * `vouch_assert_current` aborts when it answered nothing.
+ * A sale's guard (migration 0023): answers the buyer's id only if its version is still `seen`,
+ * and moves it on by `step` (1 when later sales decide on this one, else 0: the row is still
+ * locked to the commit, so concurrent sales of the buyer wait in line, but none decides again).
+ * Run first in the sale's one statement, which `vouch_assert_current` aborts when it answered
+ * nothing.
  */
-const guardSaleVersion = definePreparedQuery<{ id: number }, { programId: number; id: number; seen: number }>(
-  (db, param) =>
-    db
-      .updateTable('customers')
-      .set({ sale_version: sql`sale_version + 1` })
-      .where('program_id', '=', param('programId'))
-      .where('id', '=', param('id'))
-      .where('sale_version', '=', param('seen'))
-      .returning('id'),
+const guardSaleVersion = definePreparedQuery<
+  { id: number },
+  { programId: number; id: number; seen: number; step: number }
+>((db, param) =>
+  db
+    .updateTable('customers')
+    .set({ sale_version: sql`sale_version + ${param('step')}` })
+    .where('program_id', '=', param('programId'))
+    .where('id', '=', param('id'))
+    .where('sale_version', '=', param('seen'))
+    .returning('id'),
 );
 
 export function saleVersionGuardStatement(
@@ -181,6 +185,7 @@ export function saleVersionGuardStatement(
   programId: number,
   id: number,
   seen: number,
+  moves: boolean,
 ): BoundStatement {
-  return guardSaleVersion.statement(db, { programId, id, seen });
+  return guardSaleVersion.statement(db, { programId, id, seen, step: moves ? 1 : 0 });
 }

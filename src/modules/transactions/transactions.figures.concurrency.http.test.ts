@@ -141,6 +141,8 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
       .executeTakeFirstOrThrow();
     const [buyerSales] = await entityFigure(server(), p.id, 'customer', Number(buyer.id), 'sales_count');
     assert.equal(buyerSales, BigInt(sales.count));
+    // Many first sales raced: the buyer became a paying account once.
+    assert.equal((await entityFigure(server(), p.id, 'partner', partner, 'paid_accounts'))[0], 1n);
 
     // What the API shows is the same sum.
     const shown = await second.request('GET', `/v1/partners/${partnerId}`, { token: p.token });

@@ -11,7 +11,7 @@ import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { assertNever } from '../../core/program-types.ts';
 import { decideRefund, type RefundedSale, type SaleDecision, type SaleInput } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { isRetryable, uniqueViolationColumn } from '../../db/errors.ts';
+import { isRetryable, translateDriverError, uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { type DomainEvent, eventsStatement, recordEvent } from '../../outbox/outbox.ts';
 import {
@@ -295,12 +295,20 @@ async function writeSaleAtOnce<Customer, Prepared>(
     try {
       await repository.executeGuarded(
         db,
-        saleVersionGuardStatement(db, programId, decision.customerId, read.version),
+        saleVersionGuardStatement(
+          db,
+          programId,
+          decision.customerId,
+          read.version,
+          decision.countsForLaterSales,
+        ),
         [repository.saleStatement(db, row), ...repository.rewardsStatement(db, rewards), ...statements],
       );
       return { data };
     } catch (error) {
       if (uniqueViolationColumn(error) === 'key') return undefined;
+      // The buyer (or its partner) was deleted meanwhile: the transaction path says so properly.
+      if (translateDriverError(error)?.kind === 'foreign_key') break;
       if (!isRetryable(error)) throw error;
     }
   }
