@@ -7,6 +7,7 @@ import {
   type RewardRole,
   type RewardSettings,
   rewardCountMetric,
+  rewardRoles,
 } from './rewards.ts';
 import { guardedStatus, REJECTED } from './self-referral.ts';
 
@@ -244,6 +245,19 @@ export function decideAffiliateSale(
   };
 }
 
+/**
+ * `SaleDecision.countsForLaterSales` of a refer-a-friend purchase: the buyer's first (its
+ * referrer's paying account, `first_purchase` rewards), or one while a side's `limit` is not
+ * reached (its rewards given so far decide the next).
+ */
+export function referralSaleCounts(settings: RewardSettings, buyer: ReferralSaleHistory['buyer']): boolean {
+  if (buyer.purchasesBefore === 0) return true;
+  return rewardRoles.some((role) => {
+    const limit = settings[`${role}_reward`]?.limit ?? null;
+    return limit !== null && buyer.rewardsBefore[role] < limit;
+  });
+}
+
 /** `SaleDecision.countsForLaterSales` of an affiliate sale: a first sale, or one within a `times` duration. */
 export function affiliateSaleCounts(settings: CommissionSettings, salesBefore: number): boolean {
   const { duration, duration_value } = settings.commission;
@@ -374,8 +388,7 @@ export function decideReferralSale(
     amountMicros: sale.amountMicros,
     currency: sale.currency,
     rewards,
-    // Purchases and rewards given so far decide `first_purchase` and limits: every purchase counts.
-    countsForLaterSales: true,
+    countsForLaterSales: referralSaleCounts(settings, buyer),
     figures: referralSaleFigures(
       {
         buyerId: buyer.id,

@@ -30,6 +30,7 @@ import { applySaleFigures } from './transactions.figures.ts';
 import type { ReferralTransactionCustomer } from './transactions.referral.schemas.ts';
 import * as repository from './transactions.repository.ts';
 import {
+  type AtOnceRead,
   outcomeOnWire,
   type RewardRow,
   rewardFacts,
@@ -153,13 +154,25 @@ async function prepare(
       'Transactions can be created for referred customers only; this customer was not referred.',
     );
   }
-  const { settings, bought } = resolved.read ?? (await readForSale(trx, programId, buyer.id));
+  return preparedOf(
+    { ...buyer, referring_customer_id: buyer.referring_customer_id },
+    resolved.referrerPublicId,
+    resolved.read ?? (await readForSale(trx, programId, buyer.id)),
+  );
+}
+
+/** What a referred buyer's purchase is decided on. */
+function preparedOf(
+  buyer: CustomerRow & { referring_customer_id: number },
+  referrerPublicId: string | null,
+  { settings, bought }: SaleReads,
+): ReferralPrepared {
   const count = (metric: string) => Number(bought.get(metric) ?? 0);
   return {
     settings: rewardSettingsOf(programSettingsOf('referral', settings)),
     buyer,
     referrerId: buyer.referring_customer_id,
-    referrerPublicId: resolved.referrerPublicId,
+    referrerPublicId,
     purchasesBefore: count(customerMetrics.purchases),
     rewardsBefore: {
       referrer: count(rewardCountMetric('referrer')),
@@ -168,8 +181,34 @@ async function prepare(
   };
 }
 
+/**
+ * `SaleHandler.readAtOnce`: the buyer, unlocked, with its referrer's public id, the program's
+ * settings, its figures and version in one statement; undefined when the buyer is unknown or
+ * was not referred (the transaction path answers those).
+ */
+async function readAtOnce(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  entry: SaleEntry<Customer>,
+): Promise<AtOnceRead<ReferralPrepared> | undefined> {
+  const read = await repository.readReferralBuyerForSale(db, ctx.program.id, buyerRef(entry.customer));
+  if (!read || read.referring_customer_id === null) return undefined;
+  const { referrer_public_id, program_settings, figures, sale_id, reward_ids, ...buyer } = read;
+  return {
+    prepared: preparedOf(
+      { ...buyer, referring_customer_id: read.referring_customer_id },
+      referrer_public_id,
+      { settings: program_settings, bought: figuresOf(figures) },
+    ),
+    version: Number(buyer.sale_version),
+    saleId: Number(sale_id),
+    rewardIds: reward_ids.map(Number),
+  };
+}
+
 export const referralSales: SaleHandler<Customer, ReferralPrepared> = {
   prepare,
+  readAtOnce,
   salesBefore: (prepared) => prepared.purchasesBefore,
   decide: (prepared, sale) =>
     decideReferralSale(

@@ -144,7 +144,7 @@ export type AffiliateBuyerRead = AffiliateBuyerForSale & {
   reward_ids: (number | string)[];
 };
 
-/** Rewards a sale read without a lock takes ids for: an affiliate sale has at most two (tiers). */
+/** Rewards a sale read without a lock takes ids for: at most two (two tiers, or the two sides of a referral). */
 export const REWARD_IDS_TAKEN = 2;
 
 const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) =>
@@ -215,6 +215,61 @@ export async function findAffiliateBuyerForSale(
   if (ref.key !== undefined) return (await selectAffiliateBuyerBy.key(db, { programId, value: ref.key }))[0];
   if (ref.email !== undefined)
     return (await selectAffiliateBuyerBy.email(db, { programId, value: ref.email }))[0];
+  return undefined;
+}
+
+/** What `readReferralBuyerForSale` answers: the buyer, its referrer's public id, the sale's reads and ids. */
+export type ReferralBuyerRead = Selectable<CustomersTable> & {
+  referrer_public_id: string | null;
+  program_settings: string;
+  figures: [string, number, number][];
+  sale_id: number | string;
+  reward_ids: (number | string)[];
+};
+
+const referralBuyerBy = (column: 'public_id' | 'key' | 'email') =>
+  definePreparedQuery<ReferralBuyerRead, { programId: number; value: string }>((db, param) =>
+    db
+      .selectFrom('customers as c')
+      .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
+      .selectAll('c')
+      .select('r.public_id as referrer_public_id')
+      .select([
+        sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
+        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+          and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
+        sql<number>`nextval(pg_get_serial_sequence('transactions', 'id'))`.as('sale_id'),
+        sql<number[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
+          from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
+      ])
+      .where('c.program_id', '=', param('programId'))
+      .where(
+        column === 'email' ? lowerEmail('c.email') : sql.ref(`c.${column}`),
+        '=',
+        column === 'email' ? sql`lower(${param('value')})` : param('value'),
+      ),
+  );
+const readReferralBuyerBy = {
+  public_id: referralBuyerBy('public_id'),
+  key: referralBuyerBy('key'),
+  email: referralBuyerBy('email'),
+};
+
+/**
+ * PostgreSQL, for a refer-a-friend purchase written in one statement (migration 0023): the buyer
+ * by id, key or e-mail (the first given) with its referrer's public id, the program's settings,
+ * its figures, and ids for the sale and its rewards (at most one per side), unlocked.
+ */
+export async function readReferralBuyerForSale(
+  db: Kysely<DB>,
+  programId: number,
+  ref: { id?: string | undefined; key?: string | undefined; email?: string | undefined },
+): Promise<ReferralBuyerRead | undefined> {
+  if (ref.id !== undefined) return (await readReferralBuyerBy.public_id(db, { programId, value: ref.id }))[0];
+  if (ref.key !== undefined) return (await readReferralBuyerBy.key(db, { programId, value: ref.key }))[0];
+  if (ref.email !== undefined)
+    return (await readReferralBuyerBy.email(db, { programId, value: ref.email }))[0];
   return undefined;
 }
 
