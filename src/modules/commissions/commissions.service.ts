@@ -138,7 +138,10 @@ async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly
 }
 
 /** Whether any row's shown status depends on the auto-approve setting (due, still in review). */
-function dependsOnAutoApprove(rows: readonly CommissionRow[], now: string): boolean {
+function dependsOnAutoApprove(
+  rows: readonly Pick<CommissionRow, 'status' | 'available_at'>[],
+  now: string,
+): boolean {
   return rows.some(
     (row) => row.status === 'review_period' && row.available_at !== null && row.available_at <= now,
   );
@@ -148,7 +151,7 @@ function dependsOnAutoApprove(rows: readonly CommissionRow[], now: string): bool
 async function autoApproveFor(
   db: Kysely<DB>,
   programId: number,
-  rows: readonly CommissionRow[],
+  rows: readonly Pick<CommissionRow, 'status' | 'available_at'>[],
   now: string,
   given?: boolean,
 ) {
@@ -170,7 +173,7 @@ function commissionOnWire(row: NamedCommissionRow, now: string, autoApprove: boo
     customer: row.customer_key,
     tier: commissionTier(row.role),
     kind: row.role === 'manual' || row.role === 'clawback' ? row.role : 'sale',
-    amount: microsToNumber(microsFrom(row.amount)),
+    amount: microsToNumber(row.amount),
     currency: row.amount_units,
     status,
     due_at: row.available_at ?? row.created_at,
