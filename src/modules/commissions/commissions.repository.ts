@@ -399,17 +399,75 @@ export async function releasePayoutCommissions(
   await query.execute();
 }
 
-/** Commissions of one payout, with whether their sale is archived. */
-export async function listCommissionsOfPayout(db: Kysely<DB>, programId: number, payoutId: number) {
+/**
+ * A payout marked paid: its approved commissions (and clawbacks) become paid in one statement
+ * (core/commission-status.ts: only approved ones move). Answers the ids that moved.
+ */
+export async function payCommissionsOfPayout(
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  now: string,
+) {
+  return db
+    .updateTable('rewards')
+    .set({ status: 'paid', paid_at: now, updated_at: now })
+    .where('program_id', '=', programId)
+    .where('payout_id', '=', payoutId)
+    .where('status', '=', 'ok')
+    .returning('id')
+    .execute();
+}
+
+/**
+ * What a paid payout's commissions add up to per partner and currency, split by whether they are
+ * in the partner's figures (a commission of an archived sale is not; a clawback always is).
+ */
+export async function sumPaidCommissionsOfPayout(db: Kysely<DB>, programId: number, payoutId: number) {
+  const counted = sql<number>`case when ${sql.ref('transactions.archived_at')} is null or ${sql.ref('rewards.role')} = 'clawback' then 1 else 0 end`;
   return db
     .selectFrom('rewards')
     .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .selectAll('rewards')
-    .select('transactions.archived_at')
+    .select((eb) => [
+      'rewards.partner_id',
+      'rewards.amount_units',
+      counted.as('counted'),
+      eb.fn.sum<number | bigint | string>('rewards.amount').as('amount'),
+    ])
     .where('rewards.program_id', '=', programId)
     .where('rewards.payout_id', '=', payoutId)
-    .orderBy('rewards.id')
+    .where('rewards.status', '=', 'paid')
+    .groupBy(['rewards.partner_id', 'rewards.amount_units', counted])
     .execute();
+}
+
+/** Commission rows by id as the wire shows them, with their public names (events of many rows). */
+export async function listNamedCommissionsByIds(
+  db: Kysely<DB>,
+  programId: number,
+  ids: readonly number[],
+): Promise<NamedCommissionRow[]> {
+  if (ids.length === 0) return [];
+  return (
+    db
+      .selectFrom('rewards')
+      .leftJoin('partners', 'partners.id', 'rewards.partner_id')
+      .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+      .leftJoin('customers', 'customers.id', 'transactions.customer_id')
+      .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
+      .select(SHOWN_COLUMNS)
+      .select([
+        'partners.public_id as partner_public_id',
+        'transactions.key as transaction_key',
+        'customers.key as customer_key',
+        'payouts.public_id as payout_public_id',
+      ])
+      // `+program_id`: scoped, but looked up by id (see findSaleKeys).
+      .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', programId)
+      .where('rewards.id', 'in', [...ids])
+      .orderBy('rewards.id')
+      .execute()
+  );
 }
 
 /** Every commission row of one sale. */

@@ -19,7 +19,7 @@ import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { recordEvent } from '../../outbox/outbox.ts';
+import { recordEvent, recordEvents } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
 import {
   findPartnerByRef,
@@ -508,49 +508,39 @@ export async function releaseCommissionsOfPayout(
 
 /**
  * A payout marked paid: its commissions (and clawbacks) become paid, their amounts move to the
- * partners' paid figures, one `commission.paid` event each.
+ * partners' paid figures, one `commission.paid` event each. Set-based: one update, one sum per
+ * partner and currency for the figures, and the events read and written a thousand at a time.
  */
 export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContext, payoutId: number) {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
-  const rows = await repository.listCommissionsOfPayout(trx, programId, payoutId);
-  const moving: (CommissionRow & { archived_at: string | null })[] = [];
-  for (const row of rows) {
-    const move = moveCommission({ status: row.status, dueAt: row.available_at, inPayout: true }, 'pay', {
-      now,
-      autoApprove: true,
-    });
-    if (move.ok && move.changed) moving.push(row);
-  }
-  await repository.setRewardsStatus(
-    trx,
-    programId,
-    moving.map((row) => Number(row.id)),
-    { status: 'paid', paid_at: now, updated_at: now },
-  );
+  const paid = await repository.payCommissionsOfPayout(trx, programId, payoutId, now);
+  if (paid.length === 0) return;
+  const sums = await repository.sumPaidCommissionsOfPayout(trx, programId, payoutId);
   await addCounterDeltas(
     trx,
     programId,
     commissionMoveFigures(
-      moving.map((row) => ({
-        partnerId: Number(row.partner_id),
-        units: row.amount_units,
-        amountMicros: microsFrom(row.amount),
+      sums.map((sum) => ({
+        partnerId: Number(sum.partner_id),
+        units: sum.amount_units,
+        amountMicros: microsFrom(sum.amount),
         from: 'ok',
         to: 'paid',
-        counted: row.archived_at === null || row.role === 'clawback',
+        counted: Number(sum.counted) === 1,
       })),
     ),
   );
-  const paid = moving.map(({ archived_at: _, ...row }) => ({
-    ...row,
-    status: 'paid',
-    paid_at: now,
-    updated_at: now,
-  }));
-  for (let i = 0; i < paid.length; i += 1000) {
-    for (const commission of await serializeCommissions(trx, ctx, paid.slice(i, i + 1000), true))
-      await recordEvent(trx, programId, 'commission.paid', commission, now);
+  const ids = paid.map((row) => Number(row.id)).sort((a, b) => a - b);
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await repository.listNamedCommissionsByIds(trx, programId, ids.slice(i, i + 1000));
+    await recordEvents(
+      trx,
+      programId,
+      'commission.paid',
+      rows.map((row) => commissionOnWire(row, now, true)),
+      now,
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { approvedBy, exportAmount, payoutMinimumOf } from '../../core/payouts.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { type OutgoingEmail, queueEmails, recordEvent } from '../../outbox/outbox.ts';
 import {
   claimPayableCommissions,
   commissionSettings,
@@ -215,22 +215,19 @@ async function emailPartnersPaid(trx: Kysely<DB>, ctx: ProgramContext, row: Payo
   const name = program?.name ?? 'the partner program';
   const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   for await (const items of namedItemsOf(trx, programId, Number(row.id))) {
+    const emails: OutgoingEmail[] = [];
     for (const item of items) {
       if (item.partner_email === null) continue;
-      const amount = `${exportAmount(microsFrom(item.amount), row.currency)} ${row.currency}`;
+      const amount = `${exportAmount(item.amount, row.currency)} ${row.currency}`;
       const greeting = `Hello ${item.partner_name ?? item.partner_email},`;
-      await queueEmail(
-        trx,
-        programId,
-        {
-          to: item.partner_email,
-          subject: `${name}: your payout of ${amount} has been sent`,
-          text: `${greeting}\n\n${name} has sent your payout of ${amount} (${item.commission_count} commissions).\n`,
-          html: `<p>${html(greeting)}</p><p>${html(name)} has sent your payout of ${html(amount)} (${item.commission_count} commissions).</p>`,
-        },
-        now,
-      );
+      emails.push({
+        to: item.partner_email,
+        subject: `${name}: your payout of ${amount} has been sent`,
+        text: `${greeting}\n\n${name} has sent your payout of ${amount} (${item.commission_count} commissions).\n`,
+        html: `<p>${html(greeting)}</p><p>${html(name)} has sent your payout of ${html(amount)} (${item.commission_count} commissions).</p>`,
+      });
     }
+    await queueEmails(trx, programId, emails, now);
   }
 }
 
