@@ -1,5 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { ProgramContext } from '../../context.ts';
+import type { Deps, ProgramContext } from '../../context.ts';
 import {
   type CommissionAction,
   commissionMoveFigures,
@@ -26,7 +26,7 @@ import {
   findPartnersByIds,
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
-import { readProgram } from '../program/program.service.ts';
+import { programsOfType, readProgram } from '../program/program.service.ts';
 import type { CommissionRow, NamedCommissionRow } from './commissions.repository.ts';
 import * as repository from './commissions.repository.ts';
 import type {
@@ -77,10 +77,53 @@ export async function settleDueCommissions(ctx: ProgramContext, partnerId?: numb
     return false;
   const { autoApprove } = await commissionSettings(db, programId);
   if (!autoApprove) return false;
-  await db.transaction().execute(async (trx) => {
-    const rows = await repository.listDueCommissions(trx, programId, partnerId, now);
-    if (rows.length === 0) return;
-    if (lockingOn(ctx))
+  await settleDueRows(ctx.database, programId, partnerId, now, 10_000);
+  return true;
+}
+
+/**
+ * The worker's step: due commissions of every affiliate program that approves by itself become
+ * approved, `batch` rows a transaction (the write lock is held briefly) and at most `max` a pass,
+ * so stored statuses catch up without anyone reading them. Answers how many moved.
+ */
+export async function settleDueCommissionsOfAllPrograms(
+  deps: Deps,
+  options: { batch?: number; max?: number } = {},
+): Promise<number> {
+  const batch = options.batch ?? 1000;
+  const max = options.max ?? 20_000;
+  const db = deps.database.db;
+  const now = nowTimestamp(deps.clock);
+  let moved = 0;
+  for await (const programs of programsOfType(db, 'affiliate')) {
+    for (const program of programs) {
+      if (programSettingsOf('affiliate', program.settings).commission_auto_approve === false) continue;
+      const programId = Number(program.id);
+      if (!(await repository.hasDueCommissions(db, programId, now))) continue;
+      for (;;) {
+        if (moved >= max) return moved;
+        const limit = Math.min(batch, max - moved);
+        const step = await settleDueRows(deps.database, programId, undefined, now, limit);
+        moved += step.moved;
+        if (step.examined < limit) break;
+      }
+    }
+  }
+  return moved;
+}
+
+/** Settles up to `limit` due rows in one transaction: how many were read, and how many moved. */
+async function settleDueRows(
+  database: Deps['database'],
+  programId: number,
+  partnerId: number | undefined,
+  now: string,
+  limit: number,
+) {
+  return database.db.transaction().execute(async (trx) => {
+    const rows = await repository.listDueCommissions(trx, programId, partnerId, now, limit);
+    if (rows.length === 0) return { examined: 0, moved: 0 };
+    if (database.dialect === 'postgres')
       await lockCommissions(
         trx,
         programId,
@@ -121,8 +164,8 @@ export async function settleDueCommissions(ctx: ProgramContext, partnerId?: numb
           })),
       ),
     );
+    return { examined: rows.length, moved: moving.length };
   });
-  return true;
 }
 
 async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly number[]) {
