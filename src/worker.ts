@@ -1,4 +1,5 @@
 import type { Deps } from './context.ts';
+import { settleDueCommissionsOfAllPrograms } from './modules/commissions/commissions.service.ts';
 import { EmailSender } from './modules/emails/emails.sender.ts';
 import { type DeliveryOptions, WebhookDeliverer } from './modules/webhooks/webhooks.delivery.ts';
 import type { DeliveryResult } from './modules/webhooks/webhooks.repository.ts';
@@ -10,11 +11,13 @@ export interface WorkerOptions extends DeliveryOptions {
   idleMs?: number;
   /** How often the e-mail outbox is looked at. */
   emailEveryMs?: number;
+  /** How often commissions whose hold has ended are settled (affiliate programs that approve by themselves). */
+  settleEveryMs?: number;
 }
 
 export interface Worker {
-  /** One full pass (tests, `vouch worker --once`): fan out, send what is due, wait, record. */
-  runOnce(): Promise<{ dispatched: number; attempted: number; emails: number }>;
+  /** One full pass (tests, `vouch worker --once`): fan out, send what is due, wait, record, settle. */
+  runOnce(): Promise<{ dispatched: number; attempted: number; emails: number; settled: number }>;
   stop(): Promise<void>;
 }
 
@@ -28,8 +31,11 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}) {
     async runOnce() {
       const { dispatched, attempted } = await webhooks.runOnce();
       const sent = await emails.runOnce();
-      return { dispatched, attempted, emails: sent };
+      const settled = await settleDueCommissionsOfAllPrograms(deps);
+      return { dispatched, attempted, emails: sent, settled };
     },
+    /** Due commissions settled in bounded batches (commissions service); how many moved. */
+    settle: () => settleDueCommissionsOfAllPrograms(deps),
     close() {
       webhooks.close();
       emails.close();
@@ -48,6 +54,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   const concurrency = options.concurrency ?? 128;
   const idleMs = options.idleMs ?? 100;
   const emailEveryMs = options.emailEveryMs ?? 1000;
+  const settleEveryMs = options.settleEveryMs ?? 60_000;
   const log = deps.log.child({ component: 'worker' });
   // The schedule reads the injected clock like everything else; only the idle pause is a timer.
   const nowMs = () => deps.clock.nowMicros() / 1000;
@@ -69,6 +76,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
       };
     });
   let lastEmails = 0;
+  let lastSettle = 0;
   let lastDispatch = 0;
   let dispatching = true;
   const refillAt = Math.max(1, Math.floor(concurrency / 2));
@@ -111,6 +119,12 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
           if (nowMs() - lastEmails >= emailEveryMs) {
             lastEmails = nowMs();
             progressed = (await worker.emails.runOnce()) > 0 || progressed;
+          }
+          // Reads show a due commission as approved already; this brings the stored status (and
+          // the partner's figures) along without waiting for a read that settles.
+          if (nowMs() - lastSettle >= settleEveryMs) {
+            lastSettle = nowMs();
+            progressed = (await worker.settle()) > 0 || progressed;
           }
         }
       } catch (error) {

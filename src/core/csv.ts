@@ -7,11 +7,15 @@
 export function csvRecord(fields: readonly string[]): string {
   let line = '';
   for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
     if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
+    line += csvField(fields[i]!);
   }
   return `${line}\n`;
+}
+
+/** One field as a record writes it: quoted when it holds a comma, a quote or a line break. */
+export function csvField(field: string): string {
+  return NEEDS_QUOTES.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -57,15 +57,32 @@ const minorDigits = new Map<string, number>();
  * An exact amount as a payment file writes it: rounded half up to the currency's minor unit,
  * the only place a payout amount is rounded (`12.3456` USD → `"12.35"`, `1234.5` JPY → `"1235"`).
  */
-export function exportAmount(micros: bigint, currency: string): string {
+export function exportAmount(micros: bigint | number, currency: string): string {
   const digits = minorUnitDigits(currency);
-  const step = MICROS_PER_UNIT / 10n ** BigInt(digits);
-  const minor = divideRoundingHalfUp(micros, step);
-  const negative = minor < 0n;
+  const minor =
+    typeof micros === 'number' && Math.abs(micros) <= SAFE_MICROS
+      ? roundHalfUpToStep(micros, 10 ** (6 - digits))
+      : divideRoundingHalfUp(BigInt(micros), MICROS_PER_UNIT / 10n ** BigInt(digits));
+  const negative = minor < 0;
   const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
   const whole = digits === 0 ? text : text.slice(0, -digits);
   const fraction = digits === 0 ? '' : `.${text.slice(-digits)}`;
   return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+// Micro-units a double holds exactly with room for the doubling below (an export rounds tens of
+// thousands of amounts; bigint division cost several times as much as this).
+const SAFE_MICROS = 2 ** 50;
+
+/** `divideRoundingHalfUp(micros, step)` on exact integer doubles: floor((2·micros + step) / 2·step). */
+function roundHalfUpToStep(micros: number, step: number): number {
+  const numerator = 2 * micros + step;
+  const divisor = 2 * step;
+  let quotient = Math.floor(numerator / divisor);
+  // The division is rounded; the products are exact, so one step corrects it.
+  if (quotient * divisor > numerator) quotient -= 1;
+  else if ((quotient + 1) * divisor <= numerator) quotient += 1;
+  return quotient;
 }
 
 /** The first day a commission approved at `approvedAt` may be paid, given the terms. */

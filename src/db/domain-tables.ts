@@ -174,6 +174,11 @@ export interface PayoutItemsTable {
   commission_count: number;
   payout_method: string | null;
   payout_details: string;
+  /** The partner's id, e-mail and name when the payout was made (migration 0021; exports read them). */
+  partner_public_id: Generated<string | null>;
+  partner_email: Generated<string | null>;
+  partner_name: Generated<string | null>;
+  partner_surname: Generated<string | null>;
 }
 
 export interface BalanceCreditsTable {

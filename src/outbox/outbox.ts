@@ -75,6 +75,34 @@ export async function recordEvent(
   await insertEvent(trx, { programId, event, payload: JSON.stringify(payload), createdAt });
 }
 
+// Rows per multi-row insert: well under either database's limit on a statement's parameters.
+const ROWS_PER_INSERT = 500;
+
+/**
+ * Records one event per payload, all of one name, in as few statements as the databases allow
+ * (a payout marked paid records one `commission.paid` per commission: tens of thousands).
+ */
+export async function recordEvents(
+  trx: Kysely<DB>,
+  programId: number,
+  event: EventName,
+  payloads: readonly unknown[],
+  createdAt: string,
+): Promise<void> {
+  for (let i = 0; i < payloads.length; i += ROWS_PER_INSERT)
+    await trx
+      .insertInto('events')
+      .values(
+        payloads.slice(i, i + ROWS_PER_INSERT).map((payload) => ({
+          program_id: programId,
+          event,
+          payload: JSON.stringify(payload),
+          created_at: createdAt,
+        })),
+      )
+      .execute();
+}
+
 export interface OutgoingEmail {
   to: string;
   subject: string;
@@ -101,4 +129,28 @@ export async function queueEmail(
       next_attempt_at: createdAt,
     })
     .execute();
+}
+
+/** Queues several e-mails, in as few statements as the databases allow. */
+export async function queueEmails(
+  trx: Kysely<DB>,
+  programId: number,
+  emails: readonly OutgoingEmail[],
+  createdAt: string,
+): Promise<void> {
+  for (let i = 0; i < emails.length; i += ROWS_PER_INSERT)
+    await trx
+      .insertInto('email_outbox')
+      .values(
+        emails.slice(i, i + ROWS_PER_INSERT).map((email) => ({
+          program_id: programId,
+          recipient: email.to,
+          subject: email.subject,
+          text_body: email.text,
+          html_body: email.html,
+          created_at: createdAt,
+          next_attempt_at: createdAt,
+        })),
+      )
+      .execute();
 }

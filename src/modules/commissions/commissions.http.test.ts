@@ -7,6 +7,8 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { createWorker } from '../../worker.ts';
+import { settleDueCommissionsOfAllPrograms } from './commissions.service.ts';
 
 /** An affiliate program with partners `pa` (referred by nobody) and `pb`, each with a buyer. */
 export async function commissionProgram(server: TestServer, settings: Record<string, unknown> = {}) {
@@ -280,6 +282,67 @@ describeEachDatabase('commissions', (server) => {
       const settings = await own.request('GET', '/v1/program', { token: manual.p.token });
       assert.equal(settings.status, 200);
     } finally {
+      await own.close();
+    }
+  });
+
+  test('the worker settles due commissions in bounded batches, figures along, without a read', async () => {
+    const clock = new ManualClock();
+    const own = await (await import('../../../test/harness.ts')).startServer({
+      dialect: server().dialect,
+      clock,
+    });
+    const worker = createWorker(own.deps, { timeoutMs: 10_000 });
+    try {
+      const auto = await commissionProgram(own, { commission_hold_days: 30 });
+      const manual = await commissionProgram(own, {
+        commission_hold_days: 1,
+        commission_auto_approve: false,
+      });
+      await sell(own, auto.p, 'c-pa', 's1', 100);
+      await sell(own, auto.p, 'c-pa', 's2', 200);
+      await sell(own, auto.p, 'c-pb', 's3', 300);
+      await sell(own, manual.p, 'c-pa', 's1', 100);
+      const stored = async (programId: number) =>
+        (
+          await own.deps.database.db
+            .selectFrom('rewards')
+            .select(['status', 'approved_at'])
+            .where('program_id', '=', programId)
+            .orderBy('id')
+            .execute()
+        ).map((row) => [row.status, row.approved_at]);
+      assert.equal((await worker.runOnce()).settled, 0, 'nothing is due yet');
+      clock.advance(31 * 86_400_000);
+      const now = '2026-02-15T12:00:00.000000Z';
+      // One row a transaction, two a pass: the rest waits for the next pass.
+      assert.equal(await settleDueCommissionsOfAllPrograms(own.deps, { batch: 1, max: 2 }), 2);
+      assert.deepEqual(await stored(auto.p.id), [
+        ['ok', now],
+        ['ok', now],
+        ['review_period', null],
+      ]);
+      assert.equal((await worker.runOnce()).settled, 1);
+      assert.equal((await worker.runOnce()).settled, 0);
+      assert.deepEqual(await stored(auto.p.id), [
+        ['ok', now],
+        ['ok', now],
+        ['ok', now],
+      ]);
+      // A program that waits for a person keeps its due commission pending.
+      assert.deepEqual(await stored(manual.p.id), [['review_period', null]]);
+      for (const id of Object.values(auto.partners))
+        assert.deepEqual(await figuresOf(own, auto.p, id), await recount(own, auto.p, id));
+      assert.deepEqual(await figuresOf(own, auto.p, auto.partners.pa!), {
+        paid: 0,
+        pending: [],
+        not_paid: [{ currency: 'USD', amount: 30 }],
+      });
+      assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa!)).pending, [
+        { currency: 'USD', amount: 10 },
+      ]);
+    } finally {
+      worker.close();
       await own.close();
     }
   });

@@ -7,8 +7,8 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { RewardsTable } from '../../db/domain-tables.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -87,18 +87,147 @@ export interface CommissionListFilter {
   createdTo?: string;
 }
 
-/** A commission row with the public names the wire shows, read in the same statement. */
-export type NamedCommissionRow = CommissionRow & {
+/** The columns of a commission the wire shows (ids of other rows are shown by their public names). */
+const SHOWN_COLUMNS = [
+  'rewards.id',
+  'rewards.role',
+  'rewards.status',
+  'rewards.amount',
+  'rewards.amount_units',
+  'rewards.available_at',
+  'rewards.approved_at',
+  'rewards.paid_at',
+  'rewards.reason',
+  'rewards.description',
+  'rewards.created_at',
+  'rewards.updated_at',
+] as const;
+
+/** A commission row as the wire shows it, with the public names read in the same statement. */
+export type NamedCommissionRow = Pick<
+  CommissionRow,
+  | 'id'
+  | 'role'
+  | 'status'
+  | 'amount'
+  | 'amount_units'
+  | 'available_at'
+  | 'approved_at'
+  | 'paid_at'
+  | 'reason'
+  | 'description'
+  | 'created_at'
+  | 'updated_at'
+> & {
   partner_public_id: string | null;
   transaction_key: string | null;
   customer_key: string | null;
   payout_public_id: string | null;
 };
 
+interface ListParams {
+  programId: number;
+  partnerId: number;
+  status: string;
+  now: string;
+  transactionId: number;
+  currency: string;
+  createdFrom: string;
+  createdTo: string;
+  fetch: number;
+  offset: number;
+}
+
+/** The list statement of one filter shape (which filters, which status split, which order). */
+function buildListQuery(filter: CommissionListFilter, sort: 'asc' | 'desc') {
+  return definePreparedQuery<NamedCommissionRow, ListParams>((db, param) => {
+    // Every reward of an affiliate program has a partner: no condition on it, so a page walks
+    // the (program_id, …, created_at, id) index alone.
+    let ids = db.selectFrom('rewards').select('id').where('program_id', '=', param('programId'));
+    if (filter.partnerId !== undefined) ids = ids.where('partner_id', '=', param('partnerId'));
+    const status = filter.status;
+    if (status !== undefined) {
+      const split = status.dueSplit;
+      if (split === undefined || !split.autoApprove) ids = ids.where('status', '=', param('status'));
+      else if (status.stored === 'review_period')
+        // Pending: in review and still in its hold (a due one shows approved).
+        ids = ids
+          .where('status', '=', IN_REVIEW)
+          .where((eb) => eb.or([eb('available_at', 'is', null), eb('available_at', '>', param('now'))]));
+      else
+        ids = ids.where((eb) =>
+          eb.or([
+            eb('status', '=', param('status')),
+            eb.and([eb('status', '=', IN_REVIEW), eb('available_at', '<=', param('now'))]),
+          ]),
+        );
+    }
+    if (filter.transactionId !== undefined) ids = ids.where('transaction_id', '=', param('transactionId'));
+    if (filter.currency !== undefined) ids = ids.where('amount_units', '=', param('currency'));
+    if (filter.createdFrom !== undefined) ids = ids.where('created_at', '>=', param('createdFrom'));
+    if (filter.createdTo !== undefined) ids = ids.where('created_at', '<=', param('createdTo'));
+    const page = ids
+      .orderBy('created_at', sort)
+      .orderBy('id', sort)
+      .limit(param('fetch'))
+      .offset(param('offset'));
+    return (
+      db
+        .selectFrom('rewards')
+        .leftJoin('partners', 'partners.id', 'rewards.partner_id')
+        .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+        .leftJoin('customers', 'customers.id', 'transactions.customer_id')
+        .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
+        .select(SHOWN_COLUMNS)
+        .select([
+          'partners.public_id as partner_public_id',
+          'transactions.key as transaction_key',
+          'customers.key as customer_key',
+          'payouts.public_id as payout_public_id',
+        ])
+        // `+program_id`: still scoped, but the planners look the page's ids up instead of walking the
+        // program's index (SQLite did, checking every row against the list).
+        .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', param('programId'))
+        .where('rewards.id', 'in', page)
+        .orderBy('rewards.created_at', sort)
+        .orderBy('rewards.id', sort)
+    );
+  });
+}
+
+/** One compiled statement per filter shape: a shape is compiled once, then only bound and run. */
+const listQueries = new Map<string, ReturnType<typeof buildListQuery>>();
+
+function listQueryOf(filter: CommissionListFilter, sort: 'asc' | 'desc') {
+  const split = filter.status?.dueSplit;
+  const shape = [
+    sort,
+    filter.partnerId !== undefined,
+    filter.status === undefined
+      ? '-'
+      : split === undefined || !split.autoApprove
+        ? 'stored'
+        : filter.status.stored === 'review_period'
+          ? 'pending'
+          : 'approved',
+    filter.transactionId !== undefined,
+    filter.currency !== undefined,
+    filter.createdFrom !== undefined,
+    filter.createdTo !== undefined,
+  ].join(' ');
+  let query = listQueries.get(shape);
+  if (!query) {
+    query = buildListQuery(filter, sort);
+    listQueries.set(shape, query);
+  }
+  return query;
+}
+
 /**
  * A page of an affiliate program's commissions, in creation order, with their names. The page's
  * ids are found first on a covering index (program and filter, then `created_at, id`), so a deep
- * page skips index entries, not rows; only the page's rows are read and joined.
+ * page skips index entries, not rows; only the page's rows are read and joined, and only the
+ * columns the wire shows. Each filter shape is compiled once (db/prepared.ts).
  */
 export async function listCommissions(
   db: Kysely<DB>,
@@ -107,54 +236,18 @@ export async function listCommissions(
   window: { offset: number; fetch: number },
   sort: 'asc' | 'desc',
 ): Promise<NamedCommissionRow[]> {
-  // Every reward of an affiliate program has a partner: no condition on it, so a page walks
-  // the (program_id, …, created_at, id) index alone.
-  let ids = db.selectFrom('rewards').select('id').where('program_id', '=', programId);
-  if (filter.partnerId !== undefined) ids = ids.where('partner_id', '=', filter.partnerId);
-  const status = filter.status;
-  if (status !== undefined) {
-    const split = status.dueSplit;
-    if (split === undefined || !split.autoApprove) ids = ids.where('status', '=', status.stored);
-    else if (status.stored === 'review_period')
-      // Pending: in review and still in its hold (a due one shows approved).
-      ids = ids
-        .where('status', '=', IN_REVIEW)
-        .where((eb) => eb.or([eb('available_at', 'is', null), eb('available_at', '>', split.now)]));
-    else
-      ids = ids.where((eb) =>
-        eb.or([
-          eb('status', '=', status.stored),
-          eb.and([eb('status', '=', IN_REVIEW), eb('available_at', '<=', split.now)]),
-        ]),
-      );
-  }
-  if (filter.transactionId !== undefined) ids = ids.where('transaction_id', '=', filter.transactionId);
-  if (filter.currency !== undefined) ids = ids.where('amount_units', '=', filter.currency);
-  if (filter.createdFrom !== undefined) ids = ids.where('created_at', '>=', filter.createdFrom);
-  if (filter.createdTo !== undefined) ids = ids.where('created_at', '<=', filter.createdTo);
-  const page = ids.$call(pageInCreationOrder(sort, window));
-  return (
-    db
-      .selectFrom('rewards')
-      .leftJoin('partners', 'partners.id', 'rewards.partner_id')
-      .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-      .leftJoin('customers', 'customers.id', 'transactions.customer_id')
-      .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
-      .selectAll('rewards')
-      .select([
-        'partners.public_id as partner_public_id',
-        'transactions.key as transaction_key',
-        'customers.key as customer_key',
-        'payouts.public_id as payout_public_id',
-      ])
-      // `+program_id`: still scoped, but the planners look the page's ids up instead of walking the
-      // program's index (SQLite did, checking every row against the list).
-      .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', programId)
-      .where('rewards.id', 'in', page)
-      .orderBy('rewards.created_at', sort)
-      .orderBy('rewards.id', sort)
-      .execute()
-  );
+  return listQueryOf(filter, sort)(db, {
+    programId,
+    partnerId: filter.partnerId ?? 0,
+    status: filter.status?.stored ?? '',
+    now: filter.status?.dueSplit?.now ?? '',
+    transactionId: filter.transactionId ?? 0,
+    currency: filter.currency ?? '',
+    createdFrom: filter.createdFrom ?? '',
+    createdTo: filter.createdTo ?? '',
+    fetch: window.fetch,
+    offset: window.offset,
+  });
 }
 
 export async function findCommissionsByIds(db: Kysely<DB>, programId: number, ids: readonly number[]) {
@@ -306,17 +399,75 @@ export async function releasePayoutCommissions(
   await query.execute();
 }
 
-/** Commissions of one payout, with whether their sale is archived. */
-export async function listCommissionsOfPayout(db: Kysely<DB>, programId: number, payoutId: number) {
+/**
+ * A payout marked paid: its approved commissions (and clawbacks) become paid in one statement
+ * (core/commission-status.ts: only approved ones move). Answers the ids that moved.
+ */
+export async function payCommissionsOfPayout(
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  now: string,
+) {
+  return db
+    .updateTable('rewards')
+    .set({ status: 'paid', paid_at: now, updated_at: now })
+    .where('program_id', '=', programId)
+    .where('payout_id', '=', payoutId)
+    .where('status', '=', 'ok')
+    .returning('id')
+    .execute();
+}
+
+/**
+ * What a paid payout's commissions add up to per partner and currency, split by whether they are
+ * in the partner's figures (a commission of an archived sale is not; a clawback always is).
+ */
+export async function sumPaidCommissionsOfPayout(db: Kysely<DB>, programId: number, payoutId: number) {
+  const counted = sql<number>`case when ${sql.ref('transactions.archived_at')} is null or ${sql.ref('rewards.role')} = 'clawback' then 1 else 0 end`;
   return db
     .selectFrom('rewards')
     .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .selectAll('rewards')
-    .select('transactions.archived_at')
+    .select((eb) => [
+      'rewards.partner_id',
+      'rewards.amount_units',
+      counted.as('counted'),
+      eb.fn.sum<number | bigint | string>('rewards.amount').as('amount'),
+    ])
     .where('rewards.program_id', '=', programId)
     .where('rewards.payout_id', '=', payoutId)
-    .orderBy('rewards.id')
+    .where('rewards.status', '=', 'paid')
+    .groupBy(['rewards.partner_id', 'rewards.amount_units', counted])
     .execute();
+}
+
+/** Commission rows by id as the wire shows them, with their public names (events of many rows). */
+export async function listNamedCommissionsByIds(
+  db: Kysely<DB>,
+  programId: number,
+  ids: readonly number[],
+): Promise<NamedCommissionRow[]> {
+  if (ids.length === 0) return [];
+  return (
+    db
+      .selectFrom('rewards')
+      .leftJoin('partners', 'partners.id', 'rewards.partner_id')
+      .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+      .leftJoin('customers', 'customers.id', 'transactions.customer_id')
+      .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
+      .select(SHOWN_COLUMNS)
+      .select([
+        'partners.public_id as partner_public_id',
+        'transactions.key as transaction_key',
+        'customers.key as customer_key',
+        'payouts.public_id as payout_public_id',
+      ])
+      // `+program_id`: scoped, but looked up by id (see findSaleKeys).
+      .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', programId)
+      .where('rewards.id', 'in', [...ids])
+      .orderBy('rewards.id')
+      .execute()
+  );
 }
 
 /** Every commission row of one sale. */

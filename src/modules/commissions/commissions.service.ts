@@ -1,5 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { ProgramContext } from '../../context.ts';
+import type { Deps, ProgramContext } from '../../context.ts';
 import {
   type CommissionAction,
   commissionMoveFigures,
@@ -19,14 +19,14 @@ import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { type DomainEvent, recordEvent } from '../../outbox/outbox.ts';
+import { type DomainEvent, recordEvent, recordEvents } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
 import {
   findPartnerByRef,
   findPartnersByIds,
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
-import { readProgram } from '../program/program.service.ts';
+import { programsOfType, readProgram } from '../program/program.service.ts';
 import type { CommissionRow, NamedCommissionRow } from './commissions.repository.ts';
 import * as repository from './commissions.repository.ts';
 import type {
@@ -77,10 +77,53 @@ export async function settleDueCommissions(ctx: ProgramContext, partnerId?: numb
     return false;
   const { autoApprove } = await commissionSettings(db, programId);
   if (!autoApprove) return false;
-  await db.transaction().execute(async (trx) => {
-    const rows = await repository.listDueCommissions(trx, programId, partnerId, now);
-    if (rows.length === 0) return;
-    if (lockingOn(ctx))
+  await settleDueRows(ctx.database, programId, partnerId, now, 10_000);
+  return true;
+}
+
+/**
+ * The worker's step: due commissions of every affiliate program that approves by itself become
+ * approved, `batch` rows a transaction (the write lock is held briefly) and at most `max` a pass,
+ * so stored statuses catch up without anyone reading them. Answers how many moved.
+ */
+export async function settleDueCommissionsOfAllPrograms(
+  deps: Deps,
+  options: { batch?: number; max?: number } = {},
+): Promise<number> {
+  const batch = options.batch ?? 1000;
+  const max = options.max ?? 20_000;
+  const db = deps.database.db;
+  const now = nowTimestamp(deps.clock);
+  let moved = 0;
+  for await (const programs of programsOfType(db, 'affiliate')) {
+    for (const program of programs) {
+      if (programSettingsOf('affiliate', program.settings).commission_auto_approve === false) continue;
+      const programId = Number(program.id);
+      if (!(await repository.hasDueCommissions(db, programId, now))) continue;
+      for (;;) {
+        if (moved >= max) return moved;
+        const limit = Math.min(batch, max - moved);
+        const step = await settleDueRows(deps.database, programId, undefined, now, limit);
+        moved += step.moved;
+        if (step.examined < limit) break;
+      }
+    }
+  }
+  return moved;
+}
+
+/** Settles up to `limit` due rows in one transaction: how many were read, and how many moved. */
+async function settleDueRows(
+  database: Deps['database'],
+  programId: number,
+  partnerId: number | undefined,
+  now: string,
+  limit: number,
+) {
+  return database.db.transaction().execute(async (trx) => {
+    const rows = await repository.listDueCommissions(trx, programId, partnerId, now, limit);
+    if (rows.length === 0) return { examined: 0, moved: 0 };
+    if (database.dialect === 'postgres')
       await lockCommissions(
         trx,
         programId,
@@ -121,8 +164,8 @@ export async function settleDueCommissions(ctx: ProgramContext, partnerId?: numb
           })),
       ),
     );
+    return { examined: rows.length, moved: moving.length };
   });
-  return true;
 }
 
 async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly number[]) {
@@ -138,7 +181,10 @@ async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly
 }
 
 /** Whether any row's shown status depends on the auto-approve setting (due, still in review). */
-function dependsOnAutoApprove(rows: readonly CommissionRow[], now: string): boolean {
+function dependsOnAutoApprove(
+  rows: readonly Pick<CommissionRow, 'status' | 'available_at'>[],
+  now: string,
+): boolean {
   return rows.some(
     (row) => row.status === 'review_period' && row.available_at !== null && row.available_at <= now,
   );
@@ -148,7 +194,7 @@ function dependsOnAutoApprove(rows: readonly CommissionRow[], now: string): bool
 async function autoApproveFor(
   db: Kysely<DB>,
   programId: number,
-  rows: readonly CommissionRow[],
+  rows: readonly Pick<CommissionRow, 'status' | 'available_at'>[],
   now: string,
   given?: boolean,
 ) {
@@ -170,7 +216,7 @@ function commissionOnWire(row: NamedCommissionRow, now: string, autoApprove: boo
     customer: row.customer_key,
     tier: commissionTier(row.role),
     kind: row.role === 'manual' || row.role === 'clawback' ? row.role : 'sale',
-    amount: microsToNumber(microsFrom(row.amount)),
+    amount: microsToNumber(row.amount),
     currency: row.amount_units,
     status,
     due_at: row.available_at ?? row.created_at,
@@ -505,49 +551,39 @@ export async function releaseCommissionsOfPayout(
 
 /**
  * A payout marked paid: its commissions (and clawbacks) become paid, their amounts move to the
- * partners' paid figures, one `commission.paid` event each.
+ * partners' paid figures, one `commission.paid` event each. Set-based: one update, one sum per
+ * partner and currency for the figures, and the events read and written a thousand at a time.
  */
 export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContext, payoutId: number) {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
-  const rows = await repository.listCommissionsOfPayout(trx, programId, payoutId);
-  const moving: (CommissionRow & { archived_at: string | null })[] = [];
-  for (const row of rows) {
-    const move = moveCommission({ status: row.status, dueAt: row.available_at, inPayout: true }, 'pay', {
-      now,
-      autoApprove: true,
-    });
-    if (move.ok && move.changed) moving.push(row);
-  }
-  await repository.setRewardsStatus(
-    trx,
-    programId,
-    moving.map((row) => Number(row.id)),
-    { status: 'paid', paid_at: now, updated_at: now },
-  );
+  const paid = await repository.payCommissionsOfPayout(trx, programId, payoutId, now);
+  if (paid.length === 0) return;
+  const sums = await repository.sumPaidCommissionsOfPayout(trx, programId, payoutId);
   await addCounterDeltas(
     trx,
     programId,
     commissionMoveFigures(
-      moving.map((row) => ({
-        partnerId: Number(row.partner_id),
-        units: row.amount_units,
-        amountMicros: microsFrom(row.amount),
+      sums.map((sum) => ({
+        partnerId: Number(sum.partner_id),
+        units: sum.amount_units,
+        amountMicros: microsFrom(sum.amount),
         from: 'ok',
         to: 'paid',
-        counted: row.archived_at === null || row.role === 'clawback',
+        counted: Number(sum.counted) === 1,
       })),
     ),
   );
-  const paid = moving.map(({ archived_at: _, ...row }) => ({
-    ...row,
-    status: 'paid',
-    paid_at: now,
-    updated_at: now,
-  }));
-  for (let i = 0; i < paid.length; i += 1000) {
-    for (const commission of await serializeCommissions(trx, ctx, paid.slice(i, i + 1000), true))
-      await recordEvent(trx, programId, 'commission.paid', commission, now);
+  const ids = paid.map((row) => Number(row.id)).sort((a, b) => a - b);
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await repository.listNamedCommissionsByIds(trx, programId, ids.slice(i, i + 1000));
+    await recordEvents(
+      trx,
+      programId,
+      'commission.paid',
+      rows.map((row) => commissionOnWire(row, now, true)),
+      now,
+    );
   }
 }
 

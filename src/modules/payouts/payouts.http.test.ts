@@ -222,6 +222,42 @@ describeEachDatabase('payouts', (server) => {
     assert.equal((await post(other, `/v1/payouts/${usd.id}/mark-paid`)).status, 404);
   });
 
+  test('exports name the partner as the payout kept it; only the plain CSV defuses formulas', async () => {
+    const p = await server().newProgram('affiliate');
+    const partner = await post(p, '/v1/partners', {
+      email: 'form@example.com',
+      name: '=HYPERLINK("http://x","y")',
+      key: 'fk',
+      payout_method: 'manual',
+      payout_details: { note: '@SUM(1)' },
+    });
+    assert.equal(partner.status, 201, partner.text);
+    const id = partner.body.data.id as string;
+    await manual(server(), p, id, 10);
+    const payout = (await post(p, '/v1/payouts')).body.data;
+    const renamed = await server().request('PUT', `/v1/partners/${id}`, {
+      token: p.token,
+      body: { update: { email: 'changed@example.com', name: 'Plain' } },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    const get = (format: string) =>
+      server().request('GET', `/v1/payouts/${payout.id}/export?format=${format}`, { token: p.token });
+    // Payment services read their files as data: fields go as the payout kept them.
+    const paypal = await get('paypal');
+    assert.equal(
+      paypal.text,
+      `form@example.com,10.00,USD,${`${payout.id}-${id}`.slice(0, 30)},Commissions (1)\n`,
+    );
+    const wise = (await get('wise')).text.split('\n')[1]!;
+    assert.ok(wise.startsWith('"=HYPERLINK(""http://x"",""y"")",form@example.com,'), wise);
+    // The plain CSV is for spreadsheets: text a partner typed never starts a formula there.
+    const line = (await get('csv')).text.trimEnd().split('\n')[1]!;
+    assert.equal(
+      line,
+      `${payout.id},${id},form@example.com,"'=HYPERLINK(""http://x"",""y"")",manual,10.00,USD,1,,,,,,,,'@SUM(1)`,
+    );
+  });
+
   test('an export of thousands of partners streams every row once', async () => {
     const p = await server().newProgram('affiliate');
     const db = server().deps.database.db;

@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { PayoutItemsTable, PayoutsTable } from '../../db/domain-tables.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Payout batches and their items; every query is scoped by the program. */
@@ -22,8 +23,8 @@ export async function insertPayout(db: Kysely<DB>, values: Insertable<PayoutsTab
 
 /**
  * The items of a payout whose commissions were just claimed: one per partner, its net amount and
- * commission count, and its payout details as they are now (the export pays there), in partner
- * order. One INSERT … SELECT: nothing travels through the process.
+ * commission count, its payout details, id, e-mail and name as they are now (the export pays
+ * there), in partner order. One INSERT … SELECT: nothing travels through the process.
  */
 export async function insertItemsOfClaimedCommissions(db: Kysely<DB>, programId: number, payoutId: number) {
   const nets = db
@@ -47,6 +48,10 @@ export async function insertItemsOfClaimedCommissions(db: Kysely<DB>, programId:
       'commission_count',
       'payout_method',
       'payout_details',
+      'partner_public_id',
+      'partner_email',
+      'partner_name',
+      'partner_surname',
     ])
     .expression(
       db
@@ -60,6 +65,10 @@ export async function insertItemsOfClaimedCommissions(db: Kysely<DB>, programId:
           sql<number>`cast(${sql.ref('nets.commission_count')} as integer)`.as('commission_count'),
           'partners.payout_method',
           eb.fn.coalesce('partners.payout_details', sql.lit('{}')).as('payout_details'),
+          'partners.public_id',
+          'partners.email',
+          'partners.name',
+          'partners.surname',
         ])
         .where('partners.program_id', '=', programId)
         .orderBy('nets.partner_id'),
@@ -149,14 +158,11 @@ export async function listPayouts(
   return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 
-/** A page of a payout's items with their partners' names, `after` an item id: one keyset-paged join. */
-export async function listNamedPayoutItems(
-  db: Kysely<DB>,
-  programId: number,
-  payoutId: number,
-  page: { after: number; limit: number },
-) {
-  return db
+const selectNamedPayoutItems = definePreparedQuery<
+  NamedPayoutItemRow,
+  { programId: number; payoutId: number; after: number; limit: number }
+>((db, param) =>
+  db
     .selectFrom('payout_items')
     .leftJoin('partners', 'partners.id', 'payout_items.partner_id')
     .select([
@@ -170,15 +176,80 @@ export async function listNamedPayoutItems(
       'partners.name as partner_name',
       'partners.surname as partner_surname',
     ])
-    .where('payout_items.program_id', '=', programId)
-    .where('payout_items.payout_id', '=', payoutId)
-    .where('payout_items.id', '>', page.after)
+    .where('payout_items.program_id', '=', param('programId'))
+    .where('payout_items.payout_id', '=', param('payoutId'))
+    .where('payout_items.id', '>', param('after'))
     .orderBy('payout_items.id')
-    .limit(page.limit)
-    .execute();
+    .limit(param('limit')),
+);
+
+/**
+ * A page of a payout's items with their partners' names as they are now, `after` an item id: one
+ * keyset-paged join, compiled once.
+ */
+export async function listNamedPayoutItems(
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  page: { after: number; limit: number },
+) {
+  return selectNamedPayoutItems(db, { programId, payoutId, ...page });
 }
 
-export type NamedPayoutItemRow = Awaited<ReturnType<typeof listNamedPayoutItems>>[number];
+// A deleted partner's item keeps no name (its partner id is set null): the export shows none.
+const kept = (column: 'partner_public_id' | 'partner_email' | 'partner_name' | 'partner_surname') =>
+  sql<string | null>`case when ${sql.ref('partner_id')} is null then null else ${sql.ref(column)} end`.as(
+    column,
+  );
+
+const selectExportItems = definePreparedQuery<
+  NamedPayoutItemRow,
+  { programId: number; payoutId: number; after: number; limit: number }
+>((db, param) =>
+  db
+    .selectFrom('payout_items')
+    .select([
+      'id',
+      'amount',
+      'commission_count',
+      'payout_method',
+      'payout_details',
+      kept('partner_public_id'),
+      kept('partner_email'),
+      kept('partner_name'),
+      kept('partner_surname'),
+    ])
+    .where('program_id', '=', param('programId'))
+    .where('payout_id', '=', param('payoutId'))
+    .where('id', '>', param('after'))
+    .orderBy('id')
+    .limit(param('limit')),
+);
+
+/**
+ * A page of a payout's items as its export writes them, `after` an item id: the items alone,
+ * with the names they kept when the payout was made (migration 0021), in one compiled statement.
+ */
+export async function listExportItems(
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  page: { after: number; limit: number },
+) {
+  return selectExportItems(db, { programId, payoutId, ...page });
+}
+
+export interface NamedPayoutItemRow {
+  id: number;
+  amount: number | bigint;
+  commission_count: number;
+  payout_method: string | null;
+  payout_details: string;
+  partner_public_id: string | null;
+  partner_email: string | null;
+  partner_name: string | null;
+  partner_surname: string | null;
+}
 
 /** A partner's items in payouts that are still pending (a partner delete takes them out). */
 export async function listPendingItemsOfPartner(db: Kysely<DB>, programId: number, partnerId: number) {

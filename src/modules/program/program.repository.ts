@@ -190,3 +190,20 @@ export async function listPrograms(
 ) {
   return db.selectFrom('programs').selectAll().$call(pageInCreationOrder(sort, window)).execute();
 }
+
+/** Programs of one type with their settings, by id after `after` (a background step walks them all). */
+export async function listProgramsOfType(
+  db: Kysely<DB>,
+  type: ProgramsTable['type'],
+  after: number,
+  limit: number,
+) {
+  return db
+    .selectFrom('programs')
+    .select(['id', 'settings'])
+    .where('type', '=', type)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

@@ -31,6 +31,17 @@ export async function readProgram(db: Kysely<DB>, programId: number) {
 }
 
 /** A program by its public id (the public pages' URLs), with its settings read over the defaults. */
+/** Every program of a type with its settings (raw JSON), 500 at a time. */
+export async function* programsOfType(db: Kysely<DB>, type: ProgramType) {
+  let after = 0;
+  for (;;) {
+    const page = await repository.listProgramsOfType(db, type, after, 500);
+    if (page.length > 0) yield page;
+    if (page.length < 500) return;
+    after = Number(page[page.length - 1]!.id);
+  }
+}
+
 export async function readProgramByPublicId(db: Kysely<DB>, publicId: string) {
   const row = await repository.findProgramByPublicId(db, publicId);
   return row ? { ...row, programSettings: programSettingsOf(row.type, row.settings) } : undefined;
