@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Deps } from '../context.ts';
+import { routeNotFound } from '../http/errors.ts';
 import { baseUrl } from '../http/pagination.ts';
 import { Layout, renderDocument } from './layout.tsx';
 
@@ -126,9 +127,23 @@ export const pageRoute = { config: { auth: 'public' }, schema: { hide: true } } 
 /** A form's POST route: a page route whose CSRF token is checked before its handler. */
 export const formRoute = (app: FastifyInstance) => ({ ...pageRoute, preHandler: app.csrfProtection });
 
-/** A page scope under `prefix`: the page plugins, then the module's page routes. */
-export function definePages(prefix: string, routes: (app: FastifyInstance) => Promise<void>) {
+/**
+ * A page scope under `prefix`: the page plugins, then the module's page routes. With `servedOn`,
+ * the scope's routes answer only when it says the request's host is one of theirs (a program's own
+ * host name at `/`): any other host gets the API's 404 as if the routes did not exist, before
+ * anything else of the scope runs; and the scope leaves 404s of unknown paths to the app.
+ */
+export function definePages(
+  prefix: string,
+  routes: (app: FastifyInstance) => Promise<void>,
+  servedOn?: (request: FastifyRequest) => Promise<boolean>,
+) {
   const scope = async (app: FastifyInstance) => {
+    if (servedOn)
+      app.addHook('onRequest', async (request, reply) => {
+        if (await servedOn(request)) return;
+        return reply.code(404).send({ message: routeNotFound(request).message, errors: {}, status: 0 });
+      });
     const { pagesRateLimitPerMinute: max, redisUrl } = app.deps.config;
     if (max > 0) {
       const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
@@ -145,7 +160,7 @@ export function definePages(prefix: string, routes: (app: FastifyInstance) => Pr
     await app.register(cookie);
     await app.register(csrf, {
       cookieKey: 'vouch_csrf',
-      cookieOpts: { path: prefix, sameSite: 'strict', httpOnly: true, secure: 'auto' },
+      cookieOpts: { path: prefix || '/', sameSite: 'strict', httpOnly: true, secure: 'auto' },
     });
     await app.register(formbody, { bodyLimit: 16 * 1024 });
     app.setErrorHandler((error, request, reply) => {
@@ -153,7 +168,9 @@ export function definePages(prefix: string, routes: (app: FastifyInstance) => Pr
       if (status >= 500) request.log.error({ err: error }, 'page failed');
       return sendPage(reply, status, <ErrorPage status={status} />);
     });
-    app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, <ErrorPage status={404} />));
+    // At the root, the app's own 404 (JSON) stays for every path that is not a page.
+    if (prefix !== '')
+      app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, <ErrorPage status={404} />));
     await routes(app);
   };
   return async (app: FastifyInstance) => {

@@ -17,6 +17,7 @@ import { portal } from './0017-portal.ts';
 import { counterSlots } from './0018-counter-slots.ts';
 import { payoutSpeed } from './0019-payout-speed.ts';
 import { replayableCodes } from './0020-replayable-codes.ts';
+import { portalHost } from './0022-portal-host.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -43,4 +44,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0018_counter_slots': counterSlots,
   '0019_payout_speed': payoutSpeed,
   '0020_replayable_codes': replayableCodes,
+  '0022_portal_host': portalHost,
 };

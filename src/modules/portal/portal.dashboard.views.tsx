@@ -1,7 +1,7 @@
 import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import { CHART_DAYS, moneyInWords, type PortalProgram, type SignedInPartner } from './portal.service.ts';
-import { base, type Dashboard, PortalNav } from './portal.shared.views.tsx';
+import { type Dashboard, PortalNav } from './portal.shared.views.tsx';
 
 /** The signed-in partner's dashboard (figures, chart, links, latest rows) and settings. */
 
@@ -89,7 +89,7 @@ export function DashboardPage(props: {
           />
         ))}
         {portal.customLinks ? (
-          <form method="post" action={`${base(portal)}/links`} novalidate>
+          <form method="post" action={`${portal.base}/links`} novalidate>
             <CsrfField token={props.csrf} />
             <Field
               name="key"
@@ -233,7 +233,7 @@ export function SettingsPage(props: {
       ) : null}
       <section class="card" aria-labelledby="name-heading">
         <h2 id="name-heading">Your name</h2>
-        <form method="post" action={`${base(portal)}/settings/name`} novalidate>
+        <form method="post" action={`${portal.base}/settings/name`} novalidate>
           <CsrfField token={props.csrf} />
           <Field
             name="name"
@@ -255,7 +255,7 @@ export function SettingsPage(props: {
       </section>
       <section class="card" aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
-        <form method="post" action={`${base(portal)}/settings/password`} novalidate>
+        <form method="post" action={`${portal.base}/settings/password`} novalidate>
           {props.passwordProblem ? <Notice>{props.passwordProblem}</Notice> : null}
           <CsrfField token={props.csrf} />
           <Field

@@ -25,7 +25,7 @@ import {
   signInPartner,
   updatePartner,
 } from '../partners/partners.service.ts';
-import { partnerPortalUrl, readProgramByPublicId } from '../program/program.service.ts';
+import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
 import { digest, mailOneTimeLink, minutesFromNow, newSecret, TOKEN_SHAPE } from './portal.secrets.ts';
 
@@ -46,12 +46,37 @@ export interface LinkBase {
   baseUrl: string;
 }
 
-export type PortalProgram = NonNullable<Awaited<ReturnType<typeof getPortalProgram>>>;
+export type PortalProgram = ReturnType<typeof toPortal>;
+type PageProgram = NonNullable<Awaited<ReturnType<typeof readPageProgram>>>;
 
-/** The affiliate program of a portal URL, as a program context the services take; else undefined. */
+/** The affiliate program of a portal URL `/p/{public id}`, as the pages use it; else undefined. */
 export async function getPortalProgram(deps: Deps, publicId: string) {
-  const program = await readProgramByPublicId(deps.database.db, publicId);
+  return portalOf(deps, await readPageProgram(deps, { publicId }), 'path');
+}
+
+/**
+ * The affiliate program whose `portal_host` is the host a request came to (its name without the
+ * port, any case), served at `/`; else undefined.
+ */
+export async function getHostPortalProgram(deps: Deps, hostname: string) {
+  if (hostname === '' || hostname.length > 253) return undefined;
+  return portalOf(deps, await readPageProgram(deps, { host: hostname.toLowerCase() }), 'host');
+}
+
+type Mount = 'path' | 'host';
+
+/** What the pages derive from a program row, once per row read (the read is reused for a second). */
+const portals = new WeakMap<PageProgram, Partial<Record<Mount, PortalProgram>>>();
+
+function portalOf(deps: Deps, program: PageProgram | undefined, mount: Mount) {
   if (program?.type !== 'affiliate') return undefined;
+  let built = portals.get(program);
+  if (!built) portals.set(program, (built = {}));
+  built[mount] ??= toPortal(deps, program, mount);
+  return built[mount];
+}
+
+function toPortal(deps: Deps, program: PageProgram, mount: Mount) {
   const ctx: ProgramContext = {
     ...deps,
     program: {
@@ -68,6 +93,9 @@ export async function getPortalProgram(deps: Deps, publicId: string) {
   return {
     ctx,
     publicId: program.public_id,
+    /** Where the portal's pages are on this request's host: `/p/{public id}`, or `` at the root of its own host. */
+    base: mount === 'host' ? '' : `/p/${program.public_id}`,
+    portalHost: program.portal_host,
     name: program.name,
     website: program.website,
     currency: String(settings.currency ?? 'USD'),
@@ -82,9 +110,15 @@ export async function getPortalProgram(deps: Deps, publicId: string) {
   };
 }
 
-/** The portal's own URL of a program: where `partner_portal_url` points. */
-export const portalUrl = (base: LinkBase, programPublicId: string) =>
-  partnerPortalUrl(base.baseUrl, programPublicId);
+/**
+ * The portal's own URL, without a trailing slash (links in e-mails are `{it}/link/…`): on the
+ * program's portal host when it has one, else `/p/{public id}` on the base URL.
+ */
+export const portalUrl = (base: LinkBase, portal: PortalProgram) =>
+  partnerPortalUrl(base.baseUrl, portal.publicId, portal.portalHost, portal.ctx.config.publicUrl).replace(
+    /\/$/,
+    '',
+  );
 
 /** Changes whenever the password does: a session made before a new password no longer matches. */
 const credentialStamp = (row: PartnerRow) => digest(`partner:${row.password_hash ?? ''}`).slice(0, 32);
@@ -268,7 +302,7 @@ async function sendLink(portal: PortalProgram, email: string, purpose: TokenPurp
     owner: { kind: 'partner', id: Number(row.id) },
     to: row.email,
     name: row.name,
-    portalUrl: portalUrl(base, portal.publicId),
+    portalUrl: portalUrl(base, portal),
     portalName: `the ${portal.name} partner portal`,
     subject:
       purpose === 'sign_in' ? `Your sign-in link for ${portal.name}` : `Reset your ${portal.name} password`,
