@@ -1,6 +1,16 @@
-import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
+import { CopyField, CsrfField, Field, Notice, Select } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
-import { CHART_DAYS, moneyInWords, type PortalProgram, type SignedInPartner } from './portal.service.ts';
+import {
+  CHART_DAYS,
+  moneyInWords,
+  PAYOUT_FIELDS,
+  type PayoutErrors,
+  type PayoutField,
+  type PayoutForm,
+  type PortalProgram,
+  payoutOf,
+  type SignedInPartner,
+} from './portal.service.ts';
 import { type Dashboard, PortalNav } from './portal.shared.views.tsx';
 
 /** The signed-in partner's dashboard (figures, chart, links, latest rows) and settings. */
@@ -207,16 +217,45 @@ export function DashboardPage(props: {
   );
 }
 
+const savedWords = {
+  name: 'Your name is saved.',
+  password: 'Your new password is saved. Other devices are signed out.',
+  payout: 'Your payout details are saved.',
+} as const;
+
+const payoutMethodChoices = [
+  { value: 'paypal', label: 'PayPal' },
+  { value: 'wise', label: 'Wise' },
+  { value: 'bank_transfer', label: 'Bank transfer' },
+  { value: 'manual', label: 'Other (agreed with the program)' },
+] as const;
+
+const payoutFieldLabels: Record<PayoutField, { label: string; hint?: string }> = {
+  email: { label: 'PayPal or Wise e-mail address' },
+  iban: { label: 'IBAN', hint: 'For example DE89 3704 0044 0532 0130 00.' },
+  account_holder: { label: "Account holder's name" },
+  account_number: { label: 'Account number', hint: 'When your account has no IBAN.' },
+  routing_number: { label: 'Routing, sort code or BSB number' },
+  swift_bic: { label: 'SWIFT/BIC code', hint: '8 or 11 letters and digits.' },
+  bank_name: { label: "Bank's name" },
+  note: { label: 'Note for other payout methods' },
+};
+
 export function SettingsPage(props: {
   portal: PortalProgram;
   partner: SignedInPartner;
   csrf: string;
   nameErrors?: { name?: string; surname?: string };
   passwordProblem?: string;
-  saved?: 'name' | 'password';
+  payoutErrors?: PayoutErrors;
+  /** What the partner sent, shown again with its errors; else the stored method and fields. */
+  payoutValues?: PayoutForm;
+  saved?: 'name' | 'password' | 'payout';
 }) {
   const { portal, partner } = props;
   const errors = props.nameErrors ?? {};
+  const payout = props.payoutValues ?? payoutOf(partner);
+  const payoutErrors = props.payoutErrors ?? {};
   return (
     <Layout
       title="Settings"
@@ -226,9 +265,7 @@ export function SettingsPage(props: {
       <h1>Settings</h1>
       {props.saved ? (
         <p class="success" role="status">
-          {props.saved === 'name'
-            ? 'Your name is saved.'
-            : 'Your new password is saved. Other devices are signed out.'}
+          {savedWords[props.saved]}
         </p>
       ) : null}
       <section class="card" aria-labelledby="name-heading">
@@ -277,13 +314,38 @@ export function SettingsPage(props: {
         </form>
       </section>
       <section class="card" aria-labelledby="payout-heading">
-        <h2 id="payout-heading">Payouts</h2>
-        <p>
-          {partner.row.payout_method
-            ? `Your payout method: ${partner.row.payout_method.replace('_', ' ')}.`
-            : 'No payout method is set yet.'}{' '}
-          Changing the payout method and details here is not built yet: ask {portal.name} to set them for you.
+        <h2 id="payout-heading">How you are paid</h2>
+        <p class="muted">
+          {portal.name} pays your approved commissions this way. Fill in the fields your method needs: PayPal
+          your PayPal e-mail address; Wise your Wise e-mail address, or an IBAN with the account holder's
+          name; a bank transfer the account holder's name and an IBAN or account number.
         </p>
+        <form method="post" action={`${portal.base}/settings/payout`} novalidate>
+          {Object.keys(payoutErrors).length > 0 ? (
+            <Notice>Your payout details are not saved yet: check the fields marked below.</Notice>
+          ) : null}
+          <CsrfField token={props.csrf} />
+          <Select
+            name="payout_method"
+            label="Payout method"
+            options={payoutMethodChoices}
+            value={payout.method}
+            error={payoutErrors.payout_method}
+          />
+          {PAYOUT_FIELDS.map((field) => (
+            <Field
+              key={field}
+              name={`payout_${field}`}
+              label={payoutFieldLabels[field].label}
+              hint={payoutFieldLabels[field].hint}
+              type={field === 'email' ? 'email' : 'text'}
+              maxLength={field === 'note' ? 1000 : 255}
+              value={payout.details[field] ?? ''}
+              error={payoutErrors[field]}
+            />
+          ))}
+          <button type="submit">Save payout details</button>
+        </form>
       </section>
     </Layout>
   );

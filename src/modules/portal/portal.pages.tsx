@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { formText, HONEYPOT } from '../../pages/forms.tsx';
+import { formText, formValidator, HONEYPOT } from '../../pages/forms.tsx';
 import {
   definePages,
   formRoute,
@@ -21,7 +21,13 @@ import {
   getPortalProgram,
   type LeadForm,
   type LeadFormField,
+  PAYOUT_FIELDS,
+  PartnerPayoutInput,
+  type PayoutField,
+  type PayoutForm,
   type PortalProgram,
+  payoutInput,
+  payoutProblemsInWords,
   resetLinkUsable,
   resetPassword,
   SESSION_DAYS,
@@ -34,6 +40,7 @@ import {
   signUp,
   submitLead,
   updateName,
+  updatePayout,
   waitInWords,
 } from './portal.service.ts';
 
@@ -129,6 +136,22 @@ const leadForm = (body: unknown, fields: readonly LeadFormField[]): LeadForm => 
     fields.map((field) => {
       const name = `cfield-${field.id}`;
       return [String(field.id), field.type === 'checkbox' ? formList(body, name) : formText(body, name)];
+    }),
+  ),
+});
+
+/** The API's own check of payout fields (`POST/PUT /v1/partners`), for the settings form. */
+const checkPayout = formValidator(PartnerPayoutInput);
+
+/** Codes are written in upper case (the API's rule for IBAN and SWIFT/BIC); people type either. */
+const upperCased: readonly PayoutField[] = ['iban', 'swift_bic'];
+
+const payoutForm = (body: unknown): PayoutForm => ({
+  method: formText(body, 'payout_method'),
+  details: Object.fromEntries(
+    PAYOUT_FIELDS.map((field) => {
+      const value = formText(body, `payout_${field}`);
+      return [field, upperCased.includes(field) ? value.toUpperCase() : value];
     }),
   ),
 });
@@ -377,6 +400,31 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
       });
       const now = (await currentPartner(portal, sessionToken(request))) ?? partner;
       const props = errors ? { nameErrors: errors } : { saved: 'name' as const };
+      return sendPage(
+        reply,
+        errors ? 422 : 200,
+        <SettingsPage portal={portal} partner={now} csrf={reply.generateCsrf()} {...props} />,
+      );
+    },
+  });
+
+  app.post<{ Params: Params }>(`${mount.path}/settings/payout`, {
+    ...form,
+    handler: async (request, reply) => {
+      const portal = await portalOf(request);
+      const partner = await signedIn(request, reply, portal);
+      if (!partner) return reply;
+      const values = payoutForm(request.body);
+      const input = payoutInput(values);
+      const schemaProblems = checkPayout(input);
+      const errors =
+        values.method === ''
+          ? { payout_method: 'Choose how you want to be paid.' }
+          : schemaProblems
+            ? payoutProblemsInWords(schemaProblems)
+            : await updatePayout(portal, partner, input);
+      const now = (await currentPartner(portal, sessionToken(request))) ?? partner;
+      const props = errors ? { payoutErrors: errors, payoutValues: values } : { saved: 'payout' as const };
       return sendPage(
         reply,
         errors ? 422 : 200,
