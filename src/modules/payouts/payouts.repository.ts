@@ -180,6 +180,31 @@ export async function listNamedPayoutItems(
 
 export type NamedPayoutItemRow = Awaited<ReturnType<typeof listNamedPayoutItems>>[number];
 
+/** A partner's latest payouts, newest first: its items with their payouts (index payout_items_partner). */
+export async function listPayoutsOfPartner(
+  db: Kysely<DB>,
+  programId: number,
+  partnerId: number,
+  limit: number,
+) {
+  return db
+    .selectFrom('payout_items')
+    .innerJoin('payouts', 'payouts.id', 'payout_items.payout_id')
+    .select([
+      'payouts.public_id',
+      'payouts.status',
+      'payouts.currency',
+      'payouts.created_at',
+      'payouts.paid_at',
+      'payout_items.amount',
+    ])
+    .where('payout_items.program_id', '=', programId)
+    .where('payout_items.partner_id', '=', partnerId)
+    .orderBy('payout_items.payout_id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** A partner's items in payouts that are still pending (a partner delete takes them out). */
 export async function listPendingItemsOfPartner(db: Kysely<DB>, programId: number, partnerId: number) {
   return db

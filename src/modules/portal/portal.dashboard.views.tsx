@@ -213,9 +213,40 @@ export function DashboardPage(props: {
           )}
         </section>
       </div>
+      <section class="card" aria-labelledby="payouts-heading">
+        <h2 id="payouts-heading">Latest payouts</h2>
+        {view.payouts.length === 0 ? (
+          <p class="muted">No payouts yet. Approved commissions are paid out in the program's next payout.</p>
+        ) : (
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.payouts.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.day}</td>
+                    <td class="num">{moneyInWords(p.amount, p.currency)}</td>
+                    <td>{payoutStatusWords[p.status]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
     </Layout>
   );
 }
+
+const payoutStatusWords = { pending: 'On its way', paid: 'Paid', cancelled: 'Cancelled' } as const;
 
 const savedWords = {
   name: 'Your name is saved.',

@@ -582,6 +582,54 @@ describeEachDatabase(
       assert.equal((await stored()).payout_method, 'bank_transfer');
     });
 
+    test('the dashboard lists the partner’s latest payouts (its own amount), through the payouts service', async () => {
+      const p = await server().newProgram('affiliate');
+      const client = await signUp(server, p, 'paid@example.com');
+      const other = await server().request('POST', '/v1/partners', {
+        token: p.token,
+        body: { email: 'other@example.com', name: 'Other' },
+      });
+      assert.equal(other.status, 201, other.text);
+      const base = `/p/${p.publicId}`;
+      assert.match((await client.get(`${base}/dashboard`)).text, /No payouts yet/);
+      const partners = (await server().request('GET', '/v1/partners', { token: p.token })).body.data;
+      for (const [i, partner] of partners.entries()) {
+        const customer = await server().request('POST', '/v1/customers', {
+          token: p.token,
+          body: { key: `buyer-${i}`, email: `buyer-${i}@example.com`, partner: { id: partner.id } },
+        });
+        assert.equal(customer.status, 201, customer.text);
+        const sale = await server().request('POST', '/v1/transactions', {
+          token: p.token,
+          body: { key: `sale-${i}`, amount: 100 * (i + 1), action: 'sale', customer: { key: `buyer-${i}` } },
+        });
+        assert.equal(sale.status, 200, sale.text);
+      }
+      const payout = await server().request('POST', '/v1/payouts', { token: p.token, body: {} });
+      assert.equal(payout.status, 201, payout.text);
+      const mine = partners.find((x: { email: string }) => x.email === 'paid@example.com');
+      const myAmount = mine === partners[0] ? '$20.00' : '$40.00';
+      const othersAmount = mine === partners[0] ? '$40.00' : '$20.00';
+      const pending = await client.get(`${base}/dashboard`);
+      assert.match(pending.text, /<h2 id="payouts-heading">Latest payouts<\/h2>/);
+      const payouts = pending.text.slice(pending.text.indexOf('payouts-heading'));
+      assert.match(payouts, new RegExp(`<td class="num">\\${myAmount}</td><td>On its way</td>`));
+      assert.doesNotMatch(
+        payouts,
+        new RegExp(`\\${othersAmount}`),
+        'not the batch total nor another partner',
+      );
+      const paid = await server().request('POST', `/v1/payouts/${payout.body.data.id}/mark-paid`, {
+        token: p.token,
+        body: {},
+      });
+      assert.equal(paid.status, 200, paid.text);
+      assert.match(
+        (await client.get(`${base}/dashboard`)).text,
+        /<td>Paid<\/td><\/tr><\/tbody><\/table><\/div><\/section><\/main>/,
+      );
+    });
+
     test('unknown programs and pages answer the 404 page; registration can be closed', async () => {
       const p = await server().newProgram('affiliate');
       await server().request('PUT', '/v1/program', {

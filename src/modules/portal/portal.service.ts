@@ -26,6 +26,7 @@ import {
   signInPartner,
   updatePartner,
 } from '../partners/partners.service.ts';
+import { listPartnerPayouts } from '../payouts/payouts.service.ts';
 import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
 import { digest, mailOneTimeLink, minutesFromNow, newSecret, TOKEN_SHAPE } from './portal.secrets.ts';
@@ -550,6 +551,8 @@ export async function updatePayout(
 /** How many days the dashboard's chart covers. */
 export const CHART_DAYS = 30;
 const LATEST = 10;
+/** The dashboard's latest payouts. */
+const PAYOUTS_SHOWN = 5;
 
 /** Everything the dashboard shows, from counters and the newest rows of each list. */
 export async function getDashboard(portal: PortalProgram, partner: SignedInPartner) {
@@ -566,6 +569,7 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
     created_at: string;
   }[];
   const commissions = (await listCommissions(ctx, { ...page, partner: partnerRef })).slice(0, LATEST);
+  const payouts = await listPartnerPayouts(ctx, Number(partner.row.id), PAYOUTS_SHOWN);
   return {
     figures,
     chart: dailySeries(figures.clicksByDay, today, CHART_DAYS),
@@ -580,6 +584,13 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
       status: commission.status,
       kind: commission.kind,
       day: dayOf(commission.created_at),
+    })),
+    payouts: payouts.map((payout) => ({
+      id: payout.id,
+      amount: payout.amount,
+      currency: payout.currency,
+      status: payout.status,
+      day: dayOf(payout.paid_at ?? payout.created_at),
     })),
   };
 }
