@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { PayoutItemsTable, PayoutsTable } from '../../db/domain-tables.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Payout batches and their items; every query is scoped by the program. */
@@ -180,14 +181,18 @@ export async function listNamedPayoutItems(
 
 export type NamedPayoutItemRow = Awaited<ReturnType<typeof listNamedPayoutItems>>[number];
 
-/** A partner's latest payouts, newest first: its items with their payouts (index payout_items_partner). */
-export async function listPayoutsOfPartner(
-  db: Kysely<DB>,
-  programId: number,
-  partnerId: number,
-  limit: number,
-) {
-  return db
+const selectPayoutsOfPartner = definePreparedQuery<
+  {
+    public_id: string;
+    status: string;
+    currency: string;
+    created_at: string;
+    paid_at: string | null;
+    amount: number | bigint;
+  },
+  { programId: number; partnerId: number; limit: number }
+>((db, param) =>
+  db
     .selectFrom('payout_items')
     .innerJoin('payouts', 'payouts.id', 'payout_items.payout_id')
     .select([
@@ -198,11 +203,15 @@ export async function listPayoutsOfPartner(
       'payouts.paid_at',
       'payout_items.amount',
     ])
-    .where('payout_items.program_id', '=', programId)
-    .where('payout_items.partner_id', '=', partnerId)
+    .where('payout_items.program_id', '=', param('programId'))
+    .where('payout_items.partner_id', '=', param('partnerId'))
     .orderBy('payout_items.payout_id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(param('limit')),
+);
+
+/** A partner's latest payouts, newest first: its items with their payouts (index payout_items_partner). */
+export function listPayoutsOfPartner(db: Kysely<DB>, programId: number, partnerId: number, limit: number) {
+  return selectPayoutsOfPartner(db, { programId, partnerId, limit });
 }
 
 /** A partner's items in payouts that are still pending (a partner delete takes them out). */

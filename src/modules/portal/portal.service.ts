@@ -12,8 +12,8 @@ import {
 } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
-import { listCommissions, settleDueCommissions } from '../commissions/commissions.service.ts';
-import { listCustomers } from '../customers/customers.service.ts';
+import { listLatestCommissionsOfPartner, settleDueCommissions } from '../commissions/commissions.service.ts';
+import { listLatestCustomersOfPartner } from '../customers/customers.service.ts';
 import { createLead, getLeadSetup, leadAnswerProblems, listLeads } from '../leads/leads.service.ts';
 import { createPartnerLink } from '../partners/partners.links.service.ts';
 import {
@@ -560,15 +560,9 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
   const today = dayOf(nowTimestamp(ctx.clock));
   const from = addDays(today, -(CHART_DAYS - 1));
   const figures = await getPartnerDashboardFigures(ctx, partner.row, settleDueCommissions, from);
-  const page = { page: 1, limit: LATEST, sort: 'desc' as const };
-  const partnerRef = { id: partner.row.public_id };
-  // The behaviour table answers each program type's entries as unknown; affiliate entries have these.
-  const customers = (await listCustomers(ctx, { ...page, partner: partnerRef })).slice(0, LATEST) as {
-    name: string | null;
-    email: string | null;
-    created_at: string;
-  }[];
-  const commissions = (await listCommissions(ctx, { ...page, partner: partnerRef })).slice(0, LATEST);
+  const partnerId = Number(partner.row.id);
+  const customers = await listLatestCustomersOfPartner(ctx, partnerId, LATEST);
+  const commissions = await listLatestCommissionsOfPartner(ctx, partnerId, LATEST);
   const payouts = await listPartnerPayouts(ctx, Number(partner.row.id), PAYOUTS_SHOWN);
   return {
     figures,
