@@ -269,7 +269,7 @@ const payoutFieldLabels: Record<PayoutField, { label: string; hint?: string }> =
   routing_number: { label: 'Routing, sort code or BSB number' },
   swift_bic: { label: 'SWIFT/BIC code', hint: '8 or 11 letters and digits.' },
   bank_name: { label: "Bank's name" },
-  note: { label: 'Note for other payout methods' },
+  note: { label: 'Note (when paid another way)' },
 };
 
 export function SettingsPage(props: {
