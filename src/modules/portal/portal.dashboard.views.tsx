@@ -1,5 +1,6 @@
 import { CopyField, CsrfField, Field, Notice, Select } from '../../pages/forms.tsx';
-import { Layout } from '../../pages/layout.tsx';
+import { documentShell, Layout } from '../../pages/layout.tsx';
+import { renderPart } from '../../pages/rendered.tsx';
 import {
   CHART_DAYS,
   moneyInWords,
@@ -68,24 +69,62 @@ const statusWords: Record<string, string> = {
   voided: 'Voided',
 };
 
-export function DashboardPage(props: {
+type DashboardProps = {
   portal: PortalProgram;
   partner: SignedInPartner;
   view: Dashboard;
   csrf: string;
   linkKey?: string;
   linkError?: string;
-}) {
+};
+
+const dashboardLayout = (portal: PortalProgram, csrf: string) => ({
+  title: 'Dashboard',
+  site: portal.name,
+  wide: true,
+  copyScript: true,
+  nav: <PortalNav portal={portal} csrf={csrf} current="dashboard" />,
+});
+
+export function DashboardPage(props: DashboardProps) {
+  return (
+    <Layout {...dashboardLayout(props.portal, props.csrf)}>
+      <DashboardContent {...props} />
+    </Layout>
+  );
+}
+
+/** Where a shell's CSRF token goes; a NUL never comes out of a rendered page's own text. */
+const CSRF_PLACE = '\u0000csrf\u0000';
+
+/** The dashboard's layout of each portal (the object is renewed whenever its program is read again). */
+const dashboardShells = new WeakMap<PortalProgram, { before: string; after: string }>();
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The dashboard's whole document, as `sendPage(<DashboardPage … />)` renders it: the layout around
+ * it (the program's name, the navigation) is rendered once per portal and reused with this
+ * request's CSRF token; only the partner's own content is rendered per view.
+ */
+export function dashboardDocument(props: DashboardProps): string {
+  let shell = dashboardShells.get(props.portal);
+  if (!shell) {
+    shell = documentShell(dashboardLayout(props.portal, CSRF_PLACE));
+    dashboardShells.set(props.portal, shell);
+  }
+  return (
+    shell.before.replace(CSRF_PLACE, escapeAttribute(props.csrf)) +
+    renderPart(<DashboardContent {...props} />) +
+    shell.after
+  );
+}
+
+function DashboardContent(props: DashboardProps) {
   const { portal, view } = props;
   const { figures } = view;
   return (
-    <Layout
-      title="Dashboard"
-      site={portal.name}
-      wide
-      copyScript
-      nav={<PortalNav portal={portal} csrf={props.csrf} current="dashboard" />}
-    >
+    <>
       <h1>Welcome, {props.partner.row.name ?? 'partner'}</h1>
       <section class="card" aria-labelledby="links-heading">
         <h2 id="links-heading">Your referral links</h2>
@@ -242,7 +281,7 @@ export function DashboardPage(props: {
           </div>
         )}
       </section>
-    </Layout>
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import {
   pageNotFound,
   pageRoute,
   seeOther,
+  sendHtml,
   sendPage,
   setSessionCookie,
 } from '../../pages/plugin.tsx';
@@ -62,7 +63,7 @@ import {
   SignUpPage,
   UseLinkPage,
 } from './portal.account.views.tsx';
-import { DashboardPage, SettingsPage } from './portal.dashboard.views.tsx';
+import { DashboardPage, dashboardDocument, SettingsPage } from './portal.dashboard.views.tsx';
 import { LeadsPage } from './portal.leads.views.tsx';
 
 /**
@@ -366,11 +367,7 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
       if (partner.pending)
         return sendPage(reply, 200, <PendingPage portal={portal} partner={partner} csrf={csrf} />);
       const view = await getDashboard(portal, partner);
-      return sendPage(
-        reply,
-        200,
-        <DashboardPage portal={portal} partner={partner} view={view} csrf={csrf} />,
-      );
+      return sendHtml(reply, 200, dashboardDocument({ portal, partner, view, csrf }));
     },
   });
 
