@@ -19,7 +19,11 @@ const cookiesOf = (response: Response) =>
     .map((line) => line.split(';')[0])
     .join('; ');
 
-/** Signs the partner in through the portal's form, as a browser does; answers the Cookie header. */
+/**
+ * Signs the partner in through the portal's form, as a browser does; answers the Cookie header a
+ * browser then sends: the session and the CSRF cookie the sign-in page set (without it, every
+ * view would make and set a new CSRF secret, which no browser causes).
+ */
 async function signIn(url: string, email: string, password: string) {
   const form = await fetch(`${url}/sign-in`);
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
@@ -30,7 +34,7 @@ async function signIn(url: string, email: string, password: string) {
     body: new URLSearchParams({ _csrf: csrf, email, password }).toString(),
   });
   if (signedIn.status !== 303) throw new Error(`sign-in failed: ${signedIn.status}`);
-  return cookiesOf(signedIn);
+  return `${cookiesOf(form)}; ${cookiesOf(signedIn)}`;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vouch-portal-bench-'));

@@ -11,7 +11,11 @@ export class PageClient {
   /** The CSRF token of the last page that had a form. */
   csrf = '';
 
-  constructor(private readonly server: () => TestServer) {}
+  /** `host`: the Host header every request carries (a program's portal host); else the server's. */
+  constructor(
+    private readonly server: () => TestServer,
+    private readonly host?: string,
+  ) {}
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name)?.value;
@@ -19,6 +23,10 @@ export class PageClient {
 
   setCookie(name: string, value: string, path = '/') {
     this.cookies.set(name, { value, path });
+  }
+
+  private hostHeader(): Record<string, string> {
+    return this.host ? { host: this.host } : {};
   }
 
   private cookieHeader(path: string): string {
@@ -47,7 +55,7 @@ export class PageClient {
   }
 
   async get(path: string): Promise<Reply> {
-    const headers: Record<string, string> = { accept: 'text/html' };
+    const headers: Record<string, string> = { accept: 'text/html', ...this.hostHeader() };
     const cookie = this.cookieHeader(path);
     if (cookie) headers.cookie = cookie;
     return this.remember(await this.server().request('GET', path, { headers }));
@@ -58,6 +66,7 @@ export class PageClient {
     const headers: Record<string, string> = {
       accept: 'text/html',
       'content-type': 'application/x-www-form-urlencoded',
+      ...this.hostHeader(),
     };
     const cookie = this.cookieHeader(path);
     if (cookie) headers.cookie = cookie;

@@ -96,12 +96,18 @@ export function dailySeries(
   days: number,
 ): { day: string; value: number }[] {
   const byDay = new Map(rows.map((row) => [row.day, row.value]));
-  const out: { day: string; value: number }[] = [];
-  for (let i = days - 1; i >= 0; i--) {
-    const day = addDays(today, -i);
-    out.push({ day, value: byDay.get(day) ?? 0 });
-  }
-  return out;
+  return daysUpTo(today, days).map((day) => ({ day, value: byDay.get(day) ?? 0 }));
+}
+
+/** The last series' days: every dashboard of a day asks for the same ones (date maths cost more than the rest). */
+let lastDays: { today: string; days: number; list: readonly string[] } | undefined;
+
+function daysUpTo(today: string, days: number): readonly string[] {
+  if (lastDays?.today === today && lastDays.days === days) return lastDays.list;
+  const list: string[] = [];
+  for (let i = days - 1; i >= 0; i--) list.push(addDays(today, -i));
+  lastDays = { today, days, list };
+  return list;
 }
 
 /** An amount as people read it ("$1,234.50"); an unknown currency code shows as "1234.5 XYZ". */

@@ -19,4 +19,9 @@ export class ShortCache<Key, Value> {
     value.catch(() => this.#entries.delete(key));
     return value;
   }
+
+  /** Forgets every entry: the owner of the data changed some (in this process). */
+  clear(): void {
+    this.#entries.clear();
+  }
 }

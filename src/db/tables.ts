@@ -20,6 +20,8 @@ export interface ProgramsTable {
   settings: string;
   /** JSON: the type's `portal_settings`. */
   portal_settings: string;
+  /** An affiliate program's own host name of its partner portal (lower case), or null. */
+  portal_host: string | null;
   created_at: string;
   updated_at: string;
 }

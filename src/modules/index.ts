@@ -12,7 +12,7 @@ import { partnerReferralLinksRoutes } from './partners/partners.links.routes.ts'
 import { partnersRoutes } from './partners/partners.routes.ts';
 import { payoutsRoutes } from './payouts/payouts.routes.ts';
 import { customerPortalPages } from './portal/customer-portal.pages.tsx';
-import { partnerPortalPages } from './portal/portal.pages.tsx';
+import { hostPortalPages, partnerPortalPages } from './portal/portal.pages.tsx';
 import { programRoutes } from './program/program.routes.ts';
 import { promotionCodesRoutes } from './promotion-codes/promotion-codes.routes.ts';
 import { rewardsRoutes } from './rewards/rewards.routes.ts';
@@ -49,4 +49,6 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   partnerPortalPages,
   customerPortalPages,
   trackingRoutes,
+  // Last: `/`, `/sign-in`, `/dashboard`… answer only on a program's own portal host.
+  hostPortalPages,
 ];

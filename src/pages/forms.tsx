@@ -1,4 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import type { TSchema } from 'typebox';
+import type { FieldErrors } from '../core/errors.ts';
+import { compileBodyValidator, fieldErrorsFromAjv } from '../http/validation.ts';
 
 /** Form pieces every page form uses: labelled fields with their error, CSRF token, honeypot. */
 
@@ -133,6 +136,58 @@ export function CopyField(props: { id: string; url: string; label: string }) {
         </button>
       </div>
       <p id={`${props.id}-status`} class="muted status" aria-live="polite" />
+    </div>
+  );
+}
+
+/**
+ * A form's values checked against a route's body schema, with the same validator and messages as
+ * the API: the field errors by dotted path, or undefined when the values pass.
+ */
+export function formValidator(schema: TSchema): (values: unknown) => FieldErrors | undefined {
+  const validate = compileBodyValidator(schema);
+  return (values) => (validate(values) ? undefined : fieldErrorsFromAjv(validate.errors ?? []));
+}
+
+/** A labelled choice of one of `options` (value and words), with its error. */
+export function Select(props: {
+  name: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  value?: string | undefined;
+  error?: string | undefined;
+  hint?: string;
+}) {
+  const id = `field-${props.name}`;
+  const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      {props.hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      ) : null}
+      <select
+        id={id}
+        name={props.name}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={described || undefined}
+      >
+        <option value="">Choose…</option>
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value} selected={option.value === props.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {props.error ? (
+        <p class="error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      ) : null}
     </div>
   );
 }

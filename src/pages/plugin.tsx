@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Deps } from '../context.ts';
+import { routeNotFound } from '../http/errors.ts';
 import { baseUrl } from '../http/pagination.ts';
 import { Layout, renderDocument } from './layout.tsx';
 
@@ -129,14 +130,24 @@ export const formRoute = (app: FastifyInstance) => ({ ...pageRoute, preHandler: 
 /**
  * A page scope under `prefix`: the page plugins, then the module's page routes. A scope whose pages
  * have no form (`forms: false`) registers no cookie, CSRF or form-body plugin, so its requests run
- * none of their hooks (the cookie plugin's run on every request of a scope, form or not).
+ * none of their hooks (the cookie plugin's run on every request of a scope, form or not). With
+ * `servedOn`, the scope's routes answer only when it says the request's host is one of theirs (a
+ * program's own host name at `/`): any other host gets the API's 404 as if the routes did not
+ * exist, before anything else of the scope runs; and the scope leaves 404s of unknown paths to
+ * the app.
  */
 export function definePages(
   prefix: string,
   routes: (app: FastifyInstance) => Promise<void>,
-  options: { forms?: boolean } = {},
+  options: { forms?: boolean; servedOn?: (request: FastifyRequest) => Promise<boolean> } = {},
 ) {
   const scope = async (app: FastifyInstance) => {
+    const { servedOn } = options;
+    if (servedOn)
+      app.addHook('onRequest', async (request, reply) => {
+        if (await servedOn(request)) return;
+        return reply.code(404).send({ message: routeNotFound(request).message, errors: {}, status: 0 });
+      });
     const { pagesRateLimitPerMinute: max, redisUrl } = app.deps.config;
     if (max > 0) {
       const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
@@ -154,7 +165,7 @@ export function definePages(
       await app.register(cookie);
       await app.register(csrf, {
         cookieKey: 'vouch_csrf',
-        cookieOpts: { path: prefix, sameSite: 'strict', httpOnly: true, secure: 'auto' },
+        cookieOpts: { path: prefix || '/', sameSite: 'strict', httpOnly: true, secure: 'auto' },
       });
       await app.register(formbody, { bodyLimit: 16 * 1024 });
     }
@@ -163,7 +174,9 @@ export function definePages(
       if (status >= 500) request.log.error({ err: error }, 'page failed');
       return sendPage(reply, status, <ErrorPage status={status} />);
     });
-    app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, <ErrorPage status={404} />));
+    // At the root, the app's own 404 (JSON) stays for every path that is not a page.
+    if (prefix !== '')
+      app.setNotFoundHandler((_request, reply) => sendPage(reply, 404, <ErrorPage status={404} />));
     await routes(app);
   };
   return async (app: FastifyInstance) => {

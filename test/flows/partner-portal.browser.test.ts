@@ -170,6 +170,27 @@ describeEachDatabase(
       await assertAccessible(page, 'settings');
       await shot('settings');
 
+      // Payout details: a missing field is named on the page, then the details are saved.
+      await page.getByLabel('Payout method').selectOption('paypal');
+      await page.getByRole('button', { name: 'Save payout details' }).click();
+      assert.match(
+        (await page.locator('#field-payout_email-error').textContent()) ?? '',
+        /Enter your e-mail/,
+      );
+      await assertAccessible(page, 'settings with payout errors');
+      await shot('settings-payout-errors');
+      await page.getByLabel('Payout method').selectOption('bank_transfer');
+      await page.getByLabel("Account holder's name").fill('Jane Doe');
+      await page.getByLabel('IBAN').fill('de89 3704 0044 0532 0130 00');
+      await page.getByLabel('SWIFT/BIC code').fill('COBADEFFXXX');
+      await page.getByRole('button', { name: 'Save payout details' }).click();
+      assert.match((await page.getByRole('status').textContent()) ?? '', /payout details are saved/);
+      assert.equal(await page.getByLabel('IBAN').inputValue(), 'DE89 3704 0044 0532 0130 00');
+      const stored = (await server().request('GET', '/v1/partners?limit=1', { token })).body.data[0];
+      const withPayout = (await server().request('GET', `/v1/partners/${stored.id}`, { token })).body.data;
+      assert.equal(withPayout.payout_method, 'bank_transfer');
+      await shot('settings-payout');
+
       await page.getByRole('button', { name: 'Sign out' }).click();
       assert.match((await page.getByRole('status').textContent()) ?? '', /You are signed out/);
       await page.goto(`${portal}/dashboard`);
@@ -201,6 +222,28 @@ describeEachDatabase(
       await page.goto(`${portal}/forgot`);
       await assertAccessible(page, 'forgot');
       await shot('forgot');
+
+      // A payout of the approved commission shows on the dashboard.
+      const commissions = (await server().request('GET', '/v1/commissions', { token })).body.data;
+      const approved = await server().request('POST', '/v1/commissions/approve', {
+        token,
+        body: { ids: commissions.map((c: { id: number }) => c.id) },
+      });
+      assert.equal(approved.status, 200, approved.text);
+      const payout = await server().request('POST', '/v1/payouts', { token, body: {} });
+      assert.equal(payout.status, 201, payout.text);
+      // (After the e-mailed links: a paid payout sends the partner an e-mail too.)
+      await page.goto(`${portal}/dashboard`);
+      assert.match((await page.locator('#payouts-heading + div').textContent()) ?? '', /\$19\.80On its way/);
+      const paid = await server().request('POST', `/v1/payouts/${payout.body.data.id}/mark-paid`, {
+        token,
+        body: {},
+      });
+      assert.equal(paid.status, 200, paid.text);
+      await page.reload();
+      assert.match((await page.locator('#payouts-heading + div').textContent()) ?? '', /\$19\.80Paid/);
+      await assertAccessible(page, 'dashboard with payouts');
+      await shot('dashboard-payouts');
       await context.close();
     });
     test('refer-a-friend customer portal: offer page → sign-in link by e-mail → link, friends, balance', {

@@ -18,6 +18,7 @@ import { counterSlots } from './0018-counter-slots.ts';
 import { payoutSpeed } from './0019-payout-speed.ts';
 import { replayableCodes } from './0020-replayable-codes.ts';
 import { payoutExport } from './0021-payout-export.ts';
+import { portalHost } from './0022-portal-host.ts';
 import { saleVersions } from './0023-sale-versions.ts';
 import type { VouchMigration } from './helpers.ts';
 
@@ -46,5 +47,6 @@ export const migrations: Record<string, VouchMigration> = {
   '0019_payout_speed': payoutSpeed,
   '0020_replayable_codes': replayableCodes,
   '0021_payout_export': payoutExport,
+  '0022_portal_host': portalHost,
   '0023_sale_versions': saleVersions,
 };

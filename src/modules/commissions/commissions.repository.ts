@@ -481,3 +481,30 @@ export async function listCommissionsOfSale(db: Kysely<DB>, programId: number, t
     .orderBy('id')
     .execute();
 }
+
+const selectLatestOfPartner = definePreparedQuery<
+  Pick<
+    Selectable<RewardsTable>,
+    'id' | 'role' | 'amount' | 'amount_units' | 'status' | 'available_at' | 'created_at'
+  >,
+  { programId: number; partnerId: number; limit: number }
+>((db, param) =>
+  db
+    .selectFrom('rewards')
+    .select(['id', 'role', 'amount', 'amount_units', 'status', 'available_at', 'created_at'])
+    .where('program_id', '=', param('programId'))
+    .where('partner_id', '=', param('partnerId'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(param('limit')),
+);
+
+/** A partner's newest commissions, the few columns a portal shows (index rewards_partner_created). */
+export function listLatestCommissionsOfPartner(
+  db: Kysely<DB>,
+  programId: number,
+  partnerId: number,
+  limit: number,
+) {
+  return selectLatestOfPartner(db, { programId, partnerId, limit });
+}

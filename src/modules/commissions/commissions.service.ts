@@ -181,10 +181,9 @@ async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly
 }
 
 /** Whether any row's shown status depends on the auto-approve setting (due, still in review). */
-function dependsOnAutoApprove(
-  rows: readonly Pick<CommissionRow, 'status' | 'available_at'>[],
-  now: string,
-): boolean {
+type StatusColumns = Pick<CommissionRow, 'status' | 'available_at'>;
+
+function dependsOnAutoApprove(rows: readonly StatusColumns[], now: string): boolean {
   return rows.some(
     (row) => row.status === 'review_period' && row.available_at !== null && row.available_at <= now,
   );
@@ -194,7 +193,7 @@ function dependsOnAutoApprove(
 async function autoApproveFor(
   db: Kysely<DB>,
   programId: number,
-  rows: readonly Pick<CommissionRow, 'status' | 'available_at'>[],
+  rows: readonly StatusColumns[],
   now: string,
   given?: boolean,
 ) {
@@ -336,6 +335,26 @@ export async function listCommissions(ctx: ProgramContext, query: ListCommission
   const rows = await repository.listCommissions(db, programId, filter, pageWindow(query), query.sort);
   const auto = await autoApproveFor(db, programId, rows, now, autoApprove);
   return rows.map((row) => commissionOnWire(row, now, auto));
+}
+
+/**
+ * A partner's newest commissions for the partner portal: id, kind, amount, currency, the status
+ * the API shows and the creation time, from one indexed read of those columns (the list's
+ * joined names are not needed there).
+ */
+export async function listLatestCommissionsOfPartner(ctx: ProgramContext, partnerId: number, limit: number) {
+  const db = ctx.database.db;
+  const now = nowTimestamp(ctx.clock);
+  const rows = await repository.listLatestCommissionsOfPartner(db, ctx.program.id, partnerId, limit);
+  const auto = await autoApproveFor(db, ctx.program.id, rows, now);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    kind: row.role === 'manual' || row.role === 'clawback' ? row.role : ('sale' as const),
+    amount: microsToNumber(microsFrom(row.amount)),
+    currency: row.amount_units,
+    status: shownCommissionStatus({ status: row.status, dueAt: row.available_at }, now, auto),
+    created_at: row.created_at,
+  }));
 }
 
 /** A path id: commission ids are integers; anything else names no commission. */

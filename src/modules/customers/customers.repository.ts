@@ -189,3 +189,27 @@ export function saleVersionGuardStatement(
 ): BoundStatement {
   return guardSaleVersion.statement(db, { programId, id, seen, step: moves ? 1 : 0 });
 }
+
+const selectLatestOfPartner = definePreparedQuery<
+  { name: string | null; email: string | null; created_at: string },
+  { programId: number; partnerId: number; limit: number }
+>((db, param) =>
+  db
+    .selectFrom('customers')
+    .select(['name', 'email', 'created_at'])
+    .where('program_id', '=', param('programId'))
+    .where('partner_id', '=', param('partnerId'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(param('limit')),
+);
+
+/** A partner's newest customers, only the columns a portal shows (index customers_partner). */
+export function listLatestCustomersOfPartner(
+  db: Kysely<DB>,
+  programId: number,
+  partnerId: number,
+  limit: number,
+) {
+  return selectLatestOfPartner(db, { programId, partnerId, limit });
+}

@@ -14,6 +14,7 @@ import type {
 } from './customers.referral.schemas.ts';
 import { referralCustomers } from './customers.referral.ts';
 import type { CustomerRef } from './customers.repository.ts';
+import * as repository from './customers.repository.ts';
 import type {
   CustomerTransactionsQuery,
   ListCustomersQuery,
@@ -133,3 +134,11 @@ export {
 } from './customers.repository.ts';
 /** A customer named by `id`, `key` or `email`, or undefined. */
 export { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales } from './customers.shared.ts';
+
+/**
+ * A partner's newest customers for the partner portal: name, e-mail and creation time only (the
+ * portal masks the names), one indexed read of the few columns instead of whole list entries.
+ */
+export async function listLatestCustomersOfPartner(ctx: ProgramContext, partnerId: number, limit: number) {
+  return repository.listLatestCustomersOfPartner(ctx.database.db, ctx.program.id, partnerId, limit);
+}

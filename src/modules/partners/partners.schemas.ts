@@ -35,6 +35,9 @@ export const PayoutDetailsInput = Type.Partial(
 );
 const payoutFields = { payout_method: PayoutMethodInput, payout_details: PayoutDetailsInput };
 
+/** A partner's payout method and fields on their own, as `POST/PUT /v1/partners` validate them (the portal's settings form). */
+export const PartnerPayoutInput = Type.Object(payoutFields, { additionalProperties: false });
+
 const PartnerStatus = Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('archived')]);
 const Amounts = Type.Array(Type.Object({ currency: Type.String(), amount: Type.Number() }));
 

@@ -14,7 +14,7 @@ import type { PartnersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
-import { readDailyCounter } from '../counters/counters.repository.ts';
+import { readEntityCountersWithDays } from '../counters/counters.repository.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import {
   findLinkByKey,
@@ -487,7 +487,10 @@ export async function getPartnerDashboardFigures(
 ) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  let counters = await repository.readPartnerCounters(db, programId, row.id);
+  const owner = { kind: 'partner', id: row.id } as const;
+  const read = await readEntityCountersWithDays(db, programId, owner, partnerMetrics.clicks, clicksFrom);
+  let counters = read.figures;
+  const clicksByDay = read.days;
   const inReview = [...counters].some(
     ([metric, value]) => metric.startsWith('commission_pending:') && value !== 0n,
   );
@@ -496,13 +499,6 @@ export async function getPartnerDashboardFigures(
   const links = await listLinksOf(db, programId, { partnerId: row.id });
   const withDomains = links.some((link) => link.domain_id !== null);
   const urls = await loadLinkUrlContext(db, programId, 'affiliate', { withDomains });
-  const clicksByDay = await readDailyCounter(
-    db,
-    programId,
-    { kind: 'partner', id: row.id },
-    partnerMetrics.clicks,
-    clicksFrom,
-  );
   return {
     links: links.map((link) => ({
       key: link.key,

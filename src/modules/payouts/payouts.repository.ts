@@ -251,6 +251,39 @@ export interface NamedPayoutItemRow {
   partner_surname: string | null;
 }
 
+const selectPayoutsOfPartner = definePreparedQuery<
+  {
+    public_id: string;
+    status: string;
+    currency: string;
+    created_at: string;
+    paid_at: string | null;
+    amount: number | bigint;
+  },
+  { programId: number; partnerId: number; limit: number }
+>((db, param) =>
+  db
+    .selectFrom('payout_items')
+    .innerJoin('payouts', 'payouts.id', 'payout_items.payout_id')
+    .select([
+      'payouts.public_id',
+      'payouts.status',
+      'payouts.currency',
+      'payouts.created_at',
+      'payouts.paid_at',
+      'payout_items.amount',
+    ])
+    .where('payout_items.program_id', '=', param('programId'))
+    .where('payout_items.partner_id', '=', param('partnerId'))
+    .orderBy('payout_items.payout_id', 'desc')
+    .limit(param('limit')),
+);
+
+/** A partner's latest payouts, newest first: its items with their payouts (index payout_items_partner). */
+export function listPayoutsOfPartner(db: Kysely<DB>, programId: number, partnerId: number, limit: number) {
+  return selectPayoutsOfPartner(db, { programId, partnerId, limit });
+}
+
 /** A partner's items in payouts that are still pending (a partner delete takes them out). */
 export async function listPendingItemsOfPartner(db: Kysely<DB>, programId: number, partnerId: number) {
   return db

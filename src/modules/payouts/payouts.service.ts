@@ -183,6 +183,22 @@ export async function listPayouts(ctx: ProgramContext, query: ListPayoutsQuery &
   return rows.map(toPayoutEntry);
 }
 
+/**
+ * One partner's latest payouts, newest first: what each paid or will pay this partner (its item,
+ * not the batch's total), for the partner portal.
+ */
+export async function listPartnerPayouts(ctx: ProgramContext, partnerId: number, limit: number) {
+  const rows = await repository.listPayoutsOfPartner(ctx.database.db, ctx.program.id, partnerId, limit);
+  return rows.map((row) => ({
+    id: row.public_id,
+    status: row.status as 'pending' | 'paid' | 'cancelled',
+    currency: row.currency,
+    amount: microsToNumber(microsFrom(row.amount)),
+    created_at: row.created_at,
+    paid_at: row.paid_at,
+  }));
+}
+
 function refuseUnlessPending(row: PayoutRow, what: string) {
   if (row.status !== 'pending')
     throw fieldError('status', `The payout is ${row.status} and cannot be ${what}.`);

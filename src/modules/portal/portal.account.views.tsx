@@ -1,7 +1,7 @@
 import { Checkbox, CsrfField, Field, Honeypot, Notice } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import type { PortalProgram, SignedInPartner, SignUpErrors, SignUpForm } from './portal.service.ts';
-import { base, PortalNav } from './portal.shared.views.tsx';
+import { PortalNav } from './portal.shared.views.tsx';
 
 /** The pages before a partner is in: program page, sign-up, sign-in, e-mailed links, reset, pending. */
 
@@ -25,11 +25,11 @@ export function ProgramPage(props: { portal: PortalProgram }) {
         </p>
         <p class="actions">
           {portal.registration ? (
-            <a class="button" href={`${base(portal)}/sign-up`}>
+            <a class="button" href={`${portal.base}/sign-up`}>
               Sign up as a partner
             </a>
           ) : null}
-          <a href={`${base(portal)}/sign-in`}>Sign in</a>
+          <a href={`${portal.base}/sign-in`}>Sign in</a>
         </p>
       </div>
     </Layout>
@@ -53,8 +53,8 @@ export function SignUpPage(props: {
         <p class="lead">{portal.terms}</p>
         {props.taken ? (
           <Notice>
-            This e-mail address already has a partner account. <a href={`${base(portal)}/sign-in`}>Sign in</a>{' '}
-            or <a href={`${base(portal)}/forgot`}>reset your password</a>.
+            This e-mail address already has a partner account. <a href={`${portal.base}/sign-in`}>Sign in</a>{' '}
+            or <a href={`${portal.base}/forgot`}>reset your password</a>.
           </Notice>
         ) : null}
         {count > 0 ? (
@@ -105,7 +105,7 @@ export function SignUpPage(props: {
           <button type="submit">Create my partner account</button>
         </form>
         <p>
-          Already a partner? <a href={`${base(portal)}/sign-in`}>Sign in</a>
+          Already a partner? <a href={`${portal.base}/sign-in`}>Sign in</a>
         </p>
       </div>
     </Layout>
@@ -130,7 +130,7 @@ export function SignInPage(props: {
           </p>
         ) : null}
         {props.problem ? <Notice>{props.problem}</Notice> : null}
-        <form method="post" action={`${base(portal)}/sign-in`} novalidate>
+        <form method="post" action={`${portal.base}/sign-in`} novalidate>
           <CsrfField token={props.csrf} />
           <Field
             name="email"
@@ -144,16 +144,16 @@ export function SignInPage(props: {
           <button type="submit">Sign in</button>
         </form>
         <p>
-          <a href={`${base(portal)}/forgot`}>Forgot your password?</a>
+          <a href={`${portal.base}/forgot`}>Forgot your password?</a>
         </p>
         {portal.passwordless ? (
           <p>
-            <a href={`${base(portal)}/sign-in-link`}>Sign in with a link by e-mail instead</a>
+            <a href={`${portal.base}/sign-in-link`}>Sign in with a link by e-mail instead</a>
           </p>
         ) : null}
         {portal.registration ? (
           <p>
-            Not a partner yet? <a href={`${base(portal)}/sign-up`}>Sign up</a>
+            Not a partner yet? <a href={`${portal.base}/sign-up`}>Sign up</a>
           </p>
         ) : null}
       </div>
@@ -188,7 +188,7 @@ export function AskLinkPage(props: {
           </form>
         )}
         <p>
-          <a href={`${base(portal)}/sign-in`}>Back to sign-in</a>
+          <a href={`${portal.base}/sign-in`}>Back to sign-in</a>
         </p>
       </div>
     </Layout>
@@ -208,7 +208,7 @@ export function UseLinkPage(props: { portal: PortalProgram; csrf: string; expire
               This sign-in link has expired or was already used. Links work once, for 15 minutes.
             </Notice>
             <p>
-              <a href={`${base(portal)}/sign-in-link`}>Send me a new link</a>
+              <a href={`${portal.base}/sign-in-link`}>Send me a new link</a>
             </p>
           </>
         ) : (
@@ -237,7 +237,7 @@ export function ResetPage(props: {
           <>
             <Notice>This reset link has expired or was already used. Links work once, for 15 minutes.</Notice>
             <p>
-              <a href={`${base(portal)}/forgot`}>Send me a new link</a>
+              <a href={`${portal.base}/forgot`}>Send me a new link</a>
             </p>
           </>
         ) : (

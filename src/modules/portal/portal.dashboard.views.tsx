@@ -1,7 +1,18 @@
-import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
-import { Layout } from '../../pages/layout.tsx';
-import { CHART_DAYS, moneyInWords, type PortalProgram, type SignedInPartner } from './portal.service.ts';
-import { base, type Dashboard, PortalNav } from './portal.shared.views.tsx';
+import { CopyField, CsrfField, Field, Notice, Select } from '../../pages/forms.tsx';
+import { documentShell, Layout } from '../../pages/layout.tsx';
+import { renderPart } from '../../pages/rendered.tsx';
+import {
+  CHART_DAYS,
+  moneyInWords,
+  PAYOUT_FIELDS,
+  type PayoutErrors,
+  type PayoutField,
+  type PayoutForm,
+  type PortalProgram,
+  payoutOf,
+  type SignedInPartner,
+} from './portal.service.ts';
+import { type Dashboard, PortalNav } from './portal.shared.views.tsx';
 
 /** The signed-in partner's dashboard (figures, chart, links, latest rows) and settings. */
 
@@ -58,24 +69,62 @@ const statusWords: Record<string, string> = {
   voided: 'Voided',
 };
 
-export function DashboardPage(props: {
+type DashboardProps = {
   portal: PortalProgram;
   partner: SignedInPartner;
   view: Dashboard;
   csrf: string;
   linkKey?: string;
   linkError?: string;
-}) {
+};
+
+const dashboardLayout = (portal: PortalProgram, csrf: string) => ({
+  title: 'Dashboard',
+  site: portal.name,
+  wide: true,
+  copyScript: true,
+  nav: <PortalNav portal={portal} csrf={csrf} current="dashboard" />,
+});
+
+export function DashboardPage(props: DashboardProps) {
+  return (
+    <Layout {...dashboardLayout(props.portal, props.csrf)}>
+      <DashboardContent {...props} />
+    </Layout>
+  );
+}
+
+/** Where a shell's CSRF token goes; a NUL never comes out of a rendered page's own text. */
+const CSRF_PLACE = '\u0000csrf\u0000';
+
+/** The dashboard's layout of each portal (the object is renewed whenever its program is read again). */
+const dashboardShells = new WeakMap<PortalProgram, { before: string; after: string }>();
+
+const escapeAttribute = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The dashboard's whole document, as `sendPage(<DashboardPage … />)` renders it: the layout around
+ * it (the program's name, the navigation) is rendered once per portal and reused with this
+ * request's CSRF token; only the partner's own content is rendered per view.
+ */
+export function dashboardDocument(props: DashboardProps): string {
+  let shell = dashboardShells.get(props.portal);
+  if (!shell) {
+    shell = documentShell(dashboardLayout(props.portal, CSRF_PLACE));
+    dashboardShells.set(props.portal, shell);
+  }
+  return (
+    shell.before.replace(CSRF_PLACE, escapeAttribute(props.csrf)) +
+    renderPart(<DashboardContent {...props} />) +
+    shell.after
+  );
+}
+
+function DashboardContent(props: DashboardProps) {
   const { portal, view } = props;
   const { figures } = view;
   return (
-    <Layout
-      title="Dashboard"
-      site={portal.name}
-      wide
-      copyScript
-      nav={<PortalNav portal={portal} csrf={props.csrf} current="dashboard" />}
-    >
+    <>
       <h1>Welcome, {props.partner.row.name ?? 'partner'}</h1>
       <section class="card" aria-labelledby="links-heading">
         <h2 id="links-heading">Your referral links</h2>
@@ -89,7 +138,7 @@ export function DashboardPage(props: {
           />
         ))}
         {portal.customLinks ? (
-          <form method="post" action={`${base(portal)}/links`} novalidate>
+          <form method="post" action={`${portal.base}/links`} novalidate>
             <CsrfField token={props.csrf} />
             <Field
               name="key"
@@ -203,9 +252,64 @@ export function DashboardPage(props: {
           )}
         </section>
       </div>
-    </Layout>
+      <section class="card" aria-labelledby="payouts-heading">
+        <h2 id="payouts-heading">Latest payouts</h2>
+        {view.payouts.length === 0 ? (
+          <p class="muted">No payouts yet. Approved commissions are paid out in the program's next payout.</p>
+        ) : (
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.payouts.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.day}</td>
+                    <td class="num">{moneyInWords(p.amount, p.currency)}</td>
+                    <td>{payoutStatusWords[p.status]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
   );
 }
+
+const payoutStatusWords = { pending: 'On its way', paid: 'Paid', cancelled: 'Cancelled' } as const;
+
+const savedWords = {
+  name: 'Your name is saved.',
+  password: 'Your new password is saved. Other devices are signed out.',
+  payout: 'Your payout details are saved.',
+} as const;
+
+const payoutMethodChoices = [
+  { value: 'paypal', label: 'PayPal' },
+  { value: 'wise', label: 'Wise' },
+  { value: 'bank_transfer', label: 'Bank transfer' },
+  { value: 'manual', label: 'Other (agreed with the program)' },
+] as const;
+
+const payoutFieldLabels: Record<PayoutField, { label: string; hint?: string }> = {
+  email: { label: 'PayPal or Wise e-mail address' },
+  iban: { label: 'IBAN', hint: 'For example DE89 3704 0044 0532 0130 00.' },
+  account_holder: { label: "Account holder's name" },
+  account_number: { label: 'Account number', hint: 'When your account has no IBAN.' },
+  routing_number: { label: 'Routing, sort code or BSB number' },
+  swift_bic: { label: 'SWIFT/BIC code', hint: '8 or 11 letters and digits.' },
+  bank_name: { label: "Bank's name" },
+  note: { label: 'Note (when paid another way)' },
+};
 
 export function SettingsPage(props: {
   portal: PortalProgram;
@@ -213,10 +317,15 @@ export function SettingsPage(props: {
   csrf: string;
   nameErrors?: { name?: string; surname?: string };
   passwordProblem?: string;
-  saved?: 'name' | 'password';
+  payoutErrors?: PayoutErrors;
+  /** What the partner sent, shown again with its errors; else the stored method and fields. */
+  payoutValues?: PayoutForm;
+  saved?: 'name' | 'password' | 'payout';
 }) {
   const { portal, partner } = props;
   const errors = props.nameErrors ?? {};
+  const payout = props.payoutValues ?? payoutOf(partner);
+  const payoutErrors = props.payoutErrors ?? {};
   return (
     <Layout
       title="Settings"
@@ -226,14 +335,12 @@ export function SettingsPage(props: {
       <h1>Settings</h1>
       {props.saved ? (
         <p class="success" role="status">
-          {props.saved === 'name'
-            ? 'Your name is saved.'
-            : 'Your new password is saved. Other devices are signed out.'}
+          {savedWords[props.saved]}
         </p>
       ) : null}
       <section class="card" aria-labelledby="name-heading">
         <h2 id="name-heading">Your name</h2>
-        <form method="post" action={`${base(portal)}/settings/name`} novalidate>
+        <form method="post" action={`${portal.base}/settings/name`} novalidate>
           <CsrfField token={props.csrf} />
           <Field
             name="name"
@@ -255,7 +362,7 @@ export function SettingsPage(props: {
       </section>
       <section class="card" aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>
-        <form method="post" action={`${base(portal)}/settings/password`} novalidate>
+        <form method="post" action={`${portal.base}/settings/password`} novalidate>
           {props.passwordProblem ? <Notice>{props.passwordProblem}</Notice> : null}
           <CsrfField token={props.csrf} />
           <Field
@@ -277,13 +384,38 @@ export function SettingsPage(props: {
         </form>
       </section>
       <section class="card" aria-labelledby="payout-heading">
-        <h2 id="payout-heading">Payouts</h2>
-        <p>
-          {partner.row.payout_method
-            ? `Your payout method: ${partner.row.payout_method.replace('_', ' ')}.`
-            : 'No payout method is set yet.'}{' '}
-          Changing the payout method and details here is not built yet: ask {portal.name} to set them for you.
+        <h2 id="payout-heading">How you are paid</h2>
+        <p class="muted">
+          {portal.name} pays your approved commissions this way. Fill in the fields your method needs: PayPal
+          your PayPal e-mail address; Wise your Wise e-mail address, or an IBAN with the account holder's
+          name; a bank transfer the account holder's name and an IBAN or account number.
         </p>
+        <form method="post" action={`${portal.base}/settings/payout`} novalidate>
+          {Object.keys(payoutErrors).length > 0 ? (
+            <Notice>Your payout details are not saved yet: check the fields marked below.</Notice>
+          ) : null}
+          <CsrfField token={props.csrf} />
+          <Select
+            name="payout_method"
+            label="Payout method"
+            options={payoutMethodChoices}
+            value={payout.method}
+            error={payoutErrors.payout_method}
+          />
+          {PAYOUT_FIELDS.map((field) => (
+            <Field
+              key={field}
+              name={`payout_${field}`}
+              label={payoutFieldLabels[field].label}
+              hint={payoutFieldLabels[field].hint}
+              type={field === 'email' ? 'email' : 'text'}
+              maxLength={field === 'note' ? 1000 : 255}
+              value={payout.details[field] ?? ''}
+              error={payoutErrors[field]}
+            />
+          ))}
+          <button type="submit">Save payout details</button>
+        </form>
       </section>
     </Layout>
   );

@@ -489,6 +489,147 @@ describeEachDatabase(
       assert.equal(link.body.data.key, 'kim-blog');
     });
 
+    test('payout method and details on the settings page: the API’s rules, clear errors, CSRF, never in lists', async () => {
+      const p = await server().newProgram('affiliate');
+      const client = await signUp(server, p, 'payee@example.com');
+      const base = `/p/${p.publicId}`;
+      const settings = await client.get(`${base}/settings`);
+      assert.equal(settings.status, 200);
+      assert.doesNotMatch(settings.text, /not built yet/);
+      assert.match(settings.text, /<select id="field-payout_method" name="payout_method"/);
+      const partnerId = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body
+        .data[0].id;
+      const stored = async () =>
+        (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body.data;
+
+      const cases: [Record<string, string>, string, RegExp][] = [
+        [{}, 'payout_method', /Choose how you want to be paid/],
+        [{ payout_method: 'cheque' }, 'payout_method', /Choose how you want to be paid/],
+        [{ payout_method: 'paypal' }, 'payout_email', /Enter your e-mail address/],
+        [
+          { payout_method: 'paypal', payout_email: 'not-an-email' },
+          'payout_email',
+          /e-mail address is not valid/,
+        ],
+        [
+          { payout_method: 'bank_transfer', payout_account_holder: 'Jane Doe' },
+          'payout_iban',
+          /Enter your IBAN or your account number/,
+        ],
+        [
+          { payout_method: 'bank_transfer', payout_account_holder: 'Jane', payout_iban: 'XX' },
+          'payout_iban',
+          /IBAN is not valid/,
+        ],
+        [
+          { payout_method: 'manual', payout_note: 'x'.repeat(1001) },
+          'payout_note',
+          /at most 1000 characters/,
+        ],
+      ];
+      for (const [fields, field, message] of cases) {
+        const reply = await client.post(`${base}/settings/payout`, fields);
+        assert.equal(
+          reply.status,
+          422,
+          `${JSON.stringify(fields).slice(0, 80)}: ${reply.text.slice(0, 200)}`,
+        );
+        assert.match(reply.text, message);
+        assert.match(reply.text, new RegExp(`id="field-${field}"[^>]*aria-invalid="true"`));
+        assert.match(reply.text, /role="alert"/);
+      }
+      assert.equal((await stored()).payout_method, null, 'nothing written');
+
+      const forged = await client.post(`${base}/settings/payout`, {
+        _csrf: 'forged',
+        payout_method: 'paypal',
+        payout_email: 'pay@example.com',
+      });
+      assert.equal(forged.status, 403);
+      assert.equal((await stored()).payout_method, null);
+
+      const saved = await client.post(`${base}/settings/payout`, {
+        payout_method: 'bank_transfer',
+        payout_account_holder: 'Jane <b>Doe</b>',
+        payout_iban: 'de89 3704 0044 0532 0130 00',
+        payout_swift_bic: 'cobadeffxxx',
+        payout_email: 'left@over.example',
+      });
+      assert.equal(saved.status, 200, saved.text);
+      assert.match(saved.text, /Your payout details are saved/);
+      assert.match(saved.text, /value="DE89 3704 0044 0532 0130 00"/);
+      assert.match(saved.text, /Jane &lt;b>Doe&lt;\/b>/, 'escaped');
+      const partner = await stored();
+      assert.equal(partner.payout_method, 'bank_transfer');
+      assert.deepEqual(partner.payout_details, {
+        account_holder: 'Jane <b>Doe</b>',
+        iban: 'DE89 3704 0044 0532 0130 00',
+        swift_bic: 'COBADEFFXXX',
+      });
+      const events = (await recordedEvents(server(), p)).map((e) => e.event);
+      assert.equal(events.at(-1), 'partner.updated', 'as PUT /v1/partners records it');
+
+      // Never in list pages: the dashboard, nor the API's partner list.
+      const dashboard = await client.get(`${base}/dashboard`);
+      assert.doesNotMatch(dashboard.text, /DE89|COBADEFF|Jane &lt;b>/);
+      const list = await server().request('GET', '/v1/partners', { token: p.token });
+      assert.doesNotMatch(list.text, /DE89|payout_details/);
+
+      // A later mistake keeps what is stored and shows what was sent.
+      const wrong = await client.post(`${base}/settings/payout`, { payout_method: 'paypal' });
+      assert.equal(wrong.status, 422);
+      assert.match(wrong.text, /<option value="paypal" selected>/);
+      assert.equal((await stored()).payout_method, 'bank_transfer');
+    });
+
+    test('the dashboard lists the partner’s latest payouts (its own amount), through the payouts service', async () => {
+      const p = await server().newProgram('affiliate');
+      const client = await signUp(server, p, 'paid@example.com');
+      const other = await server().request('POST', '/v1/partners', {
+        token: p.token,
+        body: { email: 'other@example.com', name: 'Other' },
+      });
+      assert.equal(other.status, 201, other.text);
+      const base = `/p/${p.publicId}`;
+      assert.match((await client.get(`${base}/dashboard`)).text, /No payouts yet/);
+      const partners = (await server().request('GET', '/v1/partners', { token: p.token })).body.data;
+      for (const [i, partner] of partners.entries()) {
+        const customer = await server().request('POST', '/v1/customers', {
+          token: p.token,
+          body: { key: `buyer-${i}`, email: `buyer-${i}@example.com`, partner: { id: partner.id } },
+        });
+        assert.equal(customer.status, 201, customer.text);
+        const sale = await server().request('POST', '/v1/transactions', {
+          token: p.token,
+          body: { key: `sale-${i}`, amount: 100 * (i + 1), action: 'sale', customer: { key: `buyer-${i}` } },
+        });
+        assert.equal(sale.status, 200, sale.text);
+      }
+      const payout = await server().request('POST', '/v1/payouts', { token: p.token, body: {} });
+      assert.equal(payout.status, 201, payout.text);
+      const mine = partners.find((x: { email: string }) => x.email === 'paid@example.com');
+      const myAmount = mine === partners[0] ? '$20.00' : '$40.00';
+      const othersAmount = mine === partners[0] ? '$40.00' : '$20.00';
+      const pending = await client.get(`${base}/dashboard`);
+      assert.match(pending.text, /<h2 id="payouts-heading">Latest payouts<\/h2>/);
+      const payouts = pending.text.slice(pending.text.indexOf('payouts-heading'));
+      assert.match(payouts, new RegExp(`<td class="num">\\${myAmount}</td><td>On its way</td>`));
+      assert.doesNotMatch(
+        payouts,
+        new RegExp(`\\${othersAmount}`),
+        'not the batch total nor another partner',
+      );
+      const paid = await server().request('POST', `/v1/payouts/${payout.body.data.id}/mark-paid`, {
+        token: p.token,
+        body: {},
+      });
+      assert.equal(paid.status, 200, paid.text);
+      assert.match(
+        (await client.get(`${base}/dashboard`)).text,
+        /<td>Paid<\/td><\/tr><\/tbody><\/table><\/div><\/section><\/main>/,
+      );
+    });
+
     test('unknown programs and pages answer the 404 page; registration can be closed', async () => {
       const p = await server().newProgram('affiliate');
       await server().request('PUT', '/v1/program', {

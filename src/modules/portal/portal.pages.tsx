@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { formText, HONEYPOT } from '../../pages/forms.tsx';
+import { formText, formValidator, HONEYPOT } from '../../pages/forms.tsx';
 import {
   definePages,
   formRoute,
@@ -8,6 +8,7 @@ import {
   pageNotFound,
   pageRoute,
   seeOther,
+  sendHtml,
   sendPage,
   setSessionCookie,
 } from '../../pages/plugin.tsx';
@@ -16,11 +17,18 @@ import {
   createCustomLink,
   currentPartner,
   getDashboard,
+  getHostPortalProgram,
   getLeadPage,
   getPortalProgram,
   type LeadForm,
   type LeadFormField,
+  PAYOUT_FIELDS,
+  PartnerPayoutInput,
+  type PayoutField,
+  type PayoutForm,
   type PortalProgram,
+  payoutInput,
+  payoutProblemsInWords,
   resetLinkUsable,
   resetPassword,
   SESSION_DAYS,
@@ -33,6 +41,7 @@ import {
   signUp,
   submitLead,
   updateName,
+  updatePayout,
   waitInWords,
 } from './portal.service.ts';
 
@@ -54,27 +63,38 @@ import {
   SignUpPage,
   UseLinkPage,
 } from './portal.account.views.tsx';
-import { DashboardPage, SettingsPage } from './portal.dashboard.views.tsx';
+import { DashboardPage, dashboardDocument, SettingsPage } from './portal.dashboard.views.tsx';
 import { LeadsPage } from './portal.leads.views.tsx';
-import { base } from './portal.shared.views.tsx';
 
-/** The program of the URL, or the 404 page. */
-async function portalOf(request: FastifyRequest<{ Params: Params }>) {
-  const portal = await getPortalProgram(pageDeps(request), request.params.program);
-  if (!portal) throw pageNotFound();
-  return portal;
+/**
+ * Where a portal is served: at `/p/{program public id}` on any host, or at `/` on the program's
+ * own `portal_host`; each finds the program of a request its way.
+ */
+interface Mount {
+  path: string;
+  find(request: FastifyRequest): Promise<PortalProgram | undefined>;
 }
+
+const byPath: Mount = {
+  path: '/:program',
+  find: (request) => getPortalProgram(pageDeps(request), (request.params as Params).program),
+};
+
+const byHost: Mount = {
+  path: '',
+  find: (request) => getHostPortalProgram(pageDeps(request), request.hostname),
+};
 
 const setSession = (request: FastifyRequest, reply: FastifyReply, portal: PortalProgram, token: string) =>
   setSessionCookie(request, reply, {
     name: SESSION_COOKIE,
     value: token,
-    path: base(portal),
+    path: portal.base || '/',
     days: SESSION_DAYS,
   });
 
 const clearSession = (reply: FastifyReply, portal: PortalProgram) =>
-  reply.clearCookie(SESSION_COOKIE, { path: base(portal) });
+  reply.clearCookie(SESSION_COOKIE, { path: portal.base || '/' });
 
 const sessionToken = (request: FastifyRequest) => request.cookies[SESSION_COOKIE];
 
@@ -87,7 +107,7 @@ async function signedIn(
   const partner = await currentPartner(portal, sessionToken(request));
   if (!partner) {
     if (sessionToken(request)) clearSession(reply, portal);
-    seeOther(reply, `${base(portal)}/sign-in`);
+    seeOther(reply, `${portal.base}/sign-in`);
   }
   return partner;
 }
@@ -121,6 +141,22 @@ const leadForm = (body: unknown, fields: readonly LeadFormField[]): LeadForm => 
   ),
 });
 
+/** The API's own check of payout fields (`POST/PUT /v1/partners`), for the settings form. */
+const checkPayout = formValidator(PartnerPayoutInput);
+
+/** Codes are written in upper case (the API's rule for IBAN and SWIFT/BIC); people type either. */
+const upperCased: readonly PayoutField[] = ['iban', 'swift_bic'];
+
+const payoutForm = (body: unknown): PayoutForm => ({
+  method: formText(body, 'payout_method'),
+  details: Object.fromEntries(
+    PAYOUT_FIELDS.map((field) => {
+      const value = formText(body, `payout_${field}`);
+      return [field, upperCased.includes(field) ? value.toUpperCase() : value];
+    }),
+  ),
+});
+
 const signUpForm = (body: unknown): SignUpForm => ({
   name: formText(body, 'name'),
   surname: formText(body, 'surname'),
@@ -130,21 +166,27 @@ const signUpForm = (body: unknown): SignUpForm => ({
   terms: formText(body, 'terms') !== '',
 });
 
-/** `/p/{program public id}/…`: the partner portal. */
-export const partnerPortalPages = definePages('/p', async (app: FastifyInstance) => {
+/** The partner portal's routes at `mount`. */
+async function portalRoutes(app: FastifyInstance, mount: Mount) {
   const page = pageRoute;
   const form = formRoute(app);
+  /** The program of the request, or the 404 page. */
+  const portalOf = async (request: FastifyRequest) => {
+    const portal = await mount.find(request);
+    if (!portal) throw pageNotFound();
+    return portal;
+  };
 
-  app.get<{ Params: Params }>('/:program', {
+  app.get<{ Params: Params }>(mount.path || '/', {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
-      if (!portal.programPage) return seeOther(reply, `${base(portal)}/sign-in`);
+      if (!portal.programPage) return seeOther(reply, `${portal.base}/sign-in`);
       return sendPage(reply, 200, <ProgramPage portal={portal} />);
     },
   });
 
-  app.get<{ Params: Params }>('/:program/sign-up', {
+  app.get<{ Params: Params }>(`${mount.path}/sign-up`, {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -153,18 +195,18 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: Params }>('/:program/sign-up', {
+  app.post<{ Params: Params }>(`${mount.path}/sign-up`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       if (!portal.registration) throw pageNotFound();
       const values = signUpForm(request.body);
       // A bot filled the field people never see: nothing is stored.
-      if (formText(request.body, HONEYPOT) !== '') return seeOther(reply, `${base(portal)}/sign-in`);
+      if (formText(request.body, HONEYPOT) !== '') return seeOther(reply, `${portal.base}/sign-in`);
       const outcome = await signUp(portal, values);
       if (outcome.kind === 'signed_up') {
         setSession(request, reply, portal, outcome.token);
-        return seeOther(reply, `${base(portal)}/dashboard`);
+        return seeOther(reply, `${portal.base}/dashboard`);
       }
       const props = outcome.kind === 'invalid' ? { errors: outcome.errors } : { taken: true };
       return sendPage(
@@ -175,17 +217,17 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.get<{ Params: Params }>('/:program/sign-in', {
+  app.get<{ Params: Params }>(`${mount.path}/sign-in`, {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       if (await currentPartner(portal, sessionToken(request)))
-        return seeOther(reply, `${base(portal)}/dashboard`);
+        return seeOther(reply, `${portal.base}/dashboard`);
       return sendPage(reply, 200, <SignInPage portal={portal} csrf={reply.generateCsrf()} />);
     },
   });
 
-  app.post<{ Params: Params }>('/:program/sign-in', {
+  app.post<{ Params: Params }>(`${mount.path}/sign-in`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -197,7 +239,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
       );
       if (outcome.kind === 'signed_in') {
         setSession(request, reply, portal, outcome.token);
-        return seeOther(reply, `${base(portal)}/dashboard`);
+        return seeOther(reply, `${portal.base}/dashboard`);
       }
       const problem =
         outcome.kind === 'wait'
@@ -217,7 +259,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: Params }>('/:program/sign-out', {
+  app.post<{ Params: Params }>(`${mount.path}/sign-out`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -232,7 +274,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
   });
 
   for (const purpose of ['sign_in', 'reset'] as const) {
-    const path = purpose === 'sign_in' ? '/:program/sign-in-link' : '/:program/forgot';
+    const path = purpose === 'sign_in' ? `${mount.path}/sign-in-link` : `${mount.path}/forgot`;
     const allowed = (portal: PortalProgram) => purpose === 'reset' || portal.passwordless;
     app.get<{ Params: Params }>(path, {
       ...page,
@@ -264,7 +306,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
   }
 
   type TokenParams = Params & { token: string };
-  app.get<{ Params: TokenParams }>('/:program/link/:token', {
+  app.get<{ Params: TokenParams }>(`${mount.path}/link/:token`, {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -272,7 +314,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: TokenParams }>('/:program/link/:token', {
+  app.post<{ Params: TokenParams }>(`${mount.path}/link/:token`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -280,11 +322,11 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
       if (!token)
         return sendPage(reply, 410, <UseLinkPage portal={portal} csrf={reply.generateCsrf()} expired />);
       setSession(request, reply, portal, token);
-      return seeOther(reply, `${base(portal)}/dashboard`);
+      return seeOther(reply, `${portal.base}/dashboard`);
     },
   });
 
-  app.get<{ Params: TokenParams }>('/:program/reset/:token', {
+  app.get<{ Params: TokenParams }>(`${mount.path}/reset/:token`, {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -297,14 +339,14 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: TokenParams }>('/:program/reset/:token', {
+  app.post<{ Params: TokenParams }>(`${mount.path}/reset/:token`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       const outcome = await resetPassword(portal, request.params.token, rawText(request.body, 'password'));
       if (outcome.kind === 'changed') {
         setSession(request, reply, portal, outcome.token);
-        return seeOther(reply, `${base(portal)}/dashboard`);
+        return seeOther(reply, `${portal.base}/dashboard`);
       }
       const props = outcome.kind === 'expired' ? { expired: true } : { problem: outcome.error };
       return sendPage(
@@ -315,7 +357,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.get<{ Params: Params }>('/:program/dashboard', {
+  app.get<{ Params: Params }>(`${mount.path}/dashboard`, {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -325,15 +367,11 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
       if (partner.pending)
         return sendPage(reply, 200, <PendingPage portal={portal} partner={partner} csrf={csrf} />);
       const view = await getDashboard(portal, partner);
-      return sendPage(
-        reply,
-        200,
-        <DashboardPage portal={portal} partner={partner} view={view} csrf={csrf} />,
-      );
+      return sendHtml(reply, 200, dashboardDocument({ portal, partner, view, csrf }));
     },
   });
 
-  app.get<{ Params: Params }>('/:program/settings', {
+  app.get<{ Params: Params }>(`${mount.path}/settings`, {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -347,7 +385,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: Params }>('/:program/settings/name', {
+  app.post<{ Params: Params }>(`${mount.path}/settings/name`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -367,7 +405,32 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: Params }>('/:program/settings/password', {
+  app.post<{ Params: Params }>(`${mount.path}/settings/payout`, {
+    ...form,
+    handler: async (request, reply) => {
+      const portal = await portalOf(request);
+      const partner = await signedIn(request, reply, portal);
+      if (!partner) return reply;
+      const values = payoutForm(request.body);
+      const input = payoutInput(values);
+      const schemaProblems = checkPayout(input);
+      const errors =
+        values.method === ''
+          ? { payout_method: 'Choose how you want to be paid.' }
+          : schemaProblems
+            ? payoutProblemsInWords(schemaProblems)
+            : await updatePayout(portal, partner, input);
+      const now = (await currentPartner(portal, sessionToken(request))) ?? partner;
+      const props = errors ? { payoutErrors: errors, payoutValues: values } : { saved: 'payout' as const };
+      return sendPage(
+        reply,
+        errors ? 422 : 200,
+        <SettingsPage portal={portal} partner={now} csrf={reply.generateCsrf()} {...props} />,
+      );
+    },
+  });
+
+  app.post<{ Params: Params }>(`${mount.path}/settings/password`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
@@ -405,13 +468,13 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     if (!portal.leadsPage) throw pageNotFound();
     const partner = await signedIn(request, reply, portal);
     if (partner?.pending) {
-      seeOther(reply, `${base(portal)}/dashboard`);
+      seeOther(reply, `${portal.base}/dashboard`);
       return undefined;
     }
     return partner ? { portal, partner } : undefined;
   }
 
-  app.get<{ Params: Params }>('/:program/leads', {
+  app.get<{ Params: Params }>(`${mount.path}/leads`, {
     ...page,
     handler: async (request, reply) => {
       const found = await leadsPartner(request, reply);
@@ -425,7 +488,7 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
     },
   });
 
-  app.post<{ Params: Params }>('/:program/leads', {
+  app.post<{ Params: Params }>(`${mount.path}/leads`, {
     ...form,
     handler: async (request, reply) => {
       const found = await leadsPartner(request, reply);
@@ -450,17 +513,17 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
       return sendPage(reply, 200, <LeadsPage portal={found.portal} view={view} csrf={csrf} submitted />);
     },
   });
-  app.post<{ Params: Params }>('/:program/links', {
+  app.post<{ Params: Params }>(`${mount.path}/links`, {
     ...form,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       if (!portal.customLinks) throw pageNotFound();
       const partner = await signedIn(request, reply, portal);
       if (!partner) return reply;
-      if (partner.pending) return seeOther(reply, `${base(portal)}/dashboard`);
+      if (partner.pending) return seeOther(reply, `${portal.base}/dashboard`);
       const key = formText(request.body, 'key');
       const problem = await createCustomLink(portal, partner, key);
-      if (!problem) return seeOther(reply, `${base(portal)}/dashboard`);
+      if (!problem) return seeOther(reply, `${portal.base}/dashboard`);
       const view = await getDashboard(portal, partner);
       return sendPage(
         reply,
@@ -476,4 +539,12 @@ export const partnerPortalPages = definePages('/p', async (app: FastifyInstance)
       );
     },
   });
+}
+
+/** `/p/{program public id}/…`: the partner portal. */
+export const partnerPortalPages = definePages('/p', (app) => portalRoutes(app, byPath));
+
+/** `/…` on a program's own `portal_host`: the same portal (any other host: nothing here). */
+export const hostPortalPages = definePages('', (app) => portalRoutes(app, byHost), {
+  servedOn: async (request) => (await byHost.find(request)) !== undefined,
 });

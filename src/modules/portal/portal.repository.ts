@@ -1,4 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import type { PortalOwnerKind, PortalSessionsTable, PortalTokensTable } from './portal.tables.ts';
 import './portal.tables.ts';
@@ -9,13 +10,23 @@ export async function insertSession(db: Kysely<DB>, row: Insertable<PortalSessio
   await db.insertInto('portal_sessions').values(row).execute();
 }
 
-export function findSession(db: Kysely<DB>, programId: number, tokenHash: string) {
-  return db
+const selectSession = definePreparedQuery<
+  Pick<
+    Selectable<PortalSessionsTable>,
+    'id' | 'owner_kind' | 'owner_id' | 'credential_stamp' | 'approved' | 'expires_at'
+  >,
+  { programId: number; tokenHash: string }
+>((db, param) =>
+  db
     .selectFrom('portal_sessions')
     .select(['id', 'owner_kind', 'owner_id', 'credential_stamp', 'approved', 'expires_at'])
-    .where('program_id', '=', programId)
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('program_id', '=', param('programId'))
+    .where('token_hash', '=', param('tokenHash')),
+);
+
+/** A session by its token's digest: read on every signed-in page, so compiled once. */
+export async function findSession(db: Kysely<DB>, programId: number, tokenHash: string) {
+  return (await selectSession(db, { programId, tokenHash }))[0];
 }
 
 export async function deleteSession(db: Kysely<DB>, programId: number, tokenHash: string) {

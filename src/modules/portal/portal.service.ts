@@ -1,6 +1,7 @@
 import type { Deps, ProgramContext } from '../../context.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
 import { AppError, type FieldErrors } from '../../core/errors.ts';
+import type { PayoutDetails, PayoutMethod } from '../../core/payouts.ts';
 import {
   commissionTermsInWords,
   dailySeries,
@@ -11,8 +12,8 @@ import {
 } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
-import { listCommissions, settleDueCommissions } from '../commissions/commissions.service.ts';
-import { listCustomers } from '../customers/customers.service.ts';
+import { listLatestCommissionsOfPartner, settleDueCommissions } from '../commissions/commissions.service.ts';
+import { listLatestCustomersOfPartner } from '../customers/customers.service.ts';
 import { createLead, getLeadSetup, leadAnswerProblems, listLeads } from '../leads/leads.service.ts';
 import { createPartnerLink } from '../partners/partners.links.service.ts';
 import {
@@ -25,7 +26,8 @@ import {
   signInPartner,
   updatePartner,
 } from '../partners/partners.service.ts';
-import { partnerPortalUrl, readProgramByPublicId } from '../program/program.service.ts';
+import { listPartnerPayouts } from '../payouts/payouts.service.ts';
+import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
 import { digest, mailOneTimeLink, minutesFromNow, newSecret, TOKEN_SHAPE } from './portal.secrets.ts';
 
@@ -46,12 +48,37 @@ export interface LinkBase {
   baseUrl: string;
 }
 
-export type PortalProgram = NonNullable<Awaited<ReturnType<typeof getPortalProgram>>>;
+export type PortalProgram = ReturnType<typeof toPortal>;
+type PageProgram = NonNullable<Awaited<ReturnType<typeof readPageProgram>>>;
 
-/** The affiliate program of a portal URL, as a program context the services take; else undefined. */
+/** The affiliate program of a portal URL `/p/{public id}`, as the pages use it; else undefined. */
 export async function getPortalProgram(deps: Deps, publicId: string) {
-  const program = await readProgramByPublicId(deps.database.db, publicId);
+  return portalOf(deps, await readPageProgram(deps, { publicId }), 'path');
+}
+
+/**
+ * The affiliate program whose `portal_host` is the host a request came to (its name without the
+ * port, any case), served at `/`; else undefined.
+ */
+export async function getHostPortalProgram(deps: Deps, hostname: string) {
+  if (hostname === '' || hostname.length > 253) return undefined;
+  return portalOf(deps, await readPageProgram(deps, { host: hostname.toLowerCase() }), 'host');
+}
+
+type Mount = 'path' | 'host';
+
+/** What the pages derive from a program row, once per row read (the read is reused for a second). */
+const portals = new WeakMap<PageProgram, Partial<Record<Mount, PortalProgram>>>();
+
+function portalOf(deps: Deps, program: PageProgram | undefined, mount: Mount) {
   if (program?.type !== 'affiliate') return undefined;
+  let built = portals.get(program);
+  if (!built) portals.set(program, (built = {}));
+  built[mount] ??= toPortal(deps, program, mount);
+  return built[mount];
+}
+
+function toPortal(deps: Deps, program: PageProgram, mount: Mount) {
   const ctx: ProgramContext = {
     ...deps,
     program: {
@@ -68,6 +95,9 @@ export async function getPortalProgram(deps: Deps, publicId: string) {
   return {
     ctx,
     publicId: program.public_id,
+    /** Where the portal's pages are on this request's host: `/p/{public id}`, or `` at the root of its own host. */
+    base: mount === 'host' ? '' : `/p/${program.public_id}`,
+    portalHost: program.portal_host,
     name: program.name,
     website: program.website,
     currency: String(settings.currency ?? 'USD'),
@@ -82,9 +112,15 @@ export async function getPortalProgram(deps: Deps, publicId: string) {
   };
 }
 
-/** The portal's own URL of a program: where `partner_portal_url` points. */
-export const portalUrl = (base: LinkBase, programPublicId: string) =>
-  partnerPortalUrl(base.baseUrl, programPublicId);
+/**
+ * The portal's own URL, without a trailing slash (links in e-mails are `{it}/link/…`): on the
+ * program's portal host when it has one, else `/p/{public id}` on the base URL.
+ */
+export const portalUrl = (base: LinkBase, portal: PortalProgram) =>
+  partnerPortalUrl(base.baseUrl, portal.publicId, portal.portalHost, portal.ctx.config.publicUrl).replace(
+    /\/$/,
+    '',
+  );
 
 /** Changes whenever the password does: a session made before a new password no longer matches. */
 const credentialStamp = (row: PartnerRow) => digest(`partner:${row.password_hash ?? ''}`).slice(0, 32);
@@ -268,7 +304,7 @@ async function sendLink(portal: PortalProgram, email: string, purpose: TokenPurp
     owner: { kind: 'partner', id: Number(row.id) },
     to: row.email,
     name: row.name,
-    portalUrl: portalUrl(base, portal.publicId),
+    portalUrl: portalUrl(base, portal),
     portalName: `the ${portal.name} partner portal`,
     subject:
       purpose === 'sign_in' ? `Your sign-in link for ${portal.name}` : `Reset your ${portal.name} password`,
@@ -396,9 +432,127 @@ export async function changePassword(
   return { kind: 'changed', token: await startSession(portal, updated) };
 }
 
+/** The payout form's schema: the one `POST/PUT /v1/partners` validate these fields with. */
+export { PartnerPayoutInput } from '../partners/partners.schemas.ts';
+
+/** Each method's fields on the settings form, in the order shown (core/payouts.ts says which it needs). */
+export const payoutFieldsByMethod = {
+  paypal: ['email'],
+  wise: ['email', 'iban', 'account_holder'],
+  bank_transfer: ['account_holder', 'iban', 'account_number', 'routing_number', 'swift_bic', 'bank_name'],
+  manual: ['note'],
+} as const satisfies Record<PayoutMethod, readonly (keyof PayoutDetails)[]>;
+
+export type PayoutField = keyof PayoutDetails;
+
+/** Every payout field of the form. */
+export const PAYOUT_FIELDS: readonly PayoutField[] = [
+  'email',
+  'iban',
+  'account_holder',
+  'account_number',
+  'routing_number',
+  'swift_bic',
+  'bank_name',
+  'note',
+];
+
+const payoutFieldWords: Record<PayoutField, string> = {
+  email: 'e-mail address',
+  iban: 'IBAN',
+  account_holder: "account holder's name",
+  account_number: 'account number',
+  routing_number: 'routing number',
+  swift_bic: 'SWIFT/BIC code',
+  bank_name: "bank's name",
+  note: 'note',
+};
+
+export interface PayoutForm {
+  method: string;
+  details: Partial<Record<PayoutField, string>>;
+}
+
+/** Problems by form field: `payout_method` or a detail's name. */
+export type PayoutErrors = Partial<Record<'payout_method' | PayoutField, string>>;
+
+/** The partner's payout method and fields as stored (shown on the settings form only). */
+export function payoutOf(partner: SignedInPartner): PayoutForm {
+  const stored: unknown = JSON.parse(partner.row.payout_details || '{}');
+  const details = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  return {
+    method: partner.row.payout_method ?? '',
+    details: Object.fromEntries(
+      Object.keys(payoutFieldWords)
+        .filter((field) => typeof details[field] === 'string')
+        .map((field) => [field, details[field] as string]),
+    ),
+  };
+}
+
+/** The body the partners service takes: the method's own fields, the empty ones left out. */
+export function payoutInput(form: PayoutForm) {
+  const fields: readonly PayoutField[] = payoutFieldsByMethod[form.method as PayoutMethod] ?? PAYOUT_FIELDS;
+  return {
+    payout_method: form.method,
+    payout_details: Object.fromEntries(
+      fields
+        .filter((field) => (form.details[field] ?? '') !== '')
+        .map((field) => [field, form.details[field]]),
+    ),
+  };
+}
+
+/** The API's field errors (`payout_details.iban`: […]) in the page's words, by form field. */
+export function payoutProblemsInWords(fields: FieldErrors): PayoutErrors {
+  const errors: PayoutErrors = {};
+  for (const [path, messages] of Object.entries(fields)) {
+    if (path === 'payout_method') {
+      errors.payout_method = 'Choose how you want to be paid.';
+      continue;
+    }
+    const field = /^payout_details\.(\w+)$/.exec(path)?.[1] as PayoutField | undefined;
+    if (!field || !(field in payoutFieldWords)) continue;
+    const words = payoutFieldWords[field];
+    const longest = /greater than (\d+) characters/.exec(messages.join(' '))?.[1];
+    errors[field] = messages.some((m) => m.includes('required'))
+      ? field === 'iban'
+        ? 'Enter your IBAN or your account number.'
+        : `Enter your ${words}.`
+      : longest
+        ? `Enter at most ${longest} characters.`
+        : `This ${words} is not valid: check it and try again.`;
+  }
+  return errors;
+}
+
+/**
+ * The settings form's payout method and fields, stored through the partners service as
+ * `PUT /v1/partners` stores them (the method's required fields, `partner.updated`); the caller
+ * has checked them against the API's schema. Answers the problems in the page's words.
+ */
+export async function updatePayout(
+  portal: PortalProgram,
+  partner: SignedInPartner,
+  input: ReturnType<typeof payoutInput>,
+): Promise<PayoutErrors | undefined> {
+  try {
+    await updatePartner(portal.ctx, partner.row.public_id, {
+      payout_method: input.payout_method as PayoutMethod,
+      payout_details: input.payout_details,
+    });
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 422) return payoutProblemsInWords(error.fields);
+    throw error;
+  }
+}
+
 /** How many days the dashboard's chart covers. */
 export const CHART_DAYS = 30;
 const LATEST = 10;
+/** The dashboard's latest payouts. */
+const PAYOUTS_SHOWN = 5;
 
 /** Everything the dashboard shows, from counters and the newest rows of each list. */
 export async function getDashboard(portal: PortalProgram, partner: SignedInPartner) {
@@ -406,15 +560,10 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
   const today = dayOf(nowTimestamp(ctx.clock));
   const from = addDays(today, -(CHART_DAYS - 1));
   const figures = await getPartnerDashboardFigures(ctx, partner.row, settleDueCommissions, from);
-  const page = { page: 1, limit: LATEST, sort: 'desc' as const };
-  const partnerRef = { id: partner.row.public_id };
-  // The behaviour table answers each program type's entries as unknown; affiliate entries have these.
-  const customers = (await listCustomers(ctx, { ...page, partner: partnerRef })).slice(0, LATEST) as {
-    name: string | null;
-    email: string | null;
-    created_at: string;
-  }[];
-  const commissions = (await listCommissions(ctx, { ...page, partner: partnerRef })).slice(0, LATEST);
+  const partnerId = Number(partner.row.id);
+  const customers = await listLatestCustomersOfPartner(ctx, partnerId, LATEST);
+  const commissions = await listLatestCommissionsOfPartner(ctx, partnerId, LATEST);
+  const payouts = await listPartnerPayouts(ctx, Number(partner.row.id), PAYOUTS_SHOWN);
   return {
     figures,
     chart: dailySeries(figures.clicksByDay, today, CHART_DAYS),
@@ -429,6 +578,13 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
       status: commission.status,
       kind: commission.kind,
       day: dayOf(commission.created_at),
+    })),
+    payouts: payouts.map((payout) => ({
+      id: payout.id,
+      amount: payout.amount,
+      currency: payout.currency,
+      status: payout.status,
+      day: dayOf(payout.paid_at ?? payout.created_at),
     })),
   };
 }

@@ -5,8 +5,6 @@ import type { getDashboard, PortalProgram } from './portal.service.ts';
 
 export type Dashboard = Awaited<ReturnType<typeof getDashboard>>;
 
-export const base = (portal: PortalProgram) => `/p/${portal.publicId}`;
-
 /** The signed-in header: where a partner can go, and the sign-out button (a POST with its token). */
 export function PortalNav(props: {
   portal: PortalProgram;
@@ -18,24 +16,24 @@ export function PortalNav(props: {
     <nav class="portal" aria-label="Portal">
       <ul>
         <li>
-          <a href={`${base(props.portal)}/dashboard`} aria-current={here('dashboard')}>
+          <a href={`${props.portal.base}/dashboard`} aria-current={here('dashboard')}>
             Dashboard
           </a>
         </li>
         {props.portal.leadsPage ? (
           <li>
-            <a href={`${base(props.portal)}/leads`} aria-current={here('leads')}>
+            <a href={`${props.portal.base}/leads`} aria-current={here('leads')}>
               Leads
             </a>
           </li>
         ) : null}
         <li>
-          <a href={`${base(props.portal)}/settings`} aria-current={here('settings')}>
+          <a href={`${props.portal.base}/settings`} aria-current={here('settings')}>
             Settings
           </a>
         </li>
         <li>
-          <form method="post" action={`${base(props.portal)}/sign-out`}>
+          <form method="post" action={`${props.portal.base}/sign-out`}>
             <CsrfField token={props.csrf} />
             <button type="submit" class="secondary">
               Sign out

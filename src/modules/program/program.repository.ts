@@ -22,6 +22,15 @@ export async function findProgramByPublicId(db: Kysely<DB>, publicId: string) {
   return (await selectProgramByPublicId(db, { publicId }))[0];
 }
 
+const selectProgramByPortalHost = definePreparedQuery<Selectable<ProgramsTable>, { host: string }>(
+  (db, param) => db.selectFrom('programs').selectAll().where('portal_host', '=', param('host')),
+);
+
+/** The program whose partner portal has this host name (index programs_portal_host). */
+export async function findProgramByPortalHost(db: Kysely<DB>, host: string) {
+  return (await selectProgramByPortalHost(db, { host }))[0];
+}
+
 /** What an invitation e-mail says about the program. */
 export async function findProgramNameAndWebsite(db: Kysely<DB>, programId: number) {
   return db

@@ -113,6 +113,10 @@ const payoutSettingsSchema = {
   }),
 };
 
+/** A DNS host name of at least two labels (letters, digits, inner hyphens), any case. */
+const PORTAL_HOST =
+  '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$';
+
 export const programSettingsByType = {
   affiliate: Type.Object({
     currency: Currency,
@@ -126,6 +130,20 @@ export const programSettingsByType = {
       description:
         'Whether partners may add links with keys of their choice in the portal (default false; a Vouch extension)',
     }),
+    portal_host: Type.Union(
+      [
+        Type.String({
+          maxLength: 253,
+          pattern: PORTAL_HOST,
+          description: 'A host name without scheme, port or path, e.g. partners.acme.com',
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          "The partner portal's own host name: requests whose Host is it get the portal at `/` (unique across programs; null: none; a Vouch extension)",
+      },
+    ),
     onboarding_enabled: Type.Boolean(),
     partner_email_notifications_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Deps, ProgramContext } from '../../context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { formatAmount } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
@@ -14,7 +14,9 @@ import {
   revenueMetric,
 } from '../../core/program-stats.ts';
 import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
+import { ShortCache } from '../../core/short-cache.ts';
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
+import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
 import { countRewards } from '../rewards/rewards.service.ts';
@@ -53,8 +55,63 @@ async function getProgramRowOrThrow(ctx: ProgramContext) {
   return row;
 }
 
-/** The partner portal of an affiliate program (the portal module serves `/p/{public id}`). */
-export const partnerPortalUrl = (baseUrl: string, publicId: string) => `${baseUrl}/p/${publicId}`;
+/**
+ * The partner portal of an affiliate program: on its own host when it has a `portal_host` (the
+ * portal module serves it at `/` there), else `/p/{public id}` on Vouch's base URL. A portal host
+ * is taken to be on HTTPS, as a public host name is, unless `PUBLIC_URL` itself is plain HTTP
+ * (a local or internal set-up, where the portal host is likely plain HTTP too).
+ */
+export function partnerPortalUrl(
+  baseUrl: string,
+  publicId: string,
+  portalHost: string | null = null,
+  publicUrl?: string,
+) {
+  if (portalHost === null) return `${baseUrl}/p/${publicId}`;
+  const scheme = publicUrl?.startsWith('http://') ? 'http' : 'https';
+  return `${scheme}://${portalHost}/`;
+}
+
+type ProgramWithSettings = NonNullable<Awaited<ReturnType<typeof readProgramByPublicId>>>;
+
+/**
+ * How long the portal pages reuse a program read by its public id or portal host: every page view
+ * reads it, and settings change rarely. A change made through this process is seen at once (the
+ * update clears them); another instance sees it within this bound.
+ */
+export const PAGE_PROGRAM_CACHE_MS = 1000;
+
+/** Per app (keyed by its database handle): public ids and hosts are only unique within one database. */
+const pageProgramCaches = new WeakMap<
+  Deps['database'],
+  ShortCache<string, ProgramWithSettings | undefined>
+>();
+
+function pageProgramCache(database: Deps['database']) {
+  let cache = pageProgramCaches.get(database);
+  if (!cache) {
+    cache = new ShortCache({ ttlMs: PAGE_PROGRAM_CACHE_MS, capacity: 10_000 });
+    pageProgramCaches.set(database, cache);
+  }
+  return cache;
+}
+
+/**
+ * A program as the portal pages find it: by its public id (`/p/{id}`) or by the host name a
+ * request came to (its `portal_host`, lower case, no port); reused for up to a second. The same
+ * row object is answered while it is reused, so callers may key what they derive from it on it.
+ */
+export function readPageProgram(deps: Deps, by: { publicId: string } | { host: string }) {
+  const db = deps.database.db;
+  const key = 'publicId' in by ? `id:${by.publicId}` : `host:${by.host}`;
+  return pageProgramCache(deps.database).get(key, async () => {
+    const row =
+      'publicId' in by
+        ? await repository.findProgramByPublicId(db, by.publicId)
+        : await repository.findProgramByPortalHost(db, by.host);
+    return row ? { ...row, programSettings: programSettingsOf(row.type, row.settings) } : undefined;
+  });
+}
 
 export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: string }) {
   const today = dayOf(nowTimestamp(ctx.clock));
@@ -96,7 +153,8 @@ export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: 
       name: row.name,
       created_at: dayOf(row.created_at),
       last_edited: dayOf(row.updated_at),
-      program_settings: settings,
+      // The portal host lives in a column of its own (unique across programs), shown with the settings.
+      program_settings: row.type === 'affiliate' ? { ...settings, portal_host: row.portal_host } : settings,
       portal_settings: portalSettingsOf(row.type, row.portal_settings),
     },
     ...count(programMetrics.customers, 'total_customers'),
@@ -118,14 +176,19 @@ export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: 
     total_revenue_from_sales: revenue,
     overview_program_current_settings: {
       // Only affiliate programs have partners, so only they have a partner portal.
-      partner_portal_url: row.type === 'affiliate' ? partnerPortalUrl(links.baseUrl, row.public_id) : null,
+      partner_portal_url:
+        row.type === 'affiliate'
+          ? partnerPortalUrl(links.baseUrl, row.public_id, row.portal_host, ctx.config.publicUrl)
+          : null,
       website_url: row.website,
     },
   };
 }
 
 export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody): Promise<void> {
-  const given = body.program_settings;
+  const { portal_host: portalHost, ...given } = (body.program_settings ?? {}) as Record<string, unknown> & {
+    portal_host?: string | null;
+  };
   // Newsletter programs have no currency setting.
   const currency = given && 'currency' in given ? given.currency : undefined;
   const row = await getProgramRowOrThrow(ctx);
@@ -133,19 +196,30 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
   const settings = body.program_settings
     ? {
         ...stored(row.settings),
-        ...body.program_settings,
+        ...given,
         ...(typeof currency === 'string' ? { currency: currency.toUpperCase() } : {}),
       }
     : undefined;
-  await repository.updateProgram(ctx.database.db, ctx.program.id, {
+  const values = {
     ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(portalHost !== undefined
+      ? { portal_host: portalHost === null ? null : portalHost.toLowerCase() }
+      : {}),
     ...(body.website !== undefined ? { website: body.website } : {}),
     ...(settings ? { settings: JSON.stringify(settings) } : {}),
     ...(body.portal_settings
       ? { portal_settings: JSON.stringify({ ...stored(row.portal_settings), ...body.portal_settings }) }
       : {}),
     updated_at: nowTimestamp(ctx.clock),
-  });
+  };
+  try {
+    await repository.updateProgram(ctx.database.db, ctx.program.id, values);
+    pageProgramCaches.get(ctx.database)?.clear();
+  } catch (error) {
+    if (uniqueViolationColumn(error) === 'portal_host')
+      throw fieldError('program_settings.portal_host', 'The portal host is used by another program.');
+    throw error;
+  }
 }
 
 export async function getKeyCheck(ctx: ProgramContext) {
