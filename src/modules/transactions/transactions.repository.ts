@@ -8,7 +8,12 @@ import type {
   TransactionsTable,
 } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
-import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
+import {
+  type BoundStatement,
+  definePreparedQuery,
+  type ParamOf,
+  type PreparedQuery,
+} from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 export { executeGuarded, executeTogether } from '../../db/together.ts';
@@ -127,6 +132,26 @@ export async function insertRewards(db: Kysely<DB>, rows: NewReward[]) {
   return out;
 }
 
+/**
+ * What a sale reads beside its buyer (`customers as c`), in the buyer's statement: the program's
+ * settings and the buyer's figures (metric, low part, high part; one row per slot).
+ */
+const buyerSaleReads = (param: ParamOf<{ programId: number }>) =>
+  [
+    sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
+    sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+      e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+      and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
+  ] as const;
+
+/** Ids taken for a sale written in one statement and its rewards (REWARD_IDS_TAKEN of them). */
+const takenIds = () =>
+  [
+    sql<number>`nextval(pg_get_serial_sequence('transactions', 'id'))`.as('sale_id'),
+    sql<number[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
+      from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
+  ] as const;
+
 /** What an affiliate sale's decision reads, with its buyer (`findAffiliateBuyerForSale`). */
 export type AffiliateBuyerForSale = Selectable<CustomersTable> & {
   /** The program's settings (JSON text). */
@@ -153,10 +178,7 @@ const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) 
       .selectFrom('customers as c')
       .selectAll('c')
       .select([
-        sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
-        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
-          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
-          and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
+        ...buyerSaleReads(param),
         sql<Selectable<PartnersTable> | null>`(select row_to_json(p) from partners p
           where p.program_id = ${param('programId')} and p.id = c.partner_id)`.as('partner'),
         sql<[number, string] | null>`(select json_build_array(pp.id, pp.public_id) from partners p
@@ -170,11 +192,7 @@ const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) 
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
       );
     if (lock) return query.forUpdate('c');
-    return query.select([
-      sql<number>`nextval(pg_get_serial_sequence('transactions', 'id'))`.as('sale_id'),
-      sql<number[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
-        from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
-    ]);
+    return query.select(takenIds());
   });
 const selectAffiliateBuyerBy = {
   key: affiliateBuyerBy('key', { lock: true }),
@@ -234,15 +252,7 @@ const referralBuyerBy = (column: 'public_id' | 'key' | 'email') =>
       .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
       .selectAll('c')
       .select('r.public_id as referrer_public_id')
-      .select([
-        sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
-        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
-          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
-          and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
-        sql<number>`nextval(pg_get_serial_sequence('transactions', 'id'))`.as('sale_id'),
-        sql<number[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
-          from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
-      ])
+      .select([...buyerSaleReads(param), ...takenIds()])
       .where('c.program_id', '=', param('programId'))
       .where(
         column === 'email' ? lowerEmail('c.email') : sql.ref(`c.${column}`),
