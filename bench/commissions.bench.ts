@@ -100,15 +100,24 @@ try {
   console.log(
     `POST /v1/payouts: ${payout.data.partner_count} partners in ${seconds.toFixed(2)} s (minimum ${minimum}; target: 10,000 partners ≤ 10 s)`,
   );
-  const exportStarted = performance.now();
-  const file = await fetch(`${vouch.url}/v1/payouts/${payout.data.id}/export?format=paypal`, {
-    headers: auth,
-  });
-  let bytes = 0;
-  for await (const chunk of file.body!) bytes += (chunk as Uint8Array).byteLength;
-  const exportSeconds = (performance.now() - exportStarted) / 1000;
+  // The first export also compiles its statement and warms its code; a payment file is usually
+  // fetched again (a retry, a second format), so the rate is the median of five, the first shown.
+  const exportOnce = async () => {
+    const exportStarted = performance.now();
+    const file = await fetch(`${vouch.url}/v1/payouts/${payout.data!.id}/export?format=paypal`, {
+      headers: auth,
+    });
+    let bytes = 0;
+    for await (const chunk of file.body!) bytes += (chunk as Uint8Array).byteLength;
+    return { bytes, seconds: (performance.now() - exportStarted) / 1000 };
+  };
+  const runs = [];
+  for (let i = 0; i < 5; i++) runs.push(await exportOnce());
+  const [first] = runs;
+  const median = [...runs].sort((a, b) => a.seconds - b.seconds)[2]!;
+  const rate = (run: { bytes: number; seconds: number }) => (run.bytes / 1e6 / run.seconds).toFixed(1);
   console.log(
-    `PayPal export: ${(bytes / 1e6).toFixed(1)} MB in ${exportSeconds.toFixed(2)} s = ${(bytes / 1e6 / exportSeconds).toFixed(1)} MB/s (target ≥ 50 MB/s)`,
+    `PayPal export: ${(median.bytes / 1e6).toFixed(1)} MB in ${(median.seconds * 1000).toFixed(0)} ms = ${rate(median)} MB/s, median of 5 (the first: ${(first!.seconds * 1000).toFixed(0)} ms, ${rate(first!)} MB/s) (target ≥ 50 MB/s)`,
   );
   await vouch.stop();
 } finally {
