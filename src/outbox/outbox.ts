@@ -103,6 +103,17 @@ export async function recordEvents(
       .execute();
 }
 
+/** An e-mail's outbox row, due at once. */
+const emailRow = (programId: number, email: OutgoingEmail, createdAt: string) => ({
+  program_id: programId,
+  recipient: email.to,
+  subject: email.subject,
+  text_body: email.text,
+  html_body: email.html,
+  created_at: createdAt,
+  next_attempt_at: createdAt,
+});
+
 export interface OutgoingEmail {
   to: string;
   subject: string;
@@ -119,15 +130,7 @@ export async function queueEmail(
 ): Promise<void> {
   await trx
     .insertInto('email_outbox')
-    .values({
-      program_id: programId,
-      recipient: email.to,
-      subject: email.subject,
-      text_body: email.text,
-      html_body: email.html,
-      created_at: createdAt,
-      next_attempt_at: createdAt,
-    })
+    .values(emailRow(programId, email, createdAt))
     .execute();
 }
 
@@ -141,16 +144,6 @@ export async function queueEmails(
   for (let i = 0; i < emails.length; i += ROWS_PER_INSERT)
     await trx
       .insertInto('email_outbox')
-      .values(
-        emails.slice(i, i + ROWS_PER_INSERT).map((email) => ({
-          program_id: programId,
-          recipient: email.to,
-          subject: email.subject,
-          text_body: email.text,
-          html_body: email.html,
-          created_at: createdAt,
-          next_attempt_at: createdAt,
-        })),
-      )
+      .values(emails.slice(i, i + ROWS_PER_INSERT).map((email) => emailRow(programId, email, createdAt)))
       .execute();
 }

@@ -118,6 +118,13 @@ export function Notice(props: { children: ComponentChildren }) {
   );
 }
 
+/** The notice above a form sent back with errors: how many fields to correct (nothing when none). */
+export function FieldsToCorrect(props: { errors: Readonly<Record<string, unknown>> }) {
+  const count = Object.keys(props.errors).length;
+  if (count === 0) return null;
+  return <Notice>Please correct {count === 1 ? 'the field' : `the ${count} fields`} marked below.</Notice>;
+}
+
 /** A read-only link with a copy button (shown by the copy script; without it the link is selectable). */
 export function CopyField(props: { id: string; url: string; label: string }) {
   return (

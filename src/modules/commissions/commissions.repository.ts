@@ -172,19 +172,7 @@ function buildListQuery(filter: CommissionListFilter, sort: 'asc' | 'desc') {
       .limit(param('fetch'))
       .offset(param('offset'));
     return (
-      db
-        .selectFrom('rewards')
-        .leftJoin('partners', 'partners.id', 'rewards.partner_id')
-        .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-        .leftJoin('customers', 'customers.id', 'transactions.customer_id')
-        .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
-        .select(SHOWN_COLUMNS)
-        .select([
-          'partners.public_id as partner_public_id',
-          'transactions.key as transaction_key',
-          'customers.key as customer_key',
-          'payouts.public_id as payout_public_id',
-        ])
+      namedCommissions(db)
         // `+program_id`: still scoped, but the planners look the page's ids up instead of walking the
         // program's index (SQLite did, checking every row against the list).
         .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', param('programId'))
@@ -441,6 +429,22 @@ export async function sumPaidCommissionsOfPayout(db: Kysely<DB>, programId: numb
     .execute();
 }
 
+/** Commission rows with the public names the wire shows (partner, sale, buyer, payout). */
+const namedCommissions = (db: Kysely<DB>) =>
+  db
+    .selectFrom('rewards')
+    .leftJoin('partners', 'partners.id', 'rewards.partner_id')
+    .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+    .leftJoin('customers', 'customers.id', 'transactions.customer_id')
+    .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
+    .select(SHOWN_COLUMNS)
+    .select([
+      'partners.public_id as partner_public_id',
+      'transactions.key as transaction_key',
+      'customers.key as customer_key',
+      'payouts.public_id as payout_public_id',
+    ]);
+
 /** Commission rows by id as the wire shows them, with their public names (events of many rows). */
 export async function listNamedCommissionsByIds(
   db: Kysely<DB>,
@@ -449,19 +453,7 @@ export async function listNamedCommissionsByIds(
 ): Promise<NamedCommissionRow[]> {
   if (ids.length === 0) return [];
   return (
-    db
-      .selectFrom('rewards')
-      .leftJoin('partners', 'partners.id', 'rewards.partner_id')
-      .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-      .leftJoin('customers', 'customers.id', 'transactions.customer_id')
-      .leftJoin('payouts', 'payouts.id', 'rewards.payout_id')
-      .select(SHOWN_COLUMNS)
-      .select([
-        'partners.public_id as partner_public_id',
-        'transactions.key as transaction_key',
-        'customers.key as customer_key',
-        'payouts.public_id as payout_public_id',
-      ])
+    namedCommissions(db)
       // `+program_id`: scoped, but looked up by id (see findSaleKeys).
       .where(sql<number>`+${sql.ref('rewards.program_id')}`, '=', programId)
       .where('rewards.id', 'in', [...ids])

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CopyField, CsrfField, Field, formText, Notice } from '../../pages/forms.tsx';
+import { CopyField, CsrfField, Field, formText } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import {
   definePages,
@@ -22,6 +22,7 @@ import {
   signInCustomerWithLink,
   signOutCustomer,
 } from './customer-portal.service.ts';
+import { UseLinkPage } from './portal.account.views.tsx';
 import { moneyInWords } from './portal.service.ts';
 
 /**
@@ -90,32 +91,6 @@ function SignInPage(props: { portal: CustomerPortalProgram; csrf: string; sent?:
             <CsrfField token={props.csrf} />
             <Field name="email" type="email" label="E-mail address" autocomplete="email" required />
             <button type="submit">Send me a sign-in link</button>
-          </form>
-        )}
-      </div>
-    </Layout>
-  );
-}
-
-function UseLinkPage(props: { portal: CustomerPortalProgram; csrf: string; expired?: boolean }) {
-  const { portal } = props;
-  return (
-    <Layout title="Sign in" site={portal.name}>
-      <div class="card">
-        <h1>Sign in to {portal.name}</h1>
-        {props.expired ? (
-          <>
-            <Notice>
-              This sign-in link has expired or was already used. Links work once, for 15 minutes.
-            </Notice>
-            <p>
-              <a href={`${base(portal)}/sign-in`}>Send me a new link</a>
-            </p>
-          </>
-        ) : (
-          <form method="post" novalidate>
-            <CsrfField token={props.csrf} />
-            <button type="submit">Sign in now</button>
           </form>
         )}
       </div>
@@ -249,7 +224,11 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
-      return sendPage(reply, 200, <UseLinkPage portal={portal} csrf={reply.generateCsrf()} />);
+      return sendPage(
+        reply,
+        200,
+        <UseLinkPage site={portal.name} newLink={`${base(portal)}/sign-in`} csrf={reply.generateCsrf()} />,
+      );
     },
   });
 
@@ -259,7 +238,16 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
       const portal = await portalOf(request);
       const token = await signInCustomerWithLink(portal, request.params.token);
       if (!token)
-        return sendPage(reply, 410, <UseLinkPage portal={portal} csrf={reply.generateCsrf()} expired />);
+        return sendPage(
+          reply,
+          410,
+          <UseLinkPage
+            site={portal.name}
+            newLink={`${base(portal)}/sign-in`}
+            csrf={reply.generateCsrf()}
+            expired
+          />,
+        );
       setSessionCookie(request, reply, {
         name: SESSION_COOKIE,
         value: token,

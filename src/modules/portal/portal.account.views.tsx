@@ -1,4 +1,4 @@
-import { Checkbox, CsrfField, Field, Honeypot, Notice } from '../../pages/forms.tsx';
+import { Checkbox, CsrfField, Field, FieldsToCorrect, Honeypot, Notice } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import type { PortalProgram, SignedInPartner, SignUpErrors, SignUpForm } from './portal.service.ts';
 import { PortalNav } from './portal.shared.views.tsx';
@@ -45,7 +45,6 @@ export function SignUpPage(props: {
 }) {
   const { portal } = props;
   const errors = props.errors ?? {};
-  const count = Object.keys(errors).length;
   return (
     <Layout title="Sign up" site={portal.name}>
       <div class="card">
@@ -57,9 +56,7 @@ export function SignUpPage(props: {
             or <a href={`${portal.base}/forgot`}>reset your password</a>.
           </Notice>
         ) : null}
-        {count > 0 ? (
-          <Notice>Please correct {count === 1 ? 'the field' : `the ${count} fields`} marked below.</Notice>
-        ) : null}
+        <FieldsToCorrect errors={errors} />
         <form method="post" novalidate>
           <CsrfField token={props.csrf} />
           <Honeypot />
@@ -195,20 +192,22 @@ export function AskLinkPage(props: {
   );
 }
 
-/** A link from an e-mail is used by a button, not by opening it: mail scanners open links too. */
-export function UseLinkPage(props: { portal: PortalProgram; csrf: string; expired?: boolean }) {
-  const { portal } = props;
+/**
+ * A link from an e-mail is used by a button, not by opening it: mail scanners open links too.
+ * Shared by the partner and the customer portal: `newLink` is where a fresh link is asked for.
+ */
+export function UseLinkPage(props: { site: string; newLink: string; csrf: string; expired?: boolean }) {
   return (
-    <Layout title="Sign in" site={portal.name}>
+    <Layout title="Sign in" site={props.site}>
       <div class="card">
-        <h1>Sign in to {portal.name}</h1>
+        <h1>Sign in to {props.site}</h1>
         {props.expired ? (
           <>
             <Notice>
               This sign-in link has expired or was already used. Links work once, for 15 minutes.
             </Notice>
             <p>
-              <a href={`${portal.base}/sign-in-link`}>Send me a new link</a>
+              <a href={props.newLink}>Send me a new link</a>
             </p>
           </>
         ) : (

@@ -222,70 +222,64 @@ function DashboardContent(props: DashboardProps) {
             </div>
           )}
         </section>
-        <section class="card" aria-labelledby="commissions-heading">
-          <h2 id="commissions-heading">Latest commissions</h2>
-          {view.commissions.length === 0 ? (
-            <p class="muted">No commissions yet.</p>
-          ) : (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col" class="num">
-                      Amount
-                    </th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.commissions.map((c) => (
-                    <tr key={c.id}>
-                      <td>{c.day}</td>
-                      <td class="num">{moneyInWords(c.amount, c.currency)}</td>
-                      <td>{statusWords[c.status] ?? c.status}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </section>
+        <DatedAmounts
+          id="commissions-heading"
+          title="Latest commissions"
+          empty="No commissions yet."
+          rows={view.commissions.map((c) => ({ ...c, status: statusWords[c.status] ?? c.status }))}
+        />
       </div>
-      <section class="card" aria-labelledby="payouts-heading">
-        <h2 id="payouts-heading">Latest payouts</h2>
-        {view.payouts.length === 0 ? (
-          <p class="muted">No payouts yet. Approved commissions are paid out in the program's next payout.</p>
-        ) : (
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.payouts.map((p) => (
-                  <tr key={p.id}>
-                    <td>{p.day}</td>
-                    <td class="num">{moneyInWords(p.amount, p.currency)}</td>
-                    <td>{payoutStatusWords[p.status]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <DatedAmounts
+        id="payouts-heading"
+        title="Latest payouts"
+        empty="No payouts yet. Approved commissions are paid out in the program's next payout."
+        rows={view.payouts.map((p) => ({ ...p, status: payoutStatusWords[p.status] }))}
+      />
     </>
   );
 }
 
 const payoutStatusWords = { pending: 'On its way', paid: 'Paid', cancelled: 'Cancelled' } as const;
+
+/** A card of dated amounts with their status in words (the latest commissions, the latest payouts). */
+function DatedAmounts(props: {
+  id: string;
+  title: string;
+  empty: string;
+  rows: readonly { id: number | string; day: string; amount: number; currency: string; status: string }[];
+}) {
+  return (
+    <section class="card" aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.rows.length === 0 ? (
+        <p class="muted">{props.empty}</p>
+      ) : (
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.rows.map((row) => (
+                <tr key={row.id}>
+                  <td>{row.day}</td>
+                  <td class="num">{moneyInWords(row.amount, row.currency)}</td>
+                  <td>{row.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
 
 const savedWords = {
   name: 'Your name is saved.',

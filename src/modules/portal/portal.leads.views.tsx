@@ -1,4 +1,4 @@
-import { CsrfField, Field, Notice } from '../../pages/forms.tsx';
+import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import {
   countryCodes,
@@ -120,7 +120,6 @@ export function LeadsPage(props: {
 }) {
   const { portal, view } = props;
   const errors = props.errors ?? {};
-  const count = Object.keys(errors).length;
   return (
     <Layout
       title="Leads"
@@ -139,11 +138,7 @@ export function LeadsPage(props: {
           <p class="muted">{portal.name} does not take leads at the moment.</p>
         ) : (
           <form method="post" novalidate>
-            {count > 0 ? (
-              <Notice>
-                Please correct {count === 1 ? 'the field' : `the ${count} fields`} marked below.
-              </Notice>
-            ) : null}
+            <FieldsToCorrect errors={errors} />
             <CsrfField token={props.csrf} />
             <Field name="name" label="Name" required value={props.values?.name} error={errors.name} />
             <Field

@@ -310,7 +310,15 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
-      return sendPage(reply, 200, <UseLinkPage portal={portal} csrf={reply.generateCsrf()} />);
+      return sendPage(
+        reply,
+        200,
+        <UseLinkPage
+          site={portal.name}
+          newLink={`${portal.base}/sign-in-link`}
+          csrf={reply.generateCsrf()}
+        />,
+      );
     },
   });
 
@@ -320,7 +328,16 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
       const portal = await portalOf(request);
       const token = await signInWithLink(portal, request.params.token);
       if (!token)
-        return sendPage(reply, 410, <UseLinkPage portal={portal} csrf={reply.generateCsrf()} expired />);
+        return sendPage(
+          reply,
+          410,
+          <UseLinkPage
+            site={portal.name}
+            newLink={`${portal.base}/sign-in-link`}
+            csrf={reply.generateCsrf()}
+            expired
+          />,
+        );
       setSession(request, reply, portal, token);
       return seeOther(reply, `${portal.base}/dashboard`);
     },

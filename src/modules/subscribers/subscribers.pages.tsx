@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { Checkbox, CsrfField, Field, formText, HONEYPOT, Honeypot } from '../../pages/forms.tsx';
+import {
+  Checkbox,
+  CsrfField,
+  Field,
+  FieldsToCorrect,
+  formText,
+  HONEYPOT,
+  Honeypot,
+} from '../../pages/forms.tsx';
 import { documentShell, Layout } from '../../pages/layout.tsx';
 import {
   definePages,
@@ -55,7 +63,6 @@ function SharePage(props: {
   taken?: boolean;
 }) {
   const errors = props.errors ?? {};
-  const count = Object.keys(errors).length;
   return (
     <Layout title={`Subscribe to ${props.programName}`} site={props.programName}>
       <div class="card">
@@ -69,11 +76,7 @@ function SharePage(props: {
             e-mails, or use another address.
           </p>
         ) : null}
-        {count > 0 ? (
-          <p class="notice" role="alert">
-            Please correct {count === 1 ? 'the field' : `the ${count} fields`} marked below.
-          </p>
-        ) : null}
+        <FieldsToCorrect errors={errors} />
         <form method="post" novalidate>
           <CsrfField token={props.csrf} />
           <Honeypot />
