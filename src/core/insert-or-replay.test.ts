@@ -5,7 +5,7 @@ import { insertOrReplay } from './insert-or-replay.ts';
 type Row = { key: string; digest: string };
 
 /** A store of one key, and a request's digest; `raceWith` is a row another request stores first. */
-function scenario(stored: Row | undefined, digest: string, raceWith?: Row) {
+function scenario(stored: Row | undefined, digest: string, raceWith?: Row, insertFirst = false) {
   let row = stored;
   const calls: string[] = [];
   const outcome = insertOrReplay<Row, Row>({
@@ -15,6 +15,7 @@ function scenario(stored: Row | undefined, digest: string, raceWith?: Row) {
     },
     insert: async () => {
       calls.push('insert');
+      if (row) return undefined;
       if (raceWith) {
         row = raceWith;
         return undefined;
@@ -24,6 +25,7 @@ function scenario(stored: Row | undefined, digest: string, raceWith?: Row) {
     },
     sameRequest: (found) => found.digest === digest,
     taken: () => new Error('taken'),
+    insertFirst,
   });
   return { outcome, calls };
 }
@@ -49,5 +51,24 @@ describe('insertOrReplay', () => {
   });
   test('losing a race to another request is taken', async () => {
     await assert.rejects(scenario(undefined, 'a', { key: 'k', digest: 'b' }).outcome, /taken/);
+  });
+
+  describe('inserting first', () => {
+    test('a new key is inserted without a look-up', async () => {
+      const { outcome, calls } = scenario(undefined, 'a', undefined, true);
+      assert.deepEqual(await outcome, { created: { key: 'k', digest: 'a' } });
+      assert.deepEqual(calls, ['insert']);
+    });
+    test('the same request again is replayed after the insert finds its key taken', async () => {
+      const { outcome, calls } = scenario({ key: 'k', digest: 'a' }, 'a', undefined, true);
+      assert.deepEqual(await outcome, { replayed: { key: 'k', digest: 'a' } });
+      assert.deepEqual(calls, ['insert', 'find']);
+    });
+    test('another request under a stored key is taken', async () => {
+      await assert.rejects(scenario({ key: 'k', digest: 'a' }, 'b', undefined, true).outcome, /taken/);
+    });
+    test('losing a race to another request is taken', async () => {
+      await assert.rejects(scenario(undefined, 'a', { key: 'k', digest: 'b' }, true).outcome, /taken/);
+    });
   });
 });

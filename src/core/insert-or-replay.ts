@@ -11,12 +11,16 @@ import { AppError } from './errors.ts';
  *   that would abort its transaction on PostgreSQL;
  * - `sameRequest` compares the stored row with this request (a digest of the request);
  * - `taken` is the error for another request under the same key (a 422 on the key's field).
+ *
+ * `insertFirst` skips the look-up before the insert, for an insert that learns of a taken key at
+ * no extra cost and writes nothing then: a replay costs one look-up more, a new record one less.
  */
 export interface KeyedCreate<Stored, Created> {
   find(): Promise<Stored | undefined>;
   insert(): Promise<Created | undefined>;
   sameRequest(stored: Stored): boolean;
   taken(): Error;
+  insertFirst?: boolean;
 }
 
 export type KeyedOutcome<Stored, Created> = { created: Created } | { replayed: Stored };
@@ -29,8 +33,10 @@ export async function insertOrReplay<Stored, Created>(
     return { replayed: stored };
   };
   // The usual replay (a client retrying) is answered before any work for a new record is done.
-  const known = await create.find();
-  if (known !== undefined) return replay(known);
+  if (!create.insertFirst) {
+    const known = await create.find();
+    if (known !== undefined) return replay(known);
+  }
   const created = await create.insert();
   if (created !== undefined) return { created };
   // Another request stored this key between the look-up and the insert, and committed first.

@@ -139,9 +139,10 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
   const [single] = entries;
   if (!multiple && single && atOnce(ctx, handler, single)) {
     const db = ctx.database.db;
-    return recordSale(db, ctx, handler, stored, single, (request) =>
-      writeSaleAtOnce(ctx, handler, single, request),
-    );
+    return recordSale(db, ctx, handler, stored, single, {
+      insertFirst: true,
+      write: (request) => writeSaleAtOnce(ctx, handler, single, request),
+    });
   }
   const data = await inWriteTransaction(ctx.database, async (trx) => {
     const out: unknown[] = [];
@@ -169,7 +170,8 @@ function atOnce<Customer, Prepared>(
 /**
  * One sale, insert-or-replay on its key (core/insert-or-replay.ts): replayed when its key is
  * stored with the same request, refused when with another, otherwise decided from what `prepare`
- * read and written at once (rows, figures, event).
+ * read and written at once (rows, figures, event). `writer` replaces the write in a transaction;
+ * with `insertFirst` it is one that finds a taken key itself (`writeSaleAtOnce`).
  */
 async function recordSale<Customer extends { id?: string; key?: string; email?: string }, Prepared>(
   trx: Kysely<DB>,
@@ -177,8 +179,10 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
   handler: SaleHandler<Customer, Prepared>,
   stored: StoredSales,
   entry: SaleEntry<Customer>,
-  write: (request: SaleRequest) => Promise<{ data: unknown } | undefined> = (request) =>
-    writeSale(trx, ctx, handler, entry, request),
+  writer: {
+    write: (request: SaleRequest) => Promise<{ data: unknown } | undefined>;
+    insertFirst: boolean;
+  } = { write: (request) => writeSale(trx, ctx, handler, entry, request), insertFirst: false },
 ) {
   const programId = ctx.program.id;
   const amountMicros = amountOrThrow(entry.amount, 'amount');
@@ -188,7 +192,8 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
     find: () => repository.findTransactionByKey(trx, programId, key),
     sameRequest: (row) => row.request_digest === digest,
     taken: () => validationError({ key: [messages.taken('key')] }),
-    insert: () => write({ key, digest, amountMicros }),
+    insert: () => writer.write({ key, digest, amountMicros }),
+    insertFirst: writer.insertFirst,
   });
   if ('created' in outcome) return outcome.created.data;
   const [data] = await stored.serializeCreated(trx, ctx, [outcome.replayed]);
@@ -264,9 +269,10 @@ const AT_ONCE_ATTEMPTS = 3;
 /**
  * PostgreSQL, one sale without a promotion code: read without a lock, decided, and written in one
  * statement that applies only if the buyer's sale version is still the one read (migration 0023):
- * two round trips after the replay look-up instead of a transaction's six. A concurrent write to
- * the same buyer makes it decide again; after AT_ONCE_ATTEMPTS, or when the buyer does not exist
- * yet, the sale takes the transaction path.
+ * two round trips instead of a transaction's six, and no replay look-up before them (the write
+ * finds a taken key itself). A concurrent write to the same buyer makes it decide again; after
+ * AT_ONCE_ATTEMPTS, or when the buyer does not exist yet, the sale takes the transaction path.
+ * Answers undefined when the key is taken (insertOrReplay then replays or refuses).
  */
 async function writeSaleAtOnce<Customer, Prepared>(
   ctx: ProgramContext,
@@ -275,14 +281,39 @@ async function writeSaleAtOnce<Customer, Prepared>(
   request: SaleRequest,
 ): Promise<{ data: unknown } | undefined> {
   const db = ctx.database.db;
+  // A stored key answers by replay before anything this request would decide or refuse now
+  // (its buyer deleted since, the program's settings changed): asked only off the usual path.
+  const keyStored = async () =>
+    (await repository.findTransactionByKey(db, ctx.program.id, request.key).catch(() => undefined)) !==
+    undefined;
+  let written: { data: unknown } | 'taken' | 'locked';
+  try {
+    written = await attemptAtOnce(ctx, handler, entry, request);
+  } catch (error) {
+    if (await keyStored()) return undefined;
+    throw error;
+  }
+  if (written === 'taken' || (written === 'locked' && (await keyStored()))) return undefined;
+  if (written !== 'locked') return written;
+  return ctx.database.inWriteTransaction((trx) => writeSale(trx, ctx, handler, entry, request));
+}
+
+/** `writeSaleAtOnce`'s tries: written, the key taken, or 'locked' when the transaction path must decide. */
+async function attemptAtOnce<Customer, Prepared>(
+  ctx: ProgramContext,
+  handler: SaleHandler<Customer, Prepared>,
+  entry: SaleEntry<Customer>,
+  request: SaleRequest,
+): Promise<{ data: unknown } | 'taken' | 'locked'> {
+  const db = ctx.database.db;
   const programId = ctx.program.id;
   for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS; attempt++) {
     const read = await handler.readAtOnce?.(db, ctx, entry);
-    if (!read) break;
+    if (!read) return 'locked';
     const now = nowTimestamp(ctx.clock);
     const sale = saleInputOf(entry, request.amountMicros, now);
     const decision = handler.decide(read.prepared, sale);
-    if (decision.rewards.length > read.rewardIds.length) break;
+    if (decision.rewards.length > read.rewardIds.length) return 'locked';
     const row: TransactionRow = {
       id: read.saleId,
       ...saleRowOf(programId, entry, request, sale, decision),
@@ -306,13 +337,13 @@ async function writeSaleAtOnce<Customer, Prepared>(
       );
       return { data };
     } catch (error) {
-      if (uniqueViolationColumn(error) === 'key') return undefined;
+      if (uniqueViolationColumn(error) === 'key') return 'taken';
       // The buyer (or its partner) was deleted meanwhile: the transaction path says so properly.
-      if (translateDriverError(error)?.kind === 'foreign_key') break;
+      if (translateDriverError(error)?.kind === 'foreign_key') return 'locked';
       if (!isRetryable(error)) throw error;
     }
   }
-  return ctx.database.inWriteTransaction((trx) => writeSale(trx, ctx, handler, entry, request));
+  return 'locked';
 }
 
 /** The stored sale's columns. */
