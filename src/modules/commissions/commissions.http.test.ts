@@ -1,105 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  describeEachDatabase,
-  ManualClock,
-  recordedEvents,
-  type TestProgram,
-  type TestServer,
-} from '../../../test/harness.ts';
+  commissionProgram,
+  commissionsOf,
+  figuresOf,
+  recount,
+  sell,
+} from '../../../test/commission-factories.ts';
+import { describeEachDatabase, ManualClock, recordedEvents } from '../../../test/harness.ts';
 import { createWorker } from '../../worker.ts';
 import { settleDueCommissionsOfAllPrograms } from './commissions.service.ts';
-
-/** An affiliate program with partners `pa` (referred by nobody) and `pb`, each with a buyer. */
-export async function commissionProgram(server: TestServer, settings: Record<string, unknown> = {}) {
-  const p = await server.newProgram('affiliate');
-  const put = await server.request('PUT', '/v1/program', {
-    token: p.token,
-    body: { program_settings: { commission: { type: 'percent', value: 10 }, ...settings } },
-  });
-  assert.equal(put.status, 200, put.text);
-  const partners: Record<string, string> = {};
-  for (const key of ['pa', 'pb']) {
-    const partner = await server.request('POST', '/v1/partners', {
-      token: p.token,
-      body: { email: `${key}@example.com`, key },
-    });
-    assert.equal(partner.status, 201, partner.text);
-    partners[key] = partner.body.data.id;
-    const customer = await server.request('POST', '/v1/customers', {
-      token: p.token,
-      body: { key: `c-${key}`, partner: { key } },
-    });
-    assert.equal(customer.status, 201, customer.text);
-  }
-  return { p, partners };
-}
-
-export const sell = async (
-  server: TestServer,
-  p: TestProgram,
-  buyer: string,
-  key: string,
-  amount: number | string,
-  currency = 'USD',
-) => {
-  const res = await server.request('POST', '/v1/transactions', {
-    token: p.token,
-    body: { key, amount, amount_units: currency, action: 'sale', customer: { key: buyer } },
-  });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data;
-};
-
-export const commissionsOf = async (server: TestServer, p: TestProgram, query = '') => {
-  const res = await server.request('GET', `/v1/commissions?limit=250${query}`, { token: p.token });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data as any[];
-};
-
-/** The partner's figures as the partner fetch shows them. */
-export const figuresOf = async (server: TestServer, p: TestProgram, partnerId: string) => {
-  const res = await server.request('GET', `/v1/partners/${partnerId}`, { token: p.token });
-  assert.equal(res.status, 200, res.text);
-  return res.body.data.commissions;
-};
-
-/**
- * The partner's commission figures recounted from the commission rows (of sales that are not
- * archived, and every clawback line), in the partner fetch's shape.
- */
-export async function recount(server: TestServer, p: TestProgram, partnerId: string) {
-  const db = server.deps.database.db;
-  const rows = await db
-    .selectFrom('rewards')
-    .innerJoin('partners', 'partners.id', 'rewards.partner_id')
-    .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
-    .select([
-      'rewards.status',
-      'rewards.role',
-      'rewards.amount',
-      'rewards.amount_units',
-      'transactions.archived_at',
-    ])
-    .where('rewards.program_id', '=', p.id)
-    .where('partners.public_id', '=', partnerId)
-    .execute();
-  const sums: Record<string, Record<string, bigint>> = { paid: {}, pending: {}, not_paid: {} };
-  const bucket: Record<string, string> = { review_period: 'pending', ok: 'not_paid', paid: 'paid' };
-  for (const row of rows) {
-    const b = bucket[row.status];
-    // Clawback lines are owed whatever their sale's state.
-    if (!b || (row.archived_at !== null && row.role !== 'clawback')) continue;
-    sums[b]![row.amount_units] = (sums[b]![row.amount_units] ?? 0n) + BigInt(row.amount);
-  }
-  const list = (b: string) =>
-    Object.entries(sums[b]!)
-      .filter(([, v]) => v !== 0n)
-      .map(([currency, v]) => ({ currency, amount: Number(v) / 1e6 }))
-      .sort((a, b) => a.currency.localeCompare(b.currency));
-  const paid = Object.values(sums.paid!).reduce((a, b) => a + b, 0n);
-  return { paid: Number(paid) / 1e6, pending: list('pending'), not_paid: list('not_paid') };
-}
 
 describeEachDatabase('commissions', (server) => {
   test('a sale’s commission is a resource: list, fetch, filters', async () => {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  commissionProgram,
+  commissionsOf,
+  figuresOf,
+  recount,
+  sell,
+} from '../../../test/commission-factories.ts';
+import {
   describeEachDatabase,
   ManualClock,
   recordedEvents,
@@ -8,13 +15,6 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
-import {
-  commissionProgram,
-  commissionsOf,
-  figuresOf,
-  recount,
-  sell,
-} from '../commissions/commissions.http.test.ts';
 
 const manual = async (
   server: TestServer,

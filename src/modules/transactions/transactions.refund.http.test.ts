@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
 import {
   commissionProgram,
   commissionsOf,
   figuresOf,
   recount,
   sell,
-} from '../commissions/commissions.http.test.ts';
+} from '../../../test/commission-factories.ts';
+import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
 
 describeEachDatabase('transaction refunds', (server) => {
   const refund = (p: TestProgram, key: string, body?: unknown) =>
