@@ -42,3 +42,20 @@ test('PostgreSQL without a statement timeout lets a statement run', { skip }, as
     await database.close();
   }
 });
+
+test('PostgreSQL names at most 2,000 statement texts a connection keeps prepared; the rest still run', {
+  skip,
+}, async () => {
+  const database = await openDatabase(TEST_DATABASE_URL, { poolSize: 1 });
+  try {
+    for (let i = 0; i < 2_050; i++) {
+      const { rows } = await sql<{ n: number }>`select ${sql.lit(i)} + ${1}::int as n`.execute(database.db);
+      assert.equal(rows[0]!.n, i + 1);
+    }
+    const { rows } = await sql<{ prepared: number }>`
+      select count(*)::int as prepared from pg_prepared_statements`.execute(database.db);
+    assert.equal(rows[0]!.prepared, 2_000);
+  } finally {
+    await database.close();
+  }
+});

@@ -17,6 +17,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, parseInt8);
 const DML = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
+ * Statement texts given a name at most. A connection keeps every statement it prepared until it
+ * closes, and some texts vary with a list's length (`id in ($1, $2, …)`), so past this many the
+ * rest go unnamed, planned on each call as before.
+ */
+const MAX_NAMED_STATEMENTS = 2_000;
+
+/**
  * Kysely sends unnamed statements, which PostgreSQL plans on every call. Naming each distinct
  * DML text lets every pooled connection prepare it once.
  */
@@ -24,7 +31,7 @@ function namingStatements(pool: pg.Pool): pg.Pool {
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     let name = names.get(text);
-    if (!name) {
+    if (!name && names.size < MAX_NAMED_STATEMENTS) {
       name = `v${names.size + 1}`;
       names.set(text, name);
     }
@@ -35,7 +42,8 @@ function namingStatements(pool: pg.Pool): pg.Pool {
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [text, values] = args;
       if (typeof text === 'string' && Array.isArray(values) && args.length === 2 && DML.test(text)) {
-        return query({ name: nameOf(text), text, values });
+        const name = nameOf(text);
+        return query(name ? { name, text, values } : { text, values });
       }
       return query(...args);
     };
