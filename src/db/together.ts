@@ -33,14 +33,28 @@ export async function executeTogether(db: Kysely<DB>, statements: readonly Bound
   await db.executeQuery(CompiledQuery.raw(sql, parameters));
 }
 
+/** Renumbered texts by statement text and offset: a sale renumbers the same few on every call. */
+const renumberedTexts = new Map<string, { placeholders: number; byOffset: Map<number, string> }>();
+const MAX_RENUMBERED = 4_096;
+
 /**
  * The statement's placeholders `$1…$n` shifted by `offset`. Kysely writes every value as a
  * placeholder (never a `$` inside a literal of these statements), which the count check guards.
  */
 function renumbered(statement: BoundStatement, offset: number): string {
-  const text = statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-  if (new Set(statement.sql.match(/\$\d+/g)).size !== statement.parameters.length)
+  let known = renumberedTexts.get(statement.sql);
+  if (!known) {
+    if (renumberedTexts.size >= MAX_RENUMBERED) renumberedTexts.clear();
+    known = { placeholders: new Set(statement.sql.match(/\$\d+/g)).size, byOffset: new Map() };
+    renumberedTexts.set(statement.sql, known);
+  }
+  if (known.placeholders !== statement.parameters.length)
     throw new Error('executeTogether: a statement whose placeholders do not match its values');
+  let text = known.byOffset.get(offset);
+  if (text === undefined) {
+    text = statement.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    known.byOffset.set(offset, text);
+  }
   return text;
 }
 
