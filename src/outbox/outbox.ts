@@ -1,7 +1,18 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { EventName } from '../core/events.ts';
 import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/tables.ts';
+
+/**
+ * An event's `dispatched_at` as it is written: its own time when its program has no active
+ * webhook, so the delivery worker never reads nor marks it (most programs have none: a sale's
+ * events then cost one insert each, not an insert, a look-up and an update); null, to be
+ * dispatched, otherwise. A webhook is sent the events written while it is active.
+ */
+const dispatchedAtOf = (programId: unknown, createdAt: unknown) =>
+  sql<
+    string | null
+  >`case when exists (select 1 from webhooks where webhooks.program_id = ${programId} and webhooks.is_active = ${sql.lit(true)}) then null else ${createdAt} end`;
 
 const insertEvent = definePreparedQuery<
   never,
@@ -12,6 +23,7 @@ const insertEvent = definePreparedQuery<
     event: param('event'),
     payload: param('payload'),
     created_at: param('createdAt'),
+    dispatched_at: dispatchedAtOf(param('programId'), param('createdAt')),
   }),
 );
 
@@ -28,6 +40,7 @@ function insertEvents(count: number) {
           event: param(`event${i}`) as string,
           payload: param(`payload${i}`) as string,
           created_at: param(`createdAt${i}`) as string,
+          dispatched_at: dispatchedAtOf(param('programId'), param(`createdAt${i}`)),
         })),
       ),
     );
@@ -98,6 +111,7 @@ export async function recordEvents(
           event,
           payload: JSON.stringify(payload),
           created_at: createdAt,
+          dispatched_at: dispatchedAtOf(programId, createdAt),
         })),
       )
       .execute();

@@ -113,6 +113,46 @@ describeEachDatabase('webhook delivery', (server) => {
     }
   });
 
+  test('events written while the program has no active webhook are never sent; later ones are', async () => {
+    const receiver = await startReceiver(200);
+    const worker = createWorker(server().deps, { timeoutMs: 10_000 });
+    try {
+      const p = await server().newProgram('affiliate');
+      const partner = { id: 'abc123DEF456', email: 'ann@example.com' };
+      await emit(server, p.id, 'partner.created', { ...partner, name: 'before any webhook' });
+      const hook = await createHook(server, p.token, receiver.url, ['partner.created']);
+      await server().request('PUT', `/v1/webhooks/${hook.key}`, {
+        token: p.token,
+        body: { is_active: false },
+      });
+      await emit(server, p.id, 'partner.created', { ...partner, name: 'while inactive' });
+      await server().request('PUT', `/v1/webhooks/${hook.key}`, {
+        token: p.token,
+        body: { is_active: true },
+      });
+      await emit(server, p.id, 'partner.created', { ...partner, name: 'while active' });
+      await worker.runOnce();
+      assert.deepEqual(
+        receiver.received.map(({ body }) => JSON.parse(body).data.name),
+        ['while active'],
+      );
+      // Every event is still recorded, the first two marked dispatched as they were written.
+      const rows = await server()
+        .deps.database.db.selectFrom('events')
+        .select(['created_at', 'dispatched_at'])
+        .where('program_id', '=', p.id)
+        .orderBy('id')
+        .execute();
+      assert.equal(rows.length, 3);
+      assert.equal(rows[0]!.dispatched_at, rows[0]!.created_at);
+      assert.equal(rows[1]!.dispatched_at, rows[1]!.created_at);
+      assert.notEqual(rows[2]!.dispatched_at, null, 'dispatched by the worker');
+    } finally {
+      worker.close();
+      await receiver.close();
+    }
+  });
+
   test('POST /test sends a sample now; retry re-sends a delivery with the same webhook-id', async () => {
     const receiver = await startReceiver((n) => (n === 1 ? 503 : 200));
     try {
