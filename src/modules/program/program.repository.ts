@@ -48,7 +48,7 @@ export async function updateProgram(db: Kysely<DB>, programId: number, values: U
  * Each metric's sums over the current window and the one before, added up by the database: a
  * busy program has a row per metric and day, and summing in SQL returns a handful of rows
  * instead of every day of sixty (index program_counters_by_day). The two parts of each figure
- * (db/counter-parts.ts) are summed apart and joined exactly in `readWindowSums`.
+ * (db/counter-parts.ts) are summed apart and joined exactly in `findProgramWithWindowSums`.
  */
 type WindowParams = { programId: number; beforeFrom: string; currentFrom: string; today: string };
 
@@ -73,7 +73,8 @@ type WindowSumRow = {
   before_hi: number | bigint;
 };
 
-const selectWindowSums = definePreparedQuery<WindowSumRow, WindowParams>((db, param) =>
+/** Each metric's window sums of one program, as a subquery. */
+const windowSums = (db: Kysely<DB>, param: ParamOf<WindowParams>) =>
   db
     .selectFrom('program_counters')
     .select([
@@ -86,21 +87,46 @@ const selectWindowSums = definePreparedQuery<WindowSumRow, WindowParams>((db, pa
     .where('program_id', '=', param('programId'))
     .where('day', '>=', param('beforeFrom'))
     .where('day', '<=', param('today'))
-    .groupBy('metric'),
+    .groupBy('metric');
+
+/** The program's row on each of its metrics' rows (once, with nulls, when it has none yet). */
+const selectProgramWithWindowSums = definePreparedQuery<
+  Selectable<ProgramsTable> & { [K in keyof WindowSumRow]: WindowSumRow[K] | null },
+  WindowParams
+>((db, param) =>
+  db
+    .selectFrom('programs')
+    .leftJoin(windowSums(db, param).as('sums'), (join) => join.onTrue())
+    .selectAll('programs')
+    .select(['sums.metric', 'sums.current', 'sums.current_hi', 'sums.before', 'sums.before_hi'])
+    .where('programs.id', '=', param('programId')),
 );
 
-/** Every metric's exact sums over the current window and the one before. */
-export async function readWindowSums(
+/**
+ * The program with its metrics' sums over the current window and the one before, in one
+ * statement (one round trip on PostgreSQL); undefined when there is no such program.
+ */
+export async function findProgramWithWindowSums(
   db: Kysely<DB>,
   programId: number,
   window: { beforeFrom: string; currentFrom: string; today: string },
-): Promise<{ metric: string; current: bigint; before: bigint }[]> {
-  const rows = await selectWindowSums(db, { programId, ...window });
-  return rows.map((row) => ({
-    metric: row.metric,
-    current: joinCounterParts(row.current ?? 0, row.current_hi ?? 0),
-    before: joinCounterParts(row.before ?? 0, row.before_hi ?? 0),
-  }));
+) {
+  const rows = await selectProgramWithWindowSums(db, { programId, ...window });
+  const [first] = rows;
+  if (!first) return undefined;
+  const { metric: _m, current: _c, current_hi: _ch, before: _b, before_hi: _bh, ...row } = first;
+  const sums = rows.flatMap((sum) =>
+    sum.metric === null
+      ? []
+      : [
+          {
+            metric: sum.metric,
+            current: joinCounterParts(sum.current ?? 0, sum.current_hi ?? 0),
+            before: joinCounterParts(sum.before ?? 0, sum.before_hi ?? 0),
+          },
+        ],
+  );
+  return { row, sums };
 }
 
 /**

@@ -117,11 +117,13 @@ export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: 
   const today = dayOf(nowTimestamp(ctx.clock));
   const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
   const beforeFrom = addDays(currentFrom, -OVERVIEW_WINDOW_DAYS);
-  // Two independent reads: at once on PostgreSQL (two pooled connections, one wait instead of two).
-  const [row, sums] = await Promise.all([
-    getProgramRowOrThrow(ctx),
-    repository.readWindowSums(ctx.database.db, ctx.program.id, { beforeFrom, currentFrom, today }),
-  ]);
+  const found = await repository.findProgramWithWindowSums(ctx.database.db, ctx.program.id, {
+    beforeFrom,
+    currentFrom,
+    today,
+  });
+  if (!found) throw new AppError('not_found', 'Program not found.');
+  const { row, sums } = found;
   // Counts as numbers; revenue stays exact (bigint micro-units) until it is formatted.
   const current = new Map(sums.map((row) => [row.metric, Number(row.current)]));
   const before = new Map(sums.map((row) => [row.metric, Number(row.before)]));
