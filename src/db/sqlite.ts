@@ -9,6 +9,7 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
+import { ARRAY_ROWS } from './prepared.ts';
 
 const STATEMENT_CACHE_SIZE = 2000;
 
@@ -33,7 +34,7 @@ function withStatementCache(raw: Database.Database) {
     prepare(sql: string) {
       let statement = cache.get(sql);
       if (!statement) {
-        statement = wrap(raw.prepare(sql));
+        statement = wrap(raw.prepare(sql), sql.startsWith(ARRAY_ROWS));
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
         cache.set(sql, statement);
       }
@@ -46,12 +47,13 @@ function withStatementCache(raw: Database.Database) {
  * Result columns that may hold an integer: declared with an INTEGER affinity, or computed
  * (`sum(…)`, `count(*)`: no declared type). Text and real columns are left alone.
  */
-function integerColumns(statement: Statement): { name: string; computed: boolean }[] {
+function integerColumns(statement: Statement): { name: string; index: number; computed: boolean }[] {
   try {
     return statement
       .columns()
+      .map((column, index) => ({ ...column, index }))
       .filter((column) => column.type === null || /int/i.test(column.type))
-      .map((column) => ({ name: column.name, computed: column.type === null }));
+      .map((column) => ({ name: column.name, index: column.index, computed: column.type === null }));
   } catch {
     return [];
   }
@@ -74,14 +76,26 @@ const MIN_SAFE = -MAX_SAFE;
  * those a double holds exactly go back to numbers, as on PostgreSQL (db/postgres.ts): callers see
  * numbers except where a number would be wrong. Only the integer columns are visited per row.
  */
-function exactIntegers(statement: Statement): ((rows: unknown[]) => unknown[]) | undefined {
+function exactIntegers(statement: Statement, arrays: boolean): ((rows: unknown[]) => unknown[]) | undefined {
   if (!statement.reader) return undefined;
   const columns = integerColumns(statement);
   // Only money (micro-units, counter parts) and computed sums can pass 2^53; ids, counts and
   // booleans never do, and reading them as bigints costs on every row of every hot read.
   if (!columns.some(mayExceedDouble)) return undefined;
-  const names = columns.map((column) => column.name);
   statement.safeIntegers(true);
+  if (arrays) {
+    const indexes = columns.map((column) => column.index);
+    return (rows) => {
+      for (const row of rows as unknown[][]) {
+        for (const index of indexes) {
+          const value = row[index];
+          if (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE) row[index] = Number(value);
+        }
+      }
+      return rows;
+    };
+  }
+  const names = columns.map((column) => column.name);
   return (rows) => {
     for (const row of rows as Record<string, unknown>[]) {
       for (const name of names) {
@@ -93,9 +107,13 @@ function exactIntegers(statement: Statement): ((rows: unknown[]) => unknown[]) |
   };
 }
 
-/** The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing). */
-function wrap(statement: Statement) {
-  const normalize = exactIntegers(statement);
+/**
+ * The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing); a
+ * statement marked `ARRAY_ROWS` (db/prepared.ts) answers arrays of column values.
+ */
+function wrap(statement: Statement, arrays: boolean) {
+  if (arrays) statement.raw(true);
+  const normalize = exactIntegers(statement, arrays);
   return {
     reader: statement.reader,
     all: normalize
