@@ -24,7 +24,7 @@ import {
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
-import type { ExportItemRow, NamedPayoutItemRow, PayoutRow, PayPalItemRow } from './payouts.repository.ts';
+import type { ExportItemRow, NamedPayoutItemRow, PayoutRow } from './payouts.repository.ts';
 import * as repository from './payouts.repository.ts';
 import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
 
