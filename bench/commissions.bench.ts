@@ -1,7 +1,7 @@
 // Commissions and payouts on a seeded affiliate program (100k partners, 2M sales with their
 // commissions by default; BENCH_PARTNERS / BENCH_CUSTOMERS / BENCH_TRANSACTIONS change the scale,
 // BENCH_PAYOUT_PARTNERS how many partners the payout pays, 10,000 by default): GET /v1/commissions
-// (first and a deep page), GET /v1/partners/{id}, then one POST /v1/payouts (timed) and the
+// (first and deep pages), GET /v1/partners/{id}, then one POST /v1/payouts (timed) and the
 // streaming speed of its PayPal export. SQLite only, like the affiliate bench.
 // Run: `npm run bench -- commissions`.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,18 +43,28 @@ try {
     bare: bareResult,
     target: 'p99 ≤ 20 ms',
   });
-  // A deep page: 20,000 rows in, or half the commissions when there are fewer.
-  const deep = Math.max(1, Math.min(Math.floor(transactions / 2 / 250), 80));
+  // A deep page: 20,000 rows in, or half the commissions when there are fewer; at the default
+  // page size (15), which the target is judged on, and at the largest (250 rows, about 100 kB a
+  // response: for information).
+  const depth = Math.min(Math.floor(transactions / 2), 20_000);
+  const deep = Math.floor(depth / 15) + 1;
   rows.push({
-    name: `GET /v1/commissions?limit=250&page=${deep}`,
+    name: `GET /v1/commissions?page=${deep}`,
+    result: await load({ url: vouch.url, path: `/v1/commissions?page=${deep}`, headers: auth, duration }),
+    bare: bareResult,
+    target: 'p99 ≤ 20 ms',
+  });
+  const deep250 = Math.max(1, Math.floor(depth / 250));
+  rows.push({
+    name: `GET /v1/commissions?limit=250&page=${deep250}`,
     result: await load({
       url: vouch.url,
-      path: `/v1/commissions?limit=250&page=${deep}`,
+      path: `/v1/commissions?limit=250&page=${deep250}`,
       headers: auth,
       duration,
     }),
     bare: bareResult,
-    target: 'p99 ≤ 20 ms',
+    target: '(250 rows; information)',
   });
   rows.push({
     name: 'GET /v1/partners/{id}',

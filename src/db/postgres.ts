@@ -1,6 +1,7 @@
 import { PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { takeCounterSlot } from './counter-slots.ts';
+import { ARRAY_ROWS } from './prepared.ts';
 
 /**
  * int8 comes back as a number when a double holds it exactly (ids, counts, most amounts) and as
@@ -41,9 +42,12 @@ function namingStatements(pool: pg.Pool): pg.Pool {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [text, values] = args;
-      if (typeof text === 'string' && Array.isArray(values) && args.length === 2 && DML.test(text)) {
-        const name = nameOf(text);
-        return query(name ? { name, text, values } : { text, values });
+      if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
+        const name = text.startsWith(ARRAY_ROWS) || DML.test(text) ? nameOf(text) : undefined;
+        const named = name ? { name, text, values } : { text, values };
+        // Marked statements answer arrays of column values (db/prepared.ts).
+        if (text.startsWith(ARRAY_ROWS)) return query({ ...named, rowMode: 'array' });
+        if (DML.test(text)) return query(named);
       }
       return query(...args);
     };

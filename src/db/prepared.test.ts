@@ -9,9 +9,10 @@ import {
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  sql,
 } from 'kysely';
 import { describeEachDatabase } from '../../test/harness.ts';
-import { compileNamed, definePreparedQuery, type ParamOf } from './prepared.ts';
+import { compileNamed, definePreparedArrayQuery, definePreparedQuery, type ParamOf } from './prepared.ts';
 import type { DB } from './tables.ts';
 
 // Kysely instances that only compile: the mapping is checked on both dialects' placeholders.
@@ -114,5 +115,45 @@ describeEachDatabase('prepared queries with named parameters', (server) => {
     assert.equal((await selectEvents(db, { programId: a.id, event: 'partner.created', max: 1 })).length, 1);
     assert.equal((await selectEvents(db, { programId: b.id, event: 'partner.created', max: 10 })).length, 1);
     assert.equal((await selectEvents(db, { programId: b.id, event: 'partner.updated', max: 10 })).length, 0);
+  });
+
+  const selectEventArrays = definePreparedArrayQuery<
+    [event: string, big: number | bigint, small: number | bigint, id: number],
+    { programId: number }
+  >((db, param) =>
+    db
+      .selectFrom('events')
+      .select([
+        'event',
+        // Computed integers: exact beyond 2^53 (a bigint), a number when a double holds them.
+        sql<bigint>`${sql.lit(9007199254740993n)} + 0`.as('big'),
+        sql<number>`${sql.lit(5)} + 0`.as('small'),
+        'id',
+      ])
+      .where('program_id', '=', param('programId'))
+      .orderBy('id'),
+  );
+
+  test('array rows: column values in select order, integers as exact as object rows', async () => {
+    const { db } = server().deps.database;
+    const program = await server().newProgram('affiliate');
+    const at = '2026-01-15T12:00:00.000000Z';
+    await insertEvent(db, { programId: program.id, event: 'partner.created', at });
+    await insertEvent(db, { programId: program.id, event: 'partner.updated', at });
+    const outside = await selectEventArrays(db, { programId: program.id });
+    assert.deepEqual(
+      outside.map(([event, big, small]) => [event, big, small]),
+      [
+        ['partner.created', 9007199254740993n, 5],
+        ['partner.updated', 9007199254740993n, 5],
+      ],
+    );
+    assert.ok(outside.every((row) => Array.isArray(row) && typeof row[3] === 'number'));
+    // Inside a transaction (through Kysely's connection) the rows are arrays too.
+    const inside = await db.transaction().execute((trx) => selectEventArrays(trx, { programId: program.id }));
+    assert.deepEqual(inside, outside);
+    // The same table read as objects is not affected by the array statement's mode.
+    const objects = await selectEvents(db, { programId: program.id, event: 'partner.created', max: 10 });
+    assert.deepEqual(objects, [{ event: 'partner.created', created_at: at }]);
   });
 });

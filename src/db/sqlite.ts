@@ -9,6 +9,7 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
+import { ARRAY_ROWS } from './prepared.ts';
 
 const STATEMENT_CACHE_SIZE = 2000;
 
@@ -33,7 +34,7 @@ function withStatementCache(raw: Database.Database) {
     prepare(sql: string) {
       let statement = cache.get(sql);
       if (!statement) {
-        statement = wrap(raw.prepare(sql));
+        statement = wrap(raw.prepare(sql), sql, raw);
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
         cache.set(sql, statement);
       }
@@ -46,12 +47,13 @@ function withStatementCache(raw: Database.Database) {
  * Result columns that may hold an integer: declared with an INTEGER affinity, or computed
  * (`sum(…)`, `count(*)`: no declared type). Text and real columns are left alone.
  */
-function integerColumns(statement: Statement): { name: string; computed: boolean }[] {
+function integerColumns(statement: Statement): { name: string; index: number; computed: boolean }[] {
   try {
     return statement
       .columns()
+      .map((column, index) => ({ ...column, index }))
       .filter((column) => column.type === null || /int/i.test(column.type))
-      .map((column) => ({ name: column.name, computed: column.type === null }));
+      .map((column) => ({ name: column.name, index: column.index, computed: column.type === null }));
   } catch {
     return [];
   }
@@ -68,47 +70,96 @@ const mayExceedDouble = (column: { name: string; computed: boolean }) =>
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
 
+type Row = Record<string | number, unknown>;
+
 /**
  * better-sqlite3 reads an integer beyond 2^53 as the nearest double, silently (micro-units of an
- * amount near 10^12 are 10^18). Statements that return a money column (or a computed one) read their integers as bigints, and
- * those a double holds exactly go back to numbers, as on PostgreSQL (db/postgres.ts): callers see
- * numbers except where a number would be wrong. Only the integer columns are visited per row.
+ * amount near 10^12 are 10^18). Statements that return a money column (or a computed one) are
+ * read as they are, and read again with their integers as bigints when such a column came back
+ * beyond 2^53 (where a double no longer tells the integer; below it, it is exact); integers a
+ * double holds exactly go back to numbers, as on PostgreSQL (db/postgres.ts): callers see numbers
+ * except where a number would be wrong, and a read pays for bigints only then (reading every
+ * integer as a bigint cost a sixth of an export's read of its rows). A statement that writes
+ * (`… returning`) runs once, so it reads its integers as bigints from the start.
  */
-function exactIntegers(statement: Statement): ((rows: unknown[]) => unknown[]) | undefined {
+function exactReads(
+  statement: Statement,
+  arrays: boolean,
+  prepareAgain: () => Statement,
+):
+  | {
+      all(parameters: readonly unknown[]): unknown[];
+      iterate(parameters: readonly unknown[]): Iterable<unknown>;
+    }
+  | undefined {
   if (!statement.reader) return undefined;
   const columns = integerColumns(statement);
-  // Only money (micro-units, counter parts) and computed sums can pass 2^53; ids, counts and
-  // booleans never do, and reading them as bigints costs on every row of every hot read.
-  if (!columns.some(mayExceedDouble)) return undefined;
-  const names = columns.map((column) => column.name);
-  statement.safeIntegers(true);
-  return (rows) => {
-    for (const row of rows as Record<string, unknown>[]) {
-      for (const name of names) {
-        const value = row[name];
-        if (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE) row[name] = Number(value);
+  // Only money (micro-units) and computed sums can pass 2^53; ids, counts and booleans never do.
+  const money = columns.filter(mayExceedDouble).map((column) => (arrays ? column.index : column.name));
+  if (money.length === 0) return undefined;
+  const integers = columns.map((column) => (arrays ? column.index : column.name));
+  let exact: Statement | undefined = statement.readonly ? undefined : statement.safeIntegers(true);
+  const exactStatement = () => {
+    if (!exact) {
+      exact = prepareAgain();
+      if (arrays) exact.raw(true);
+      exact.safeIntegers(true);
+    }
+    return exact;
+  };
+  const normalize = (rows: unknown[]) => {
+    for (const row of rows as Row[]) {
+      for (const key of integers) {
+        const value = row[key];
+        if (typeof value === 'bigint' && value <= MAX_SAFE && value >= MIN_SAFE) row[key] = Number(value);
       }
     }
     return rows;
   };
+  const beyondDouble = (rows: unknown[]) => {
+    for (const row of rows as Row[]) {
+      for (const key of money) {
+        const value = row[key];
+        if (
+          typeof value === 'number' &&
+          (value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER)
+        )
+          return true;
+      }
+    }
+    return false;
+  };
+  return {
+    all(parameters) {
+      if (exact === statement) return normalize(statement.all(...parameters));
+      const rows = statement.all(...parameters);
+      return beyondDouble(rows) ? normalize(exactStatement().all(...parameters)) : rows;
+    },
+    *iterate(parameters) {
+      for (const row of exactStatement().iterate(...parameters)) yield normalize([row])[0];
+    },
+  };
 }
 
-/** The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing). */
-function wrap(statement: Statement) {
-  const normalize = exactIntegers(statement);
+/**
+ * The statement as Kysely calls it, built once per SQL text (the hot path allocates nothing); a
+ * statement marked `ARRAY_ROWS` (db/prepared.ts) answers arrays of column values.
+ */
+function wrap(statement: Statement, sql: string, raw: Database.Database) {
+  const arrays = sql.startsWith(ARRAY_ROWS);
+  if (arrays) statement.raw(true);
+  const exact = exactReads(statement, arrays, () => raw.prepare(sql));
   return {
     reader: statement.reader,
-    all: normalize
-      ? (parameters: readonly unknown[]) => normalize(statement.all(...bindable(parameters)))
+    all: exact
+      ? (parameters: readonly unknown[]) => exact.all(bindable(parameters))
       : (parameters: readonly unknown[]) => statement.all(...bindable(parameters)),
     run: (parameters: readonly unknown[]) => {
       const result = statement.run(...bindable(parameters));
       return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
     },
-    iterate: normalize
-      ? function* (parameters: readonly unknown[]) {
-          for (const row of statement.iterate(...bindable(parameters))) yield normalize([row])[0];
-        }
+    iterate: exact
+      ? (parameters: readonly unknown[]) => exact.iterate(bindable(parameters))
       : (parameters: readonly unknown[]) => statement.iterate(...bindable(parameters)),
   };
 }

@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { PayoutItemsTable, PayoutsTable } from '../../db/domain-tables.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { definePreparedArrayQuery, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Payout batches and their items; every query is scoped by the program. */
@@ -202,42 +202,70 @@ const kept = (column: 'partner_public_id' | 'partner_email' | 'partner_name' | '
     column,
   );
 
-const selectExportItems = definePreparedQuery<
-  NamedPayoutItemRow,
-  { programId: number; payoutId: number; after: number; limit: number }
->((db, param) =>
-  db
-    .selectFrom('payout_items')
-    .select([
-      'id',
-      'amount',
-      'commission_count',
-      'payout_method',
-      'payout_details',
-      kept('partner_public_id'),
-      kept('partner_email'),
-      kept('partner_name'),
-      kept('partner_surname'),
-    ])
-    .where('program_id', '=', param('programId'))
-    .where('payout_id', '=', param('payoutId'))
-    .where('id', '>', param('after'))
-    .orderBy('id')
-    .limit(param('limit')),
-);
+/**
+ * An item as its export reads it, a tuple in this order: exports read thousands of items, and
+ * rows as arrays cost a fraction of rows as objects (db/prepared.ts). The PayPal file needs only
+ * the first six columns, so it reads only those (each value read costs about as much as a field
+ * written).
+ */
+export type PayPalItemRow = [
+  id: number,
+  amount: number | bigint,
+  commissionCount: number,
+  payoutDetails: string,
+  partnerEmail: string | null,
+  partnerPublicId: string | null,
+];
+export type ExportItemRow = [
+  ...PayPalItemRow,
+  payoutMethod: string | null,
+  partnerName: string | null,
+  partnerSurname: string | null,
+];
+
+const exportColumns = [
+  'id',
+  'amount',
+  'commission_count',
+  'payout_details',
+  kept('partner_email'),
+  kept('partner_public_id'),
+  'payout_method',
+  kept('partner_name'),
+  kept('partner_surname'),
+] as const;
+
+type ExportPage = { programId: number; payoutId: number; after: number; limit: number };
+
+/** One compiled keyset-paged statement of a payout's items, reading the first `width` export columns. */
+const selectExportColumns = <Row extends readonly unknown[]>(width: number) =>
+  definePreparedArrayQuery<Row, ExportPage>((db, param) =>
+    db
+      .selectFrom('payout_items')
+      .select(exportColumns.slice(0, width) as unknown as (typeof exportColumns)[number][])
+      .where('program_id', '=', param('programId'))
+      .where('payout_id', '=', param('payoutId'))
+      .where('id', '>', param('after'))
+      .orderBy('id')
+      .limit(param('limit')),
+  );
+const selectExportItems = selectExportColumns<ExportItemRow>(exportColumns.length);
+const selectPayPalItems = selectExportColumns<PayPalItemRow>(6);
 
 /**
  * A page of a payout's items as its export writes them, `after` an item id: the items alone,
- * with the names they kept when the payout was made (migration 0021), in one compiled statement.
+ * with the names they kept when the payout was made (migration 0021), as arrays.
  */
-export async function listExportItems(
-  db: Kysely<DB>,
-  programId: number,
-  payoutId: number,
-  page: { after: number; limit: number },
-) {
+export async function listExportItems(db: Kysely<DB>, programId: number, payoutId: number, page: Page) {
   return selectExportItems(db, { programId, payoutId, ...page });
 }
+
+/** `listExportItems` with the columns of a PayPal file only. */
+export async function listPayPalExportItems(db: Kysely<DB>, programId: number, payoutId: number, page: Page) {
+  return selectPayPalItems(db, { programId, payoutId, ...page });
+}
+
+type Page = { after: number; limit: number };
 
 export interface NamedPayoutItemRow {
   id: number;

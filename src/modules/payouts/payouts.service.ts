@@ -24,7 +24,7 @@ import {
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
-import type { NamedPayoutItemRow, PayoutRow } from './payouts.repository.ts';
+import type { ExportItemRow, NamedPayoutItemRow, PayoutRow } from './payouts.repository.ts';
 import * as repository from './payouts.repository.ts';
 import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
 
@@ -52,21 +52,11 @@ function toPayoutEntry(row: PayoutRow) {
   };
 }
 
-/**
- * Every item of a payout with its partner's names, a page of 5,000 at a time: the names as they
- * are now (`current`), or as the payout kept them (exports).
- */
-async function* namedItemsOf(
-  db: Kysely<DB>,
-  programId: number,
-  payoutId: number,
-  limit = 5000,
-  names: 'current' | 'kept' = 'current',
-) {
-  const read = names === 'current' ? repository.listNamedPayoutItems : repository.listExportItems;
+/** Every item of a payout with its partner's names as they are now, a page of 5,000 at a time. */
+async function* namedItemsOf(db: Kysely<DB>, programId: number, payoutId: number, limit = 5000) {
   let after = 0;
   for (;;) {
-    const items = await read(db, programId, payoutId, { after, limit });
+    const items = await repository.listNamedPayoutItems(db, programId, payoutId, { after, limit });
     if (items.length > 0) yield items;
     if (items.length < limit) return;
     after = Number(items[items.length - 1]!.id);
@@ -295,11 +285,11 @@ interface Details {
 
 const NO_DETAILS: Details = {};
 
-function detailsOf(item: NamedPayoutItemRow): Details {
+function detailsOf(payoutDetails: string): Details {
   // Most partners have no payout details: no parse for them.
-  if (item.payout_details === '{}' || item.payout_details === '') return NO_DETAILS;
+  if (payoutDetails === '{}' || payoutDetails === '') return NO_DETAILS;
   try {
-    const parsed: unknown = JSON.parse(item.payout_details);
+    const parsed: unknown = JSON.parse(payoutDetails);
     return typeof parsed === 'object' && parsed !== null ? (parsed as Details) : NO_DETAILS;
   } catch {
     return NO_DETAILS;
@@ -312,29 +302,70 @@ function textField(value: string): string {
 }
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** The full name a payout kept for an item's partner ('' for none). */
+function fullName(name: string | null, surname: string | null): string {
+  return [name, surname].filter(Boolean).join(' ');
+}
+
+type ReadExportItems<Row> = (
+  db: Kysely<DB>,
+  programId: number,
+  payoutId: number,
+  page: { after: number; limit: number },
+) => Promise<Row[]>;
+
+// Items a page: a page is written and sent while the next is read (a client reads the file as it
+// comes), and the rows of a page are young garbage once written.
+const EXPORT_PAGE = 2000;
+
+interface ExportFile {
+  header: string | null;
+  /** The records of a payout's items, one string a page. */
+  pages(db: Kysely<DB>, programId: number, payout: PayoutRow): AsyncGenerator<string>;
+}
+
+/** A format: which columns it reads, and how one item of a payout becomes a record. */
+function exportFile<Row extends readonly [id: number, ...unknown[]]>(
+  header: string | null,
+  read: ReadExportItems<Row>,
+  records: (payout: PayoutRow) => (item: Row) => string,
+): ExportFile {
+  return {
+    header,
+    async *pages(db, programId, payout) {
+      const record = records(payout);
+      let after = 0;
+      for (;;) {
+        const items = await read(db, programId, Number(payout.id), { after, limit: EXPORT_PAGE });
+        let chunk = '';
+        for (const item of items) chunk += record(item);
+        if (chunk.length > 0) yield chunk;
+        if (items.length < EXPORT_PAGE) return;
+        after = Number(items[items.length - 1]![0]);
+      }
+    },
+  };
+}
+
 /**
  * The records of each format, written by plain concatenation (each field quoted by
- * core/csv.ts when it needs it). PayPal Payouts takes rows without a header: recipient
- * (e-mail), amount, currency, a reference (at most 30 characters; the payout and partner ids),
- * a note. Wise batch transfers take a header row naming its columns. The payment services read
- * their files as data, so their fields go as they are; only the plain CSV, meant for a
- * spreadsheet, keeps partner-typed text from starting a formula.
+ * core/csv.ts when it needs it); what is the same on every record of a payout is written once.
+ * PayPal Payouts takes rows without a header: recipient (e-mail), amount, currency, a reference
+ * (at most 30 characters; the payout and partner ids), a note. Wise batch transfers take a
+ * header row naming its columns. The payment services read their files as data, so their fields
+ * go as they are; only the plain CSV, meant for a spreadsheet, keeps partner-typed text from
+ * starting a formula.
  */
-const formats: Record<
-  ExportFormat,
-  { header: string | null; row: (item: NamedPayoutItemRow, payout: PayoutRow, amount: string) => string }
-> = {
-  paypal: {
-    header: null,
-    row: (item, payout, amount) => {
-      const details = detailsOf(item);
-      return `${csvField(details.email ?? item.partner_email ?? '')},${amount},${csvField(payout.currency)},${csvField(
-        `${payout.public_id}-${item.partner_public_id ?? item.id}`.slice(0, 30),
-      )},Commissions (${item.commission_count})\n`;
-    },
-  },
-  wise: {
-    header: csvRecord([
+const formats: Record<ExportFormat, ExportFile> = {
+  paypal: exportFile(null, repository.listPayPalExportItems, (payout) => {
+    const currency = csvField(payout.currency);
+    return ([id, amount, commissionCount, payoutDetails, email, partnerId]) =>
+      `${csvField(detailsOf(payoutDetails).email ?? email ?? '')},${exportAmount(amount, payout.currency)},${currency},${csvField(
+        `${payout.public_id}-${partnerId ?? id}`.slice(0, 30),
+      )},Commissions (${commissionCount})\n`;
+  }),
+  wise: exportFile<ExportItemRow>(
+    csvRecord([
       'name',
       'recipientEmail',
       'paymentReference',
@@ -348,21 +379,24 @@ const formats: Record<
       'sortCode',
       'BIC',
     ]),
-    row: (item, payout, amount) => {
-      const details = detailsOf(item);
-      const name =
-        details.account_holder ??
-        ([item.partner_name, item.partner_surname].filter(Boolean).join(' ') || item.partner_email || '');
+    repository.listExportItems,
+    (payout) => {
       const currency = csvField(payout.currency);
-      return `${csvField(name)},${csvField(details.email ?? item.partner_email ?? '')},${csvField(
-        `Payout ${payout.public_id}`.slice(0, 35),
-      )},PRIVATE,target,${amount},${currency},${currency},${csvField(details.iban ?? '')},${csvField(
-        details.account_number ?? '',
-      )},${csvField(details.routing_number ?? '')},${csvField(details.swift_bic ?? '')}\n`;
+      const reference = csvField(`Payout ${payout.public_id}`.slice(0, 35));
+      return ([, amount, , payoutDetails, email, , , name, surname]) => {
+        const details = detailsOf(payoutDetails);
+        const holder = details.account_holder ?? (fullName(name, surname) || email || '');
+        return `${csvField(holder)},${csvField(details.email ?? email ?? '')},${reference},PRIVATE,target,${exportAmount(
+          amount,
+          payout.currency,
+        )},${currency},${currency},${csvField(details.iban ?? '')},${csvField(
+          details.account_number ?? '',
+        )},${csvField(details.routing_number ?? '')},${csvField(details.swift_bic ?? '')}\n`;
+      };
     },
-  },
-  csv: {
-    header: csvRecord([
+  ),
+  csv: exportFile<ExportItemRow>(
+    csvRecord([
       'payout_id',
       'partner_id',
       'email',
@@ -380,46 +414,47 @@ const formats: Record<
       'bank_name',
       'note',
     ]),
-    row: (item, payout, amount) => {
-      const details = detailsOf(item);
-      return `${csvField(payout.public_id)},${csvField(item.partner_public_id ?? '')},${textField(
-        item.partner_email ?? '',
-      )},${textField([item.partner_name, item.partner_surname].filter(Boolean).join(' '))},${csvField(
-        item.payout_method ?? '',
-      )},${amount},${csvField(payout.currency)},${item.commission_count},${textField(details.email ?? '')},${textField(
-        details.iban ?? '',
-      )},${textField(details.account_holder ?? '')},${textField(details.account_number ?? '')},${textField(
-        details.routing_number ?? '',
-      )},${textField(details.swift_bic ?? '')},${textField(details.bank_name ?? '')},${textField(details.note ?? '')}\n`;
+    repository.listExportItems,
+    (payout) => {
+      const payoutId = csvField(payout.public_id);
+      const currency = csvField(payout.currency);
+      return ([, amount, commissionCount, payoutDetails, email, partnerId, method, name, surname]) => {
+        const details = detailsOf(payoutDetails);
+        return `${payoutId},${csvField(partnerId ?? '')},${textField(email ?? '')},${textField(
+          fullName(name, surname),
+        )},${csvField(method ?? '')},${exportAmount(amount, payout.currency)},${currency},${commissionCount},${textField(
+          details.email ?? '',
+        )},${textField(details.iban ?? '')},${textField(details.account_holder ?? '')},${textField(
+          details.account_number ?? '',
+        )},${textField(details.routing_number ?? '')},${textField(details.swift_bic ?? '')},${textField(
+          details.bank_name ?? '',
+        )},${textField(details.note ?? '')}\n`;
+      };
     },
-  },
+  ),
 };
 
 /**
- * `GET /v1/payouts/{id}/export`: the payout as a payment file, streamed 20,000 items at a time
- * (one compiled keyset-paged statement of the items alone per page, with the partner names the
- * payout kept), each record written by concatenation.
+ * `GET /v1/payouts/{id}/export`: the payout as a payment file, streamed `EXPORT_PAGE` items at a
+ * time (one compiled keyset-paged statement of the items alone per page, read as arrays of the
+ * columns the format writes, with the partner names the payout kept), each page one chunk.
  * Amounts are rounded to the currency's minor unit here and only here (core/payouts.ts).
  */
 export async function exportPayout(ctx: ProgramContext, id: string, format: ExportFormat) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
   const payout = await getRowOrThrow(db, programId, id);
-  const spec = formats[format];
-  const pages = namedItemsOf(db, programId, Number(payout.id), 20_000, 'kept');
-  let headerSent = spec.header === null;
+  const file = formats[format];
+  const pages = file.pages(db, programId, payout);
+  let header = file.header ?? '';
   const stream = new Readable({
+    // Pages are read ahead of a slow reader up to about this much.
+    highWaterMark: 1 << 20,
     async read() {
       try {
-        let chunk = '';
-        if (!headerSent) {
-          chunk = spec.header!;
-          headerSent = true;
-        }
         const next = await pages.next();
-        if (!next.done)
-          for (const item of next.value)
-            chunk += spec.row(item, payout, exportAmount(item.amount, payout.currency));
+        const chunk = next.done ? header : header + next.value;
+        header = '';
         if (chunk.length > 0) this.push(chunk);
         if (next.done) this.push(null);
       } catch (error) {
