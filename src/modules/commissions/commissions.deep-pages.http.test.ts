@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { commissionProgram } from '../../../test/commission-factories.ts';
 import { describeEachDatabase } from '../../../test/harness.ts';
-import { commissionProgram } from './commissions.http.test.ts';
 
 // Deep pages (from 1,000 rows in) may start from a row a recent page found (db/page-starts.ts):
 // every page must still be exactly the rows an offset from the start gives, in any order of
