@@ -132,6 +132,98 @@ export async function customerBundle(db: Kysely<DB>, programId: number, a: numbe
   };
 }
 
+/** A customer row as `row_to_json` answers it (every value fits a double: ids, booleans, text). */
+type CustomerJson = Selectable<CustomersTable>;
+type LinkJson = Selectable<ReferralLinksTable>;
+
+/** The program's website and settings, which a record's link URLs are built from. */
+const programLinkReads = (param: ParamOf<{ programId: number }>) =>
+  [
+    sql<string | null>`(select website from programs where id = ${param('programId')})`.as('program_website'),
+    sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
+  ] as const;
+
+/** A customer read with what its record shows (PostgreSQL, `findCustomerRecordByPath`). */
+export type CustomerRecordRow = Selectable<CustomersTable> & {
+  referrer: CustomerJson | null;
+  /** The links of the customer and of its referrer, default first, then in creation order. */
+  links: LinkJson[];
+  /** The figures of both: owner id, metric, low part, high part; one per slot. */
+  counters: [number, string, number, number][];
+  program_website: string | null;
+  program_settings: string;
+};
+
+/**
+ * PostgreSQL: the customer a path segment names (by public id, else by key) with everything its
+ * record shows: its referrer's row, both customers' links and figures, and the program's website
+ * and settings for the link URLs, in one statement. The two lookups are equality lookups each
+ * (`union all`), the public id ranked first.
+ */
+const selectCustomerRecordByPath = definePreparedQuery<
+  CustomerRecordRow,
+  { programId: number; segment: string }
+>((db, param) => {
+  const by = (column: 'public_id' | 'key', rank: number) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .select(sql<number>`${sql.lit(rank)}`.as('rank'))
+      .where('program_id', '=', param('programId'))
+      .where(column, '=', param('segment'));
+  const found = db
+    .selectFrom(by('public_id', 0).unionAll(by('key', 1)).as('f'))
+    .selectAll()
+    .orderBy('rank')
+    .limit(1);
+  return db
+    .selectFrom(found.as('c'))
+    .selectAll('c')
+    .select([
+      sql<CustomerJson | null>`(select row_to_json(r) from customers r
+          where r.program_id = ${param('programId')} and r.id = c.referring_customer_id)`.as('referrer'),
+      sql<LinkJson[]>`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
+          from (select * from referral_links
+                  where program_id = ${param('programId')} and customer_id = c.id
+                union all
+                select * from referral_links
+                  where program_id = ${param('programId')} and customer_id = c.referring_customer_id) l)`.as(
+        'links',
+      ),
+      sql<
+        [number, string, number, number][]
+      >`(select coalesce(json_agg(json_build_array(e.owner_id, e.metric, e.value, e.value_hi)), '[]')
+          from (select * from entity_counters
+                  where program_id = ${param('programId')} and owner_kind = 'customer' and owner_id = c.id
+                union all
+                select * from entity_counters
+                  where program_id = ${param('programId')} and owner_kind = 'customer'
+                    and owner_id = c.referring_customer_id) e)`.as('counters'),
+      ...programLinkReads(param),
+    ]) as never;
+});
+
+/** PostgreSQL: `selectCustomerRecordByPath`'s row, or undefined when no customer has the segment. */
+export async function findCustomerRecordByPath(db: Kysely<DB>, programId: number, segment: string) {
+  const [row] = await selectCustomerRecordByPath(db, { programId, segment });
+  if (!row) return undefined;
+  const { referrer, links, counters, program_website, program_settings, ...customer } = row;
+  delete (customer as { rank?: number }).rank;
+  const a = Number(customer.id);
+  const b = customer.referring_customer_id === null ? a : Number(customer.referring_customer_id);
+  return {
+    row: customer as Selectable<CustomersTable>,
+    referrer: referrer ?? undefined,
+    links,
+    counters: figuresByOwner(
+      counters.map(([owner_id, metric, value, value_hi]) => ({ owner_id, metric, value, value_hi })),
+      a,
+      b,
+    ),
+    program: { website: program_website, settings: program_settings },
+  };
+}
+
 export async function linksOfCustomers(db: Kysely<DB>, programId: number, a: number, b: number) {
   return selectLinksOfTwo(db, { programId, a, b });
 }

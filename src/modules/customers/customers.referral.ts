@@ -24,6 +24,7 @@ import { findLinkByKey, insertLink, renameDefaultLink } from '../referral-links/
 import {
   type LinkUrlContext,
   linkUrl,
+  linkUrlContextOf,
   loadLinkUrlContext,
   type ReferralLinkRow,
   referralLinkUrl,
@@ -91,9 +92,12 @@ export function toReferralCustomerEntry(row: CustomerRow) {
   };
 }
 
+/** What a record reads of a link. */
+type RecordLink = Pick<ReferralLinkRow, 'customer_id' | 'is_default' | 'key' | 'domain_id' | 'is_additional'>;
+
 function recordOf(
   row: CustomerRow,
-  linkRows: readonly ReferralLinkRow[],
+  linkRows: readonly RecordLink[],
   counters: CounterFigures,
   links: LinkUrlContext,
 ) {
@@ -266,7 +270,19 @@ async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
 
 async function get(ctx: ProgramContext, id: string) {
   const db = ctx.database.db;
-  return toReferralCustomer(db, ctx, await getReferralCustomerOrThrow(db, ctx, id));
+  if (ctx.database.dialect !== 'postgres')
+    return toReferralCustomer(db, ctx, await getReferralCustomerOrThrow(db, ctx, id));
+  // PostgreSQL: the customer with everything its record shows, in one statement.
+  const found = await referralRepository.findCustomerRecordByPath(db, ctx.program.id, id);
+  if (!found) throw customerNotFound();
+  const { row, referrer, links: linkRows, counters, program } = found;
+  const links = linkUrlContextOf('referral', program);
+  return {
+    ...recordOf(row, linkRows, counters.get(Number(row.id)) ?? new CounterFigures(), links),
+    referring_customer: referrer
+      ? recordOf(referrer, linkRows, counters.get(Number(referrer.id)) ?? new CounterFigures(), links)
+      : null,
+  };
 }
 
 const visible = ['active'] as const;
