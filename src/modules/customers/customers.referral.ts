@@ -7,8 +7,10 @@ import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { isSelfReferral } from '../../core/self-referral.ts';
+import { referralSignupFigures } from '../../core/signups.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
+import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
@@ -216,24 +218,23 @@ export async function insertReferralCustomer(
     created_at: now,
     updated_at: now,
   });
-  const activity: Record<string, number> = { [programMetrics.customers]: 1 };
-  if (selfReferral) activity[programMetrics.rejectedSelfReferrals] = 1;
-  if (referrer) {
-    activity[programMetrics.referredCustomers] = 1;
-    const before = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id });
-    if (before.count(customerMetrics.referralsCount) === 0) activity[programMetrics.referringCustomers] = 1;
-  }
+  // PostgreSQL: the referrer's row is locked and its version moved on (migration 0023) before
+  // its count is read, so this signup and a concurrent one written at once (`createAtOnce`) never
+  // both take the referrer's first referral.
+  if (referrer && isPostgres(trx)) await repository.lockCustomer(trx, ctx.program.id, referrer.id);
+  const before = referrer
+    ? await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id })
+    : undefined;
+  const figures = referralSignupFigures({
+    referred: referrer !== undefined,
+    selfReferral,
+    referrerReferralsBefore: before?.count(customerMetrics.referralsCount) ?? 0,
+  });
   // Program figures first, then the referrer's: every writer takes them in this order (PostgreSQL
   // row locks), so a signup and a sale of the same referrer cannot deadlock.
-  await recordProgramActivity(trx, ctx.program.id, createdAt, activity);
-  if (referrer) {
-    await addToEntityCounters(
-      trx,
-      ctx.program.id,
-      { kind: 'customer', id: referrer.id },
-      { [customerMetrics.referralsCount]: 1, [customerMetrics.signups]: 1 },
-    );
-  }
+  await recordProgramActivity(trx, ctx.program.id, createdAt, figures.program);
+  if (referrer && figures.referrer)
+    await addToEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id }, figures.referrer);
   return row;
 }
 
