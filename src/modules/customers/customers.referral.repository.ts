@@ -132,6 +132,190 @@ export async function customerBundle(db: Kysely<DB>, programId: number, a: numbe
   };
 }
 
+/** A customer row as `row_to_json` answers it (every value fits a double: ids, booleans, text). */
+type CustomerJson = Selectable<CustomersTable>;
+type LinkJson = Selectable<ReferralLinksTable>;
+
+/** The program's website and settings, which a record's link URLs are built from. */
+const programLinkReads = (param: ParamOf<{ programId: number }>) =>
+  [
+    sql<string | null>`(select website from programs where id = ${param('programId')})`.as('program_website'),
+    sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
+  ] as const;
+
+/** A customer read with what its record shows (PostgreSQL, `findCustomerRecordByPath`). */
+export type CustomerRecordRow = Selectable<CustomersTable> & {
+  referrer: CustomerJson | null;
+  /** The links of the customer and of its referrer, default first, then in creation order. */
+  links: LinkJson[];
+  /** The figures of both: owner id, metric, low part, high part; one per slot. */
+  counters: [number, string, number, number][];
+  program_website: string | null;
+  program_settings: string;
+};
+
+/**
+ * PostgreSQL: the customer a path segment names (by public id, else by key) with everything its
+ * record shows: its referrer's row, both customers' links and figures, and the program's website
+ * and settings for the link URLs, in one statement. The two lookups are equality lookups each
+ * (`union all`), the public id ranked first.
+ */
+const selectCustomerRecordByPath = definePreparedQuery<
+  CustomerRecordRow,
+  { programId: number; segment: string }
+>((db, param) => {
+  const by = (column: 'public_id' | 'key', rank: number) =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .select(sql<number>`${sql.lit(rank)}`.as('rank'))
+      .where('program_id', '=', param('programId'))
+      .where(column, '=', param('segment'));
+  const found = db
+    .selectFrom(by('public_id', 0).unionAll(by('key', 1)).as('f'))
+    .selectAll()
+    .orderBy('rank')
+    .limit(1);
+  return db
+    .selectFrom(found.as('c'))
+    .selectAll('c')
+    .select([
+      sql<CustomerJson | null>`(select row_to_json(r) from customers r
+          where r.program_id = ${param('programId')} and r.id = c.referring_customer_id)`.as('referrer'),
+      sql<LinkJson[]>`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
+          from (select * from referral_links
+                  where program_id = ${param('programId')} and customer_id = c.id
+                union all
+                select * from referral_links
+                  where program_id = ${param('programId')} and customer_id = c.referring_customer_id) l)`.as(
+        'links',
+      ),
+      sql<
+        [number, string, number, number][]
+      >`(select coalesce(json_agg(json_build_array(e.owner_id, e.metric, e.value, e.value_hi)), '[]')
+          from (select * from entity_counters
+                  where program_id = ${param('programId')} and owner_kind = 'customer' and owner_id = c.id
+                union all
+                select * from entity_counters
+                  where program_id = ${param('programId')} and owner_kind = 'customer'
+                    and owner_id = c.referring_customer_id) e)`.as('counters'),
+      ...programLinkReads(param),
+    ]) as never;
+});
+
+/** PostgreSQL: `selectCustomerRecordByPath`'s row, or undefined when no customer has the segment. */
+export async function findCustomerRecordByPath(db: Kysely<DB>, programId: number, segment: string) {
+  const [row] = await selectCustomerRecordByPath(db, { programId, segment });
+  if (!row) return undefined;
+  const { referrer, links, counters, program_website, program_settings, ...customer } = row;
+  delete (customer as { rank?: number }).rank;
+  const a = Number(customer.id);
+  const b = customer.referring_customer_id === null ? a : Number(customer.referring_customer_id);
+  return {
+    row: customer as Selectable<CustomersTable>,
+    referrer: referrer ?? undefined,
+    links,
+    counters: figuresByOwner(
+      counters.map(([owner_id, metric, value, value_hi]) => ({ owner_id, metric, value, value_hi })),
+      a,
+      b,
+    ),
+    program: { website: program_website, settings: program_settings },
+  };
+}
+
+/** What a refer-a-friend signup decides on (PostgreSQL, `readForSignup`). */
+export interface SignupRead {
+  /** The id the new customer will have, taken from the customers' sequence. */
+  customerId: number;
+  program: { website: string | null; settings: string };
+  /** The referrer the body names, with its links and figures (one row per slot); absent when not found. */
+  referrer?: { row: CustomerJson; links: LinkJson[]; figures: CounterFigures };
+}
+
+type SignupReadRow = {
+  customer_id: number;
+  program_website: string | null;
+  program_settings: string;
+  referrer: CustomerJson | null;
+  links: LinkJson[] | null;
+  figures: [string, number, number][] | null;
+};
+
+/**
+ * PostgreSQL, one statement: the program's website and settings, an id for the new customer,
+ * and the referrer named by `column` (none when undefined) with its links and figures. The
+ * program's row is always there (the request's program), so the statement answers one row.
+ */
+const signupReadBy = (column: 'public_id' | 'key' | 'email' | undefined) =>
+  definePreparedQuery<SignupReadRow, { programId: number; value: string }>((db, param) => {
+    const reads = [
+      sql<number>`nextval(pg_get_serial_sequence('customers', 'id'))`.as('customer_id'),
+      sql<string | null>`p.website`.as('program_website'),
+      sql<string>`p.settings`.as('program_settings'),
+    ] as const;
+    const programs = db.selectFrom('programs as p').where('p.id', '=', param('programId'));
+    if (column === undefined)
+      return programs.select([
+        ...reads,
+        sql<null>`null`.as('referrer'),
+        sql<null>`null`.as('links'),
+        sql<null>`null`.as('figures'),
+      ]) as never;
+    const match =
+      column === 'email'
+        ? sql<boolean>`lower(r.email) = lower(${param('value')})`
+        : sql<boolean>`${sql.ref(`r.${column}`)} = ${param('value')}`;
+    return programs
+      .leftJoin('customers as r', (join) => join.on('r.program_id', '=', param('programId')).on(match))
+      .select([
+        ...reads,
+        // A left join without a match gives a row of nulls, which row_to_json makes an object.
+        sql<CustomerJson | null>`case when r.id is null then null else row_to_json(r) end`.as('referrer'),
+        sql<LinkJson[]>`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
+          from referral_links l where l.program_id = ${param('programId')} and l.customer_id = r.id)`.as(
+          'links',
+        ),
+        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+          and e.owner_kind = 'customer' and e.owner_id = r.id)`.as('figures'),
+      ]) as never;
+  });
+const signupReads = {
+  none: signupReadBy(undefined),
+  public_id: signupReadBy('public_id'),
+  key: signupReadBy('key'),
+  email: signupReadBy('email'),
+};
+
+/**
+ * PostgreSQL: what a signup decides on, in one round trip (`signupReadBy`); the referrer is
+ * named by `id`, else `key`, else `email`, as `findCustomerByRef` names it.
+ */
+export async function readForSignup(
+  db: Kysely<DB>,
+  programId: number,
+  ref: { id?: string | undefined; key?: string | undefined; email?: string | undefined } | undefined,
+): Promise<SignupRead> {
+  const [column, value] =
+    ref?.id !== undefined
+      ? (['public_id', ref.id] as const)
+      : ref?.key !== undefined
+        ? (['key', ref.key] as const)
+        : ref?.email !== undefined
+          ? (['email', ref.email] as const)
+          : (['none', ''] as const);
+  const [row] = await signupReads[column](db, { programId, value });
+  if (!row) throw new Error('readForSignup: the program row is missing');
+  const program = { website: row.program_website, settings: row.program_settings };
+  const customerId = Number(row.customer_id);
+  if (!row.referrer) return { customerId, program };
+  const figures = CounterFigures.of(
+    (row.figures ?? []).map(([metric, value, value_hi]) => ({ metric, value, value_hi })),
+  );
+  return { customerId, program, referrer: { row: row.referrer, links: row.links ?? [], figures } };
+}
+
 export async function linksOfCustomers(db: Kysely<DB>, programId: number, a: number, b: number) {
   return selectLinksOfTwo(db, { programId, a, b });
 }

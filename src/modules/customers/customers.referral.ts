@@ -7,23 +7,33 @@ import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { isSelfReferral } from '../../core/self-referral.ts';
+import { referralSignupFigures } from '../../core/signups.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
+import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
-import { takenFieldError } from '../../db/errors.ts';
+import { isRetryable, takenFieldError, translateDriverError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { recordEvent } from '../../outbox/outbox.ts';
+import { executeGuarded, executeTogether } from '../../db/together.ts';
+import { eventsStatement, recordEvent } from '../../outbox/outbox.ts';
 import {
   addToEntityCounters,
   CounterFigures,
+  counterDeltaStatements,
   deleteEntityCounters,
   readEntityCounters,
 } from '../counters/counters.repository.ts';
-import { recordProgramActivity } from '../program/program.service.ts';
-import { findLinkByKey, insertLink, renameDefaultLink } from '../referral-links/referral-links.service.ts';
+import { programActivityStatement, recordProgramActivity } from '../program/program.service.ts';
+import {
+  defaultCustomerLinkStatement,
+  findLinkByKey,
+  insertLink,
+  renameDefaultLink,
+} from '../referral-links/referral-links.service.ts';
 import {
   type LinkUrlContext,
   linkUrl,
+  linkUrlContextOf,
   loadLinkUrlContext,
   type ReferralLinkRow,
   referralLinkUrl,
@@ -91,9 +101,12 @@ export function toReferralCustomerEntry(row: CustomerRow) {
   };
 }
 
+/** What a record reads of a link. */
+type RecordLink = Pick<ReferralLinkRow, 'customer_id' | 'is_default' | 'key' | 'domain_id' | 'is_additional'>;
+
 function recordOf(
   row: CustomerRow,
-  linkRows: readonly ReferralLinkRow[],
+  linkRows: readonly RecordLink[],
   counters: CounterFigures,
   links: LinkUrlContext,
 ) {
@@ -151,6 +164,17 @@ export interface NewReferralCustomer {
   referrer?: CustomerRow | undefined;
 }
 
+type ReferrerRef = { id?: string | undefined; key?: string | undefined; email?: string | undefined };
+
+/** A body's referrer reference with empty strings as not given; 422 on `field.id` when it names nothing. */
+function referrerRefOf(ref: ReferrerRef | undefined, field: string): ReferrerRef | undefined {
+  if (ref === undefined) return undefined;
+  const given = { id: ref.id || undefined, key: ref.key || undefined, email: ref.email || undefined };
+  if (!given.id && !given.key && !given.email)
+    throw fieldError(`${field}.id`, messages.required(`${field}.id`));
+  return given;
+}
+
 /**
  * The referrer a body names (`id` wins over `key`, then `email`), or 422 on `field`. Archived
  * customers refer nobody: their links stop attributing.
@@ -161,10 +185,8 @@ export async function resolveReferrer(
   ref: { id?: string | undefined; key?: string | undefined; email?: string | undefined } | undefined,
   field: string,
 ): Promise<CustomerRow | undefined> {
-  if (ref === undefined) return undefined;
-  const given = { id: ref.id || undefined, key: ref.key || undefined, email: ref.email || undefined };
-  if (!given.id && !given.key && !given.email)
-    throw fieldError(`${field}.id`, messages.required(`${field}.id`));
+  const given = referrerRefOf(ref, field);
+  if (given === undefined) return undefined;
   let row = await findCustomerByRef(db, ctx.program.id, given);
   // The `vouch_referral` cookie carries the key of the link followed, which for an additional
   // link is not the customer's own key.
@@ -212,24 +234,23 @@ export async function insertReferralCustomer(
     created_at: now,
     updated_at: now,
   });
-  const activity: Record<string, number> = { [programMetrics.customers]: 1 };
-  if (selfReferral) activity[programMetrics.rejectedSelfReferrals] = 1;
-  if (referrer) {
-    activity[programMetrics.referredCustomers] = 1;
-    const before = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id });
-    if (before.count(customerMetrics.referralsCount) === 0) activity[programMetrics.referringCustomers] = 1;
-  }
+  // PostgreSQL: the referrer's row is locked and its version moved on (migration 0023) before
+  // its count is read, so this signup and a concurrent one written at once (`createAtOnce`) never
+  // both take the referrer's first referral.
+  if (referrer && isPostgres(trx)) await repository.lockCustomer(trx, ctx.program.id, referrer.id);
+  const before = referrer
+    ? await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id })
+    : undefined;
+  const figures = referralSignupFigures({
+    referred: referrer !== undefined,
+    selfReferral,
+    referrerReferralsBefore: before?.count(customerMetrics.referralsCount) ?? 0,
+  });
   // Program figures first, then the referrer's: every writer takes them in this order (PostgreSQL
   // row locks), so a signup and a sale of the same referrer cannot deadlock.
-  await recordProgramActivity(trx, ctx.program.id, createdAt, activity);
-  if (referrer) {
-    await addToEntityCounters(
-      trx,
-      ctx.program.id,
-      { kind: 'customer', id: referrer.id },
-      { [customerMetrics.referralsCount]: 1, [customerMetrics.signups]: 1 },
-    );
-  }
+  await recordProgramActivity(trx, ctx.program.id, createdAt, figures.program);
+  if (referrer && figures.referrer)
+    await addToEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id }, figures.referrer);
   return row;
 }
 
@@ -244,6 +265,10 @@ async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
     throw fieldError('referring_customer', 'A customer cannot refer itself.');
   }
   try {
+    if (ctx.database.dialect === 'postgres') {
+      const created = await createAtOnce(ctx, body);
+      if (created) return created.data;
+    }
     return await ctx.database.db.transaction().execute(async (trx) => {
       const referrer = await resolveReferrer(trx, ctx, ref, 'referring_customer');
       const row = await insertReferralCustomer(trx, ctx, {
@@ -264,9 +289,150 @@ async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
   }
 }
 
+/** Attempts of a signup written at once before it takes the transaction path. */
+const AT_ONCE_ATTEMPTS = 3;
+
+/**
+ * PostgreSQL: a signup without a transaction of its own. One statement reads what it decides on
+ * (the program's link settings, an id for the customer, the referrer with its links and figures),
+ * and one writes the customer, its default link, the program's and the referrer's figures and its
+ * event (db/together.ts): two round trips instead of ten. A referrer's first referral is written
+ * only if the referrer's version is still the one read (`executeGuarded`), so two first referrals
+ * at once cannot both count it; the one that lost decides again. A taken `id`, `key` or `email`
+ * aborts the write as a unique violation (422 on that field, as before). Undefined when the
+ * transaction path must answer: a referrer named by the key of one of its additional links, one
+ * deleted meanwhile, or after AT_ONCE_ATTEMPTS lost races.
+ */
+async function createAtOnce(
+  ctx: ProgramContext,
+  body: CreateReferralCustomerBody,
+): Promise<{ data: unknown } | undefined> {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  const ref = referrerRefOf(body.referring_customer, 'referring_customer');
+  for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS; attempt++) {
+    const read = await referralRepository.readForSignup(db, programId, ref);
+    const referrer = read.referrer;
+    if (ref !== undefined && !referrer) {
+      // `resolveReferrer` also finds a customer by the key of one of its additional links.
+      if (ref.id === undefined && ref.key !== undefined) return undefined;
+      throw fieldError('referring_customer', messages.invalid('referring_customer'));
+    }
+    if (referrer?.row.status === 'archived')
+      throw fieldError('referring_customer', messages.invalid('referring_customer'));
+    const now = nowTimestamp(ctx.clock);
+    const selfReferral = referrer !== undefined && isSelfReferral(body.email, referrer.row.email);
+    const row: CustomerRow = {
+      id: read.customerId,
+      program_id: programId,
+      public_id: body.id ?? newKey(),
+      key: body.key ?? newKey(),
+      email: body.email ?? null,
+      name: body.name ?? null,
+      surname: body.surname ?? null,
+      tos: false,
+      approved: true,
+      status: 'active',
+      custom_fields: '[]',
+      metadata: JSON.stringify({ date_of_birth: body.metadata?.date_of_birth ?? null }),
+      tags: '[]',
+      partner_id: null,
+      referral_link_id: null,
+      referring_customer_id: referrer ? Number(referrer.row.id) : null,
+      self_referral: selfReferral,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      sale_version: 0,
+    };
+    const figures = referralSignupFigures({
+      referred: referrer !== undefined,
+      selfReferral,
+      referrerReferralsBefore: referrer?.figures.count(customerMetrics.referralsCount) ?? 0,
+    });
+    const links = linkUrlContextOf('referral', read.program);
+    const link = {
+      program_id: programId,
+      key: row.key,
+      customer_id: row.id,
+      created_at: now,
+      updated_at: now,
+    };
+    const ownLink = { ...link, is_default: true, is_additional: false, domain_id: null };
+    const data = {
+      ...recordOf(row, [ownLink], new CounterFigures(), links),
+      referring_customer: referrer
+        ? recordOf(
+            referrer.row,
+            referrer.links,
+            figuresAfter(referrer.figures, figures.referrer ?? {}),
+            links,
+          )
+        : null,
+    };
+    const referrerOwner = referrer ? { kind: 'customer' as const, id: Number(referrer.row.id) } : undefined;
+    // Program figures first (the primary statement runs first), then the referrer's: the order
+    // every writer takes them in.
+    const writes = [
+      programActivityStatement(db, programId, now, figures.program),
+      repository.customerInsertStatement(db, row),
+      defaultCustomerLinkStatement(db, link),
+      ...(referrerOwner && figures.referrer
+        ? counterDeltaStatements(
+            db,
+            programId,
+            Object.entries(figures.referrer).map(([metric, value]) => ({ ...referrerOwner, metric, value })),
+          )
+        : []),
+      ...eventsStatement(db, programId, [{ event: 'customer.created', payload: data, createdAt: now }]),
+    ].filter((statement) => statement !== undefined);
+    try {
+      if (referrer && figures.firstReferral)
+        await executeGuarded(
+          db,
+          repository.saleVersionGuardStatement(
+            db,
+            programId,
+            Number(referrer.row.id),
+            Number(referrer.row.sale_version),
+            true,
+          ),
+          writes,
+        );
+      else await executeTogether(db, writes);
+      return { data };
+    } catch (error) {
+      // The referrer was deleted meanwhile: the transaction path reads again and says so.
+      if (translateDriverError(error)?.kind === 'foreign_key') return undefined;
+      if (!isRetryable(error)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** A referrer's figures after a signup added `deltas` to them. */
+function figuresAfter(before: CounterFigures, deltas: Record<string, number>): CounterFigures {
+  return CounterFigures.of([
+    ...Array.from(before, ([metric, value]) => ({ metric, value, value_hi: 0 })),
+    ...Object.entries(deltas).map(([metric, value]) => ({ metric, value, value_hi: 0 })),
+  ]);
+}
+
 async function get(ctx: ProgramContext, id: string) {
   const db = ctx.database.db;
-  return toReferralCustomer(db, ctx, await getReferralCustomerOrThrow(db, ctx, id));
+  if (ctx.database.dialect !== 'postgres')
+    return toReferralCustomer(db, ctx, await getReferralCustomerOrThrow(db, ctx, id));
+  // PostgreSQL: the customer with everything its record shows, in one statement.
+  const found = await referralRepository.findCustomerRecordByPath(db, ctx.program.id, id);
+  if (!found) throw customerNotFound();
+  const { row, referrer, links: linkRows, counters, program } = found;
+  const links = linkUrlContextOf('referral', program);
+  return {
+    ...recordOf(row, linkRows, counters.get(Number(row.id)) ?? new CounterFigures(), links),
+    referring_customer: referrer
+      ? recordOf(referrer, linkRows, counters.get(Number(referrer.id)) ?? new CounterFigures(), links)
+      : null,
+  };
 }
 
 const visible = ['active'] as const;

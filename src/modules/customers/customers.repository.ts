@@ -85,6 +85,48 @@ export async function insertCustomer(db: Kysely<DB>, values: Insertable<Customer
   return db.insertInto('customers').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A customer row complete with its id (taken from the sequence beforehand) and every column. */
+type FullCustomerRow = Selectable<CustomersTable>;
+
+const customerColumns = [
+  'id',
+  'program_id',
+  'public_id',
+  'key',
+  'email',
+  'name',
+  'surname',
+  'tos',
+  'approved',
+  'status',
+  'custom_fields',
+  'metadata',
+  'tags',
+  'partner_id',
+  'referral_link_id',
+  'referring_customer_id',
+  'self_referral',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'sale_version',
+] as const satisfies readonly (keyof FullCustomerRow)[];
+
+const insertFullCustomer = definePreparedQuery<never, FullCustomerRow>((db, param) =>
+  db
+    .insertInto('customers')
+    .values(Object.fromEntries(customerColumns.map((column) => [column, param(column)])) as FullCustomerRow),
+);
+
+/**
+ * The insert of a customer, every column given (so the row a caller built is the row stored),
+ * not run: for a write of several statements in one (db/together.ts). No ON CONFLICT: a taken
+ * `public_id`, `key` or `email` aborts the whole statement.
+ */
+export function customerInsertStatement(db: Kysely<DB>, row: FullCustomerRow): BoundStatement {
+  return insertFullCustomer.statement(db, row);
+}
+
 export async function updateCustomer(
   db: Kysely<DB>,
   programId: number,

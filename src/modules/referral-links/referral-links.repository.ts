@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Links of partners and of customers: the queries both program types share. */
@@ -14,6 +14,31 @@ const ownerColumn = (owner: LinkOwner) =>
 
 export async function insertLink(db: Kysely<DB>, values: Insertable<ReferralLinksTable>) {
   return db.insertInto('referral_links').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A customer's default link as a signup writes it: the columns it names, the rest their defaults. */
+export interface NewDefaultCustomerLink {
+  program_id: number;
+  key: string;
+  customer_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const insertDefaultCustomerLink = definePreparedQuery<never, NewDefaultCustomerLink>((db, param) =>
+  db.insertInto('referral_links').values({
+    program_id: param('program_id'),
+    key: param('key'),
+    customer_id: param('customer_id'),
+    is_default: true,
+    created_at: param('created_at'),
+    updated_at: param('updated_at'),
+  }),
+);
+
+/** The insert of a customer's default link, not run: to go with the signup's other writes (db/together.ts). */
+export function defaultCustomerLinkStatement(db: Kysely<DB>, values: NewDefaultCustomerLink): BoundStatement {
+  return insertDefaultCustomerLink.statement(db, values);
 }
 
 /** Which column names a link's owner, per kind of owner. */

@@ -5,6 +5,7 @@
  * is written in the same transaction as the partner or customer it belongs to.
  */
 export {
+  defaultCustomerLinkStatement,
   deleteLink,
   findLinkByKey,
   insertLink,
@@ -14,6 +15,7 @@ export {
   listLinkDomains,
   listLinksOf,
   listLinksOfMany,
+  type NewDefaultCustomerLink,
   renameDefaultLink,
   searchLinks,
   updateLink,

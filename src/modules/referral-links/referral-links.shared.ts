@@ -64,12 +64,24 @@ export async function loadLinkUrlContext(
   options: { withDomains?: boolean } = {},
 ): Promise<LinkUrlContext> {
   const program = await readProgram(db, programId);
-  const settings = programSettingsOf(type, program?.settings ?? '{}');
-  const parameter = typeof settings.referral_parameter === 'string' ? settings.referral_parameter : 'aff';
   const domains = new Map<number, string>();
   if (options.withDomains !== false) {
     const rows = await listLinkDomains(db, programId);
     for (const row of rows) domains.set(Number(row.id), row.domain);
   }
+  return linkUrlContextOf(type, program, domains);
+}
+
+/**
+ * The link URL context of a program row read elsewhere (a customer's read takes the program's
+ * website and settings in its own statement): the same rule as `loadLinkUrlContext`.
+ */
+export function linkUrlContextOf(
+  type: ProgramType,
+  program: { website: string | null; settings: string } | undefined,
+  domains: ReadonlyMap<number, string> = new Map(),
+): LinkUrlContext {
+  const settings = programSettingsOf(type, program?.settings ?? '{}');
+  const parameter = typeof settings.referral_parameter === 'string' ? settings.referral_parameter : 'aff';
   return { website: program?.website ?? null, parameter, domains };
 }
