@@ -88,13 +88,19 @@ const signup = JSON.stringify({
   referring_customer: { id: `f{{n%${REFERRERS}}}` },
 });
 
-/** What autovacuum's analyze does for a new schema within its first minute of writes. */
-async function analyze(databaseUrl: string) {
+/** A client of the bench's schema (the `schema` of its URL), connected. */
+async function schemaClient(databaseUrl: string) {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
   const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
   await client.connect();
+  return { client, schema };
+}
+
+/** What autovacuum's analyze does for a new schema within its first minute of writes. */
+async function analyze(databaseUrl: string) {
+  const { client, schema } = await schemaClient(databaseUrl);
   try {
     const { rows } = await client.query(
       'select tablename from pg_tables where schemaname = $1 order by tablename',
@@ -210,11 +216,7 @@ async function scaleOut(databaseUrl: string, bare: LoadResult): Promise<ReportRo
  * sales count and revenue, each referrer's sales. Prints the figures that differ (none expected).
  */
 async function recount(databaseUrl: string) {
-  const url = new URL(databaseUrl);
-  const schema = url.searchParams.get('schema');
-  url.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
-  await client.connect();
+  const { client } = await schemaClient(databaseUrl);
   try {
     const { rows } = await client.query(`
       with stored as (

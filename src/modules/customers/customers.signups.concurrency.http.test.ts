@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { describeEachDatabase, startServer, type TestServer } from '../../../test/harness.ts';
+import { inParallel } from '../../../test/in-parallel.ts';
 import { joinCounterParts } from '../../db/counter-parts.ts';
 
 /**
@@ -14,20 +15,6 @@ import { joinCounterParts } from '../../db/counter-parts.ts';
 const REFERRERS = 12;
 const SIGNUPS = 144;
 const PARALLEL = 30;
-
-async function inParallel<T>(count: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await work(i);
-      }
-    }),
-  );
-  return out;
-}
 
 describeEachDatabase('refer-a-friend signups at once keep every figure exact', (server, dialect) => {
   let second: TestServer;
@@ -65,7 +52,7 @@ describeEachDatabase('refer-a-friend signups at once keep every figure exact', (
     // Each referrer is named by id, key, e-mail or an additional link's key (the transaction
     // path); every ninth signup uses its referrer's own mailbox (a rejected self-referral), and
     // the last two of every sixteen take one id (one of the two is refused).
-    const replies = await inParallel(SIGNUPS, (i) => {
+    const replies = await inParallel(SIGNUPS, PARALLEL, (i) => {
       const r = i % REFERRERS;
       const by = Math.floor(i / REFERRERS) % 4;
       return call(instance(i), 'POST', '/v1/customers', {

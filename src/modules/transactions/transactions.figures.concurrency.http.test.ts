@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { affiliateProgramWithBuyer } from '../../../test/factories.ts';
 import { describeEachDatabase, startServer, type TestServer } from '../../../test/harness.ts';
+import { inParallel } from '../../../test/in-parallel.ts';
 import { joinCounterParts } from '../../db/counter-parts.ts';
 
 /**
@@ -14,20 +15,6 @@ import { joinCounterParts } from '../../db/counter-parts.ts';
 
 const SALES = 120;
 const PARALLEL = 30;
-
-async function inParallel<T>(count: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await work(i);
-      }
-    }),
-  );
-  return out;
-}
 
 /** A figure summed over its slots: [value, number of slot rows]. */
 async function entityFigure(server: TestServer, programId: number, kind: string, id: number, metric: string) {
@@ -72,7 +59,7 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
 
   test(`${SALES} sales of one partner over two instances, a tenth archived meanwhile: figures equal their rows`, async () => {
     const { p, partnerId } = await affiliateProgramWithBuyer(server());
-    const replies = await inParallel(SALES, async (i) => {
+    const replies = await inParallel(SALES, PARALLEL, async (i) => {
       const sale = await instance(i).request('POST', '/v1/transactions', {
         token: p.token,
         body: { key: `s${i}`, amount: `${10 + (i % 7)}.25`, action: 'sale', customer: { key: 'ck' } },
@@ -171,7 +158,7 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
       const created = await server().request('POST', '/v1/customers', { token: p.token, body });
       assert.equal(created.status, 201, created.text);
     }
-    const replies = await inParallel(SALES, (i) =>
+    const replies = await inParallel(SALES, PARALLEL, (i) =>
       i % 3 === 2
         ? instance(i).request('POST', '/v1/customers/f0/balance/credit', {
             token: p.token,
