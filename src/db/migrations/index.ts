@@ -20,6 +20,7 @@ import { replayableCodes } from './0020-replayable-codes.ts';
 import { payoutExport } from './0021-payout-export.ts';
 import { portalHost } from './0022-portal-host.ts';
 import { saleVersions } from './0023-sale-versions.ts';
+import { unusedRewardIndex } from './0024-unused-reward-index.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -49,4 +50,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0021_payout_export': payoutExport,
   '0022_portal_host': portalHost,
   '0023_sale_versions': saleVersions,
+  '0024_unused_reward_index': unusedRewardIndex,
 };
