@@ -1,11 +1,12 @@
 // What the commission, refund and payout tests share: a program with two partners and their
 // buyers, a sale, the commission list, and the partner's figures beside their recount.
 import assert from 'node:assert/strict';
-import type { TestProgram, TestServer } from './harness.ts';
+import { listenToEvents, type TestProgram, type TestServer } from './harness.ts';
 
-/** An affiliate program with partners `pa` (referred by nobody) and `pb`, each with a buyer. */
+/** An affiliate program with partners `pa` (referred by nobody) and `pb`, each with a buyer; it keeps its events. */
 export async function commissionProgram(server: TestServer, settings: Record<string, unknown> = {}) {
   const p = await server.newProgram('affiliate');
+  await listenToEvents(server, p);
   const put = await server.request('PUT', '/v1/program', {
     token: p.token,
     body: { program_settings: { commission: { type: 'percent', value: 10 }, ...settings } },

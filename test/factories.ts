@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
-import type { TestProgram, TestServer } from './harness.ts';
+import { listenToEvents, type TestProgram, type TestServer } from './harness.ts';
 
 /**
  * Records most tests start from, created through the API like a client would. Each asserts its
  * own creation, so a broken create fails where it happens rather than in a later assertion.
  */
 
-/** A fresh affiliate program with a partner `pk` and its customer `ck`, ready for sales. */
+/** A fresh affiliate program with a partner `pk` and its customer `ck`, ready for sales; it keeps its events. */
 export async function affiliateProgramWithBuyer(
   server: TestServer,
 ): Promise<{ p: TestProgram; partnerId: string }> {
   const p = await server.newProgram('affiliate');
+  await listenToEvents(server, p);
   const partner = await server.request('POST', '/v1/partners', {
     token: p.token,
     body: { email: 'pk@example.com', key: 'pk' },

@@ -264,6 +264,30 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
   };
 }
 
+/**
+ * Makes a program keep its events: they are written only while it has an active webhook
+ * (src/outbox/outbox.ts). This one subscribes to no event, so the worker sends it nothing, and it
+ * is stored directly, so a program of any type can have it. Call it before the writes whose events
+ * a test reads with `recordedEvents`.
+ */
+export async function listenToEvents(server: TestServer, program: Pick<TestProgram, 'id'>): Promise<void> {
+  const now = new Date().toISOString();
+  await server.deps.database.db
+    .insertInto('webhooks')
+    .values({
+      program_id: program.id,
+      key: `listener-${program.id}`,
+      name: 'test listener',
+      url: 'http://127.0.0.1:9/',
+      is_active: true,
+      signature: 'test-listener-signature',
+      events: '[]',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
 /** The events a program recorded (the outbox), oldest first, each with its payload parsed. */
 export async function recordedEvents(
   server: TestServer,

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
+import {
+  describeEachDatabase,
+  listenToEvents,
+  recordedEvents,
+  type TestProgram,
+} from '../../../test/harness.ts';
 
 describeEachDatabase('customers (affiliate)', (server) => {
   const partner = async (program: TestProgram, key: string, extra: Record<string, unknown> = {}) => {
@@ -210,6 +215,7 @@ describeEachDatabase('customers (affiliate)', (server) => {
 
   test('delete removes the transactions and rewards and takes back every figure they fed', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = await partner(p, 'px');
     await create(p, { key: 'd1', partner: { key: 'px' } });
     await create(p, { key: 'd2', partner: { key: 'px' } });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
+import {
+  describeEachDatabase,
+  listenToEvents,
+  recordedEvents,
+  type TestProgram,
+} from '../../../test/harness.ts';
 
 const entryKeys = [
   'approved',
@@ -269,6 +274,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
 
   test("delete is permanent; the referrer's count drops; the referred become non-referred", async () => {
     const p = await server().newProgram('referral');
+    await listenToEvents(server(), p);
     await create(p, { id: 'd1', email: 'd1@example.com' });
     await create(p, { id: 'd2', email: 'd2@example.com', referring_customer: { id: 'd1' } });
     await create(p, { id: 'd3', email: 'd3@example.com', referring_customer: { id: 'd2' } });

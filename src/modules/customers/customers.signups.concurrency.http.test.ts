@@ -155,6 +155,13 @@ describeEachDatabase('refer-a-friend signups at once keep every figure exact', (
     const p = await server().newProgram('referral', { website: 'https://friends.example' });
     const call = (method: string, path: string, body?: unknown) =>
       server().request(method, path, { token: p.token, body });
+    // Events are written while a webhook listens (src/outbox/outbox.ts).
+    const hook = await call('POST', '/v1/webhooks', {
+      name: 'signups',
+      url: 'http://127.0.0.1:9/hook',
+      events: ['customer.created'],
+    });
+    assert.equal(hook.status, 200, hook.text);
     assert.equal(
       (await call('POST', '/v1/customers', { id: 'a', key: 'a-key', email: 'a@example.com' })).status,
       201,

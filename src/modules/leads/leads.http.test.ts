@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   describeEachDatabase,
+  listenToEvents,
   recordedEvents,
   type TestProgram,
   type TestServer,
@@ -12,6 +13,7 @@ import { startReceiver } from '../webhooks/webhooks.test-receiver.ts';
 /** A fresh affiliate program with partner `pk` (key `pk`), ready for leads. */
 async function programWithPartner(server: TestServer) {
   const p = await server.newProgram('affiliate');
+  await listenToEvents(server, p);
   const partner = await server.request('POST', '/v1/partners', {
     token: p.token,
     body: { email: 'pk@example.com', key: 'pk', name: 'Pat', surname: 'Kay' },

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
+import {
+  describeEachDatabase,
+  listenToEvents,
+  recordedEvents,
+  type TestProgram,
+} from '../../../test/harness.ts';
 
 describeEachDatabase('partners', (server) => {
   const create = (program: TestProgram, body: Record<string, unknown>) =>
@@ -21,6 +26,7 @@ describeEachDatabase('partners', (server) => {
 
   test('create answers 201 with the partner, its default link and tags; the password is never shown', async () => {
     const p = await server().newProgram('affiliate', { website: 'https://acme.example' });
+    await listenToEvents(server(), p);
     const res = await create(p, {
       email: 'ann@example.com',
       name: 'Ann',
@@ -76,6 +82,7 @@ describeEachDatabase('partners', (server) => {
 
   test('a given id is kept; null and "" optional fields are "not given"', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const res = await create(p, {
       id: 'partner-1',
       email: 'b@example.com',
@@ -90,6 +97,7 @@ describeEachDatabase('partners', (server) => {
 
   test('fetch adds referrals, commissions and custom_field_values; by id or by referral key', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const created = (await create(p, { email: 'c@example.com', key: 'ckey' })).body.data;
     for (const segment of [created.id, 'ckey']) {
       const res = await get(p, segment);
@@ -117,6 +125,7 @@ describeEachDatabase('partners', (server) => {
 
   test('list and search entries carry only the nine fields; search by id, email and any link key', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = (await create(p, { email: 'a@example.com', key: 'akey' })).body.data;
     const b = (await create(p, { email: 'b@example.com', key: 'bkey' })).body.data;
     const list = await server().request('GET', '/v1/partners', { token: p.token });
@@ -156,6 +165,7 @@ describeEachDatabase('partners', (server) => {
 
   test('update: path form flat or wrapped, body form by id, email or key; tags [] clears, null keeps', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = (await create(p, { email: 'u@example.com', key: 'ukey', tags: ['x'] })).body.data;
     let res = await server().request('PUT', `/v1/partners/${a.id}`, {
       token: p.token,
@@ -191,6 +201,7 @@ describeEachDatabase('partners', (server) => {
 
   test('archive hides from lists until revoke-archive restores the previous status', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = (await create(p, { email: 'ar@example.com' })).body.data;
     assert.deepEqual(
       (await server().request('POST', `/v1/partners/${a.id}/archive`, { token: p.token })).body,
@@ -209,6 +220,7 @@ describeEachDatabase('partners', (server) => {
 
   test('approve and reject record their events', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = (await create(p, { email: 'ap@example.com' })).body.data;
     await server().request('POST', `/v1/partners/${a.id}/reject`, { token: p.token });
     let after = (await get(p, a.id)).body.data;
@@ -224,6 +236,7 @@ describeEachDatabase('partners', (server) => {
 
   test('delete by path id, or by body id, email or key; unknown → 404', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = (await create(p, { email: 'd1@example.com' })).body.data;
     await create(p, { email: 'd2@example.com' });
     const c = (await create(p, { email: 'd3@example.com', key: 'd3key' })).body.data;
@@ -245,6 +258,7 @@ describeEachDatabase('partners', (server) => {
 
   test(':invite queues an invitation e-mail', async () => {
     const p = await server().newProgram('affiliate', { name: 'Acme' });
+    await listenToEvents(server(), p);
     const res = await server().request('POST', '/v1/partners:invite', {
       token: p.token,
       body: { email: 'new@example.com', name: 'Nia' },
@@ -289,6 +303,7 @@ describeEachDatabase('partners', (server) => {
   for (const [name, body, field, expected] of invalid) {
     test(`create rejects ${name} with 422 on ${field}, storing nothing`, async () => {
       const p = await server().newProgram('affiliate');
+      await listenToEvents(server(), p);
       const res = await create(p, body);
       assert.equal(res.status, 422, res.text);
       assert.deepEqual(res.body.errors[field], expected);
@@ -299,6 +314,7 @@ describeEachDatabase('partners', (server) => {
 
   test('a duplicate email, id or key answers 422 on that field and stores nothing', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const a = (await create(p, { email: 'dup@example.com', key: 'dupkey' })).body.data;
     const cases: [Record<string, unknown>, string][] = [
       [{ email: 'dup@example.com' }, 'email'],
@@ -326,6 +342,7 @@ describeEachDatabase('partners', (server) => {
 
   test("referring_partner is stored; another program's partner is not found", async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const other = await server().newProgram('affiliate');
     const parent = (await create(p, { email: 'parent@example.com' })).body.data;
     const child = await create(p, { email: 'child@example.com', referring_partner: { id: parent.id } });

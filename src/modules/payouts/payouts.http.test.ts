@@ -9,6 +9,7 @@ import {
 } from '../../../test/commission-factories.ts';
 import {
   describeEachDatabase,
+  listenToEvents,
   ManualClock,
   recordedEvents,
   startServer,
@@ -315,6 +316,7 @@ describeEachDatabase('payouts', (server) => {
 
   test('partner payout details: set on create and update, shown on the fetch only, used by exports', async () => {
     const p = await server().newProgram('affiliate');
+    await listenToEvents(server(), p);
     const created = await post(p, '/v1/partners', {
       email: 'pay@example.com',
       key: 'payk',

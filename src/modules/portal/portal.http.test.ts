@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   describeEachDatabase,
+  listenToEvents,
   recordedEvents,
   type TestProgram,
   type TestServer,
@@ -55,6 +56,7 @@ describeEachDatabase(
   (server) => {
     test('program page, sign-up, dashboard: a partner exactly as POST /v1/partners makes one', async () => {
       const p = await server().newProgram('affiliate', { name: 'Acme <Tools>' });
+      await listenToEvents(server(), p);
       await server().request('PUT', '/v1/program', {
         token: p.token,
         body: {
@@ -491,6 +493,7 @@ describeEachDatabase(
 
     test('payout method and details on the settings page: the API’s rules, clear errors, CSRF, never in lists', async () => {
       const p = await server().newProgram('affiliate');
+      await listenToEvents(server(), p);
       const client = await signUp(server, p, 'payee@example.com');
       const base = `/p/${p.publicId}`;
       const settings = await client.get(`${base}/settings`);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   describeEachDatabase,
+  listenToEvents,
   recordedEvents,
   type TestProgram,
   type TestServer,
@@ -141,6 +142,7 @@ describeEachDatabase('rewards API', (server) => {
 
   test('reaching a threshold unlocks the reward once: reward array, times_triggered, e-mail, event', async () => {
     const p = await server().newProgram('newsletter');
+    await listenToEvents(server(), p);
     const reward = await newReward(server(), p, {
       name: 'Ebook',
       subscribers_count: 2,
@@ -218,6 +220,7 @@ describeEachDatabase('rewards API', (server) => {
 
   test('concurrent referrals unlock a milestone exactly once', async () => {
     const p = await server().newProgram('newsletter');
+    await listenToEvents(server(), p);
     const low = await newReward(server(), p, { name: 'Low', subscribers_count: 3 });
     const high = await newReward(server(), p, { name: 'High', subscribers_count: 8 });
     const referrer = await subscribe(server(), p, { email: 'r@example.com' });

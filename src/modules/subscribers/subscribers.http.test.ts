@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   describeEachDatabase,
+  listenToEvents,
   recordedEvents,
   type TestProgram,
   type TestServer,
@@ -16,6 +17,7 @@ async function subscribe(server: TestServer, p: TestProgram, body: Record<string
 describeEachDatabase('subscribers API', (server) => {
   test('POST creates a subscriber with real share and portal links; GET by id and by e-mail', async () => {
     const p = await server().newProgram('newsletter');
+    await listenToEvents(server(), p);
     const created = await server().request('POST', '/v1/subscribers', {
       token: p.token,
       body: { email: 'Ada@Example.com', name: 'Ada Lovelace', tos: true, marketing_consent: false },
@@ -123,6 +125,7 @@ describeEachDatabase('subscribers API', (server) => {
 
   test('referrals_count counts active, approved referred subscribers and follows every status move', async () => {
     const p = await server().newProgram('newsletter');
+    await listenToEvents(server(), p);
     const referrer = await subscribe(server(), p, { email: 'r@example.com' });
     const count = async () =>
       (await server().request('GET', `/v1/subscribers/${referrer.id}`, { token: p.token })).body.data
@@ -178,6 +181,7 @@ describeEachDatabase('subscribers API', (server) => {
 
   test('update: flat and wrapped changes, e-mail uniqueness on change, unknown subscriber 404', async () => {
     const p = await server().newProgram('newsletter');
+    await listenToEvents(server(), p);
     const s = await subscribe(server(), p, { email: 's@example.com', name: 'Sam' });
     await subscribe(server(), p, { email: 't@example.com' });
     const put = (path: string, body: unknown) => server().request('PUT', path, { token: p.token, body });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   describeEachDatabase,
+  listenToEvents,
   ManualClock,
   recordedEvents,
   type TestProgram,
@@ -11,6 +12,7 @@ import {
 /** A program with a partner `pk` (and its customer `ck`), for sales. */
 async function setup(server: TestServer, settings?: Record<string, unknown>) {
   const p = await server.newProgram('affiliate');
+  await listenToEvents(server, p);
   if (settings) {
     const res = await server.request('PUT', '/v1/program', {
       token: p.token,

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { affiliateProgramWithBuyer } from '../../../test/factories.ts';
 import {
   describeEachDatabase,
+  listenToEvents,
   recordedEvents,
   type TestProgram,
   type TestServer,
@@ -172,6 +173,7 @@ describeEachDatabase('transactions: creation order under concurrency', (server) 
 describeEachDatabase('transactions: insert-or-replay under concurrency (refer-a-friend)', (server) => {
   async function referralProgram() {
     const p = await server().newProgram('referral');
+    await listenToEvents(server(), p);
     const referrer = await server().request('POST', '/v1/customers', {
       token: p.token,
       body: { email: 'ref@example.com', key: 'ref' },

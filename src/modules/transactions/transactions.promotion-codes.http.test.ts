@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   describeEachDatabase,
+  listenToEvents,
   recordedEvents,
   type TestProgram,
   type TestServer,
@@ -10,6 +11,7 @@ import {
 /** An affiliate program with partners `ann` and `bob`, a customer `ck` of ann's, and a coupon `c`. */
 async function setup(server: TestServer) {
   const p = await server.newProgram('affiliate');
+  await listenToEvents(server, p);
   const ids: Record<string, string> = {};
   for (const key of ['ann', 'bob']) {
     const partner = await server.request('POST', '/v1/partners', {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
+import {
+  describeEachDatabase,
+  listenToEvents,
+  recordedEvents,
+  type TestProgram,
+} from '../../../test/harness.ts';
 
 describeEachDatabase('refer-a-friend transactions', (server) => {
   const post = (p: TestProgram, path: string, body: unknown) =>
@@ -14,6 +19,7 @@ describeEachDatabase('refer-a-friend transactions', (server) => {
   /** A program with a referrer `ref` and a referred buyer `buyer`. */
   async function setup(settings?: Record<string, unknown>) {
     const p = await server().newProgram('referral');
+    await listenToEvents(server(), p);
     if (settings) {
       const put = await server().request('PUT', '/v1/program', {
         token: p.token,
