@@ -103,6 +103,20 @@ export async function recordEvent(
   await insertEvent(trx, { programId, event, payload: JSON.stringify(payload), createdAt });
 }
 
+/**
+ * Whether the program's events are stored now (it has an active webhook): a change that would
+ * read thousands of rows only to describe them in events asks first.
+ */
+export async function eventsAreStored(db: Kysely<DB>, programId: number): Promise<boolean> {
+  const subscribed = await db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('program_id', '=', programId)
+    .where('is_active', '=', sql.lit(true))
+    .executeTakeFirst();
+  return subscribed !== undefined;
+}
+
 // Rows per multi-row insert: well under either database's limit on a statement's parameters.
 const ROWS_PER_INSERT = 500;
 
@@ -117,14 +131,6 @@ export async function recordEvents(
   payloads: readonly unknown[],
   createdAt: string,
 ): Promise<void> {
-  // Tens of thousands of payloads are not sent to be dropped: asked once whether any goes in.
-  const subscribed = await trx
-    .selectFrom('webhooks')
-    .select('id')
-    .where('program_id', '=', programId)
-    .where('is_active', '=', sql.lit(true))
-    .executeTakeFirst();
-  if (!subscribed) return;
   for (let i = 0; i < payloads.length; i += ROWS_PER_INSERT)
     await insertWhileSubscribed(
       trx,

@@ -19,7 +19,7 @@ import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { type DomainEvent, recordEvent, recordEvents } from '../../outbox/outbox.ts';
+import { type DomainEvent, eventsAreStored, recordEvent, recordEvents } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
 import {
   findPartnerByRef,
@@ -570,8 +570,9 @@ export async function releaseCommissionsOfPayout(
 
 /**
  * A payout marked paid: its commissions (and clawbacks) become paid, their amounts move to the
- * partners' paid figures, one `commission.paid` event each. Set-based: one update, one sum per
- * partner and currency for the figures, and the events read and written a thousand at a time.
+ * partners' paid figures, one `commission.paid` event each while events are stored (outbox.ts).
+ * Set-based: one update, one sum per partner and currency for the figures, and the events read
+ * and written a thousand at a time.
  */
 export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContext, payoutId: number) {
   const programId = ctx.program.id;
@@ -593,6 +594,8 @@ export async function payCommissionsOfPayout(trx: Kysely<DB>, ctx: ProgramContex
       })),
     ),
   );
+  // One `commission.paid` each, read back a thousand at a time: only when events are stored.
+  if (!(await eventsAreStored(trx, programId))) return;
   const ids = paid.map((row) => Number(row.id)).sort((a, b) => a - b);
   for (let i = 0; i < ids.length; i += 1000) {
     const rows = await repository.listNamedCommissionsByIds(trx, programId, ids.slice(i, i + 1000));

@@ -221,6 +221,12 @@ describeEachDatabase('payouts', (server) => {
       404,
     );
     assert.equal((await post(other, `/v1/payouts/${usd.id}/mark-paid`)).status, 404);
+    // Without a webhook no event is stored, and a payout is still paid in full.
+    assert.equal((await post(p, `/v1/payouts/${usd.id}/mark-paid`)).status, 200);
+    const paid = await server().request('GET', '/v1/commissions?status=paid', { token: p.token });
+    assert.equal(paid.body.data.length, 1);
+    assert.equal(paid.body.data[0].payout, usd.id);
+    assert.deepEqual(await recordedEvents(server(), p), []);
   });
 
   test('exports name the partner as the payout kept it; only the plain CSV defuses formulas', async () => {
