@@ -1,6 +1,7 @@
 import type { Deps } from './context.ts';
 import { settleDueCommissionsOfAllPrograms } from './modules/commissions/commissions.service.ts';
 import { EmailSender } from './modules/emails/emails.sender.ts';
+import { purgeExpiredPortalRecords } from './modules/portal/portal.cleanup.service.ts';
 import { type DeliveryOptions, WebhookDeliverer } from './modules/webhooks/webhooks.delivery.ts';
 import type { DeliveryResult } from './modules/webhooks/webhooks.repository.ts';
 
@@ -13,11 +14,19 @@ export interface WorkerOptions extends DeliveryOptions {
   emailEveryMs?: number;
   /** How often commissions whose hold has ended are settled (affiliate programs that approve by themselves). */
   settleEveryMs?: number;
+  /** How often expired portal sessions, one-time tokens and forgotten sign-in failures are deleted. */
+  purgeEveryMs?: number;
 }
 
 export interface Worker {
-  /** One full pass (tests, `vouch worker --once`): fan out, send what is due, wait, record, settle. */
-  runOnce(): Promise<{ dispatched: number; attempted: number; emails: number; settled: number }>;
+  /** One full pass (tests, `vouch worker --once`): fan out, send what is due, wait, record, settle, purge. */
+  runOnce(): Promise<{
+    dispatched: number;
+    attempted: number;
+    emails: number;
+    settled: number;
+    purged: number;
+  }>;
   stop(): Promise<void>;
 }
 
@@ -32,10 +41,13 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}) {
       const { dispatched, attempted } = await webhooks.runOnce();
       const sent = await emails.runOnce();
       const settled = await settleDueCommissionsOfAllPrograms(deps);
-      return { dispatched, attempted, emails: sent, settled };
+      const purged = await purgeExpiredPortalRecords(deps);
+      return { dispatched, attempted, emails: sent, settled, purged };
     },
     /** Due commissions settled in bounded batches (commissions service); how many moved. */
     settle: () => settleDueCommissionsOfAllPrograms(deps),
+    /** Expired portal records deleted in bounded batches (portal cleanup service); how many went. */
+    purge: () => purgeExpiredPortalRecords(deps),
     close() {
       webhooks.close();
       emails.close();
@@ -55,6 +67,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   const idleMs = options.idleMs ?? 100;
   const emailEveryMs = options.emailEveryMs ?? 1000;
   const settleEveryMs = options.settleEveryMs ?? 60_000;
+  const purgeEveryMs = options.purgeEveryMs ?? 10 * 60_000;
   const log = deps.log.child({ component: 'worker' });
   // The schedule reads the injected clock like everything else; only the idle pause is a timer.
   const nowMs = () => deps.clock.nowMicros() / 1000;
@@ -77,6 +90,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
     });
   let lastEmails = 0;
   let lastSettle = 0;
+  let lastPurge = 0;
   let lastDispatch = 0;
   let dispatching = true;
   const refillAt = Math.max(1, Math.floor(concurrency / 2));
@@ -125,6 +139,10 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
           if (nowMs() - lastSettle >= settleEveryMs) {
             lastSettle = nowMs();
             progressed = (await worker.settle()) > 0 || progressed;
+          }
+          if (nowMs() - lastPurge >= purgeEveryMs) {
+            lastPurge = nowMs();
+            progressed = (await worker.purge()) > 0 || progressed;
           }
         }
       } catch (error) {

@@ -14,6 +14,8 @@ export const SESSION_DAYS = 14;
 export const TOKEN_MINUTES = 15;
 /** Failed sign-ins allowed before each next one waits (per account; an address gets more). */
 export const FREE_FAILURES = { account: 5, address: 20 } as const;
+/** Failures older than this are forgotten: a person who mistyped last week starts afresh. */
+export const FAILURE_MEMORY_MS = 24 * 60 * 60 * 1000;
 /** The longest wait between sign-in attempts, in seconds. */
 export const MAX_DELAY_SECONDS = 15 * 60;
 

@@ -21,6 +21,7 @@ import { payoutExport } from './0021-payout-export.ts';
 import { portalHost } from './0022-portal-host.ts';
 import { saleVersions } from './0023-sale-versions.ts';
 import { unusedRewardIndex } from './0024-unused-reward-index.ts';
+import { portalExpiry } from './0025-portal-expiry.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -51,4 +52,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0022_portal_host': portalHost,
   '0023_sale_versions': saleVersions,
   '0024_unused_reward_index': unusedRewardIndex,
+  '0025_portal_expiry': portalExpiry,
 };

@@ -136,3 +136,34 @@ export async function clearFailures(db: Kysely<DB>, programId: number, subject: 
     .where('subject', '=', subject)
     .execute();
 }
+
+// The worker's sweeps, across programs, a page of rows at a time (neither database has
+// DELETE … LIMIT by default); each has an index on its time column (migration 0025). Each
+// answers how many rows went.
+
+/** Sessions or one-time tokens expired by `now` (a read takes them as expired too), up to `limit`. */
+export async function deleteExpired(
+  db: Kysely<DB>,
+  table: 'portal_sessions' | 'portal_tokens',
+  now: string,
+  limit: number,
+): Promise<number> {
+  const page = db.selectFrom(table).select('id').where('expires_at', '<=', now).limit(limit);
+  const result = await db.deleteFrom(table).where('id', 'in', page).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Failed sign-ins last counted before `before`, up to `limit`. */
+export async function deleteFailuresBefore(db: Kysely<DB>, before: string, limit: number): Promise<number> {
+  const page = db
+    .selectFrom('portal_sign_in_failures')
+    .select(['program_id', 'subject'])
+    .where('last_failed_at', '<', before)
+    .limit(limit)
+    .$asTuple('program_id', 'subject');
+  const result = await db
+    .deleteFrom('portal_sign_in_failures')
+    .where((eb) => eb(eb.refTuple('program_id', 'subject'), 'in', page))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

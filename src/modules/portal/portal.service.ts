@@ -5,6 +5,7 @@ import type { PayoutDetails, PayoutMethod } from '../../core/payouts.ts';
 import {
   commissionTermsInWords,
   dailySeries,
+  FAILURE_MEMORY_MS,
   FREE_FAILURES,
   maskedName,
   SESSION_DAYS,
@@ -234,9 +235,6 @@ const subjects = (email: string, address: string) => ({
   account: `account:${email.toLowerCase()}`,
   address: `address:${address}`,
 });
-
-/** Failures older than this are forgotten: a person who mistyped last week starts afresh. */
-const FAILURE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** Seconds until this account and address may try again (the longer of the two waits). */
 async function waitBeforeSignIn(portal: PortalProgram, email: string, address: string) {

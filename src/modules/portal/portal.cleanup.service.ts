@@ -1,0 +1,38 @@
+import type { Deps } from '../../context.ts';
+import { FAILURE_MEMORY_MS } from '../../core/portal.ts';
+import { formatTimestamp } from '../../core/time.ts';
+import * as repository from './portal.repository.ts';
+
+/**
+ * The worker's sweep of what the portals no longer read: sessions and one-time tokens past their
+ * expiry (every read checks it), and failed sign-ins past the time they count. Without it these
+ * tables only grow: a session a sign-in, a token a link e-mailed, a row a guessing address.
+ * `batch` rows a statement, at most `max` rows a table a pass. Answers how many rows went.
+ */
+export async function purgeExpiredPortalRecords(
+  deps: Deps,
+  options: { batch?: number; max?: number } = {},
+): Promise<number> {
+  const batch = options.batch ?? 1000;
+  const max = options.max ?? 20_000;
+  const db = deps.database.db;
+  const nowMicros = deps.clock.nowMicros();
+  const now = formatTimestamp(nowMicros);
+  const forgotten = formatTimestamp(nowMicros - FAILURE_MEMORY_MS * 1000);
+  const sweeps: ((limit: number) => Promise<number>)[] = [
+    (limit) => repository.deleteExpired(db, 'portal_sessions', now, limit),
+    (limit) => repository.deleteExpired(db, 'portal_tokens', now, limit),
+    (limit) => repository.deleteFailuresBefore(db, forgotten, limit),
+  ];
+  let purged = 0;
+  for (const sweep of sweeps) {
+    for (let swept = 0; swept < max; ) {
+      const limit = Math.min(batch, max - swept);
+      const gone = await sweep(limit);
+      swept += gone;
+      purged += gone;
+      if (gone < limit) break;
+    }
+  }
+  return purged;
+}
