@@ -39,3 +39,30 @@ export function referralSignupFigures(facts: ReferralSignupFacts): ReferralSignu
     firstReferral,
   };
 }
+
+/** What deleting a refer-a-friend customer depends on. */
+export interface ReferralDeleteFacts {
+  /** Whether it was referred (its referrer's `referrals_count` counts it). */
+  referred: boolean;
+  /** Signed up with its referrer's own e-mail. */
+  selfReferral: boolean;
+  /** Its own `referrals_count`: more than 0 made it a referring customer. */
+  ownReferrals: number;
+  /** Its referrer's `referrals_count` before the delete (0 without a referrer). */
+  referrerReferralsBefore: number;
+}
+
+/**
+ * The program figures a delete takes back: the signup's own, and a referring customer for each
+ * of the two that stops being one, the deleted customer if it had referred anyone, and its
+ * referrer if this was its last referral (the mirror of a first referral, above).
+ */
+export function referralDeleteFigures(facts: ReferralDeleteFacts): Record<string, number> {
+  const program: Record<string, number> = { [programMetrics.customers]: -1 };
+  if (facts.selfReferral) program[programMetrics.rejectedSelfReferrals] = -1;
+  if (facts.referred) program[programMetrics.referredCustomers] = -1;
+  const referringLost =
+    (facts.ownReferrals > 0 ? 1 : 0) + (facts.referred && facts.referrerReferralsBefore === 1 ? 1 : 0);
+  if (referringLost > 0) program[programMetrics.referringCustomers] = -referringLost;
+  return program;
+}

@@ -278,9 +278,14 @@ describeEachDatabase('refer-a-friend customers', (server) => {
     await create(p, { id: 'd1', email: 'd1@example.com' });
     await create(p, { id: 'd2', email: 'd2@example.com', referring_customer: { id: 'd1' } });
     await create(p, { id: 'd3', email: 'd3@example.com', referring_customer: { id: 'd2' } });
+    const referring = async () =>
+      (await server().request('GET', '/v1/program', { token: p.token })).body.data.total_referring_customers;
+    assert.equal(await referring(), 2);
     assert.equal((await server().request('DELETE', '/v1/customers/d2', { token: p.token })).status, 200);
     assert.equal((await get(p, 'd2')).status, 404);
     assert.equal((await get(p, 'd1')).body.data.referrals_count, 0);
+    // d2 referred d3, and was d1's only referral: neither is a referring customer any more.
+    assert.equal(await referring(), 0);
     assert.equal((await get(p, 'd3')).body.data.referring_customer, null);
     assert.equal((await server().request('DELETE', '/v1/customers/d2', { token: p.token })).status, 404);
     const events = await recordedEvents(server(), p);

@@ -4,10 +4,9 @@ import { fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
-import { programMetrics } from '../../core/program-stats.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { isSelfReferral } from '../../core/self-referral.ts';
-import { referralSignupFigures } from '../../core/signups.ts';
+import { referralDeleteFigures, referralSignupFigures } from '../../core/signups.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
@@ -540,14 +539,25 @@ async function remove(
         ? await getReferralCustomerOrThrow(trx, ctx, ref.path)
         : await findCustomerByRef(trx, ctx.program.id, ref);
     if (!row) throw customerNotFound();
+    const referrerId = row.referring_customer_id === null ? undefined : Number(row.referring_customer_id);
+    // PostgreSQL: the referrer's row first, locked and its version moved on as a signup takes it,
+    // so this delete's last referral and a concurrent signup's first are decided one at a time.
+    if (referrerId !== undefined && isPostgres(trx))
+      await repository.lockCustomer(trx, ctx.program.id, referrerId);
     const data = await toReferralCustomer(trx, ctx, row);
     await takeSales(trx, ctx, row.id);
 
-    const activity: Record<string, number> = { [programMetrics.customers]: -1 };
-    if (row.referring_customer_id !== null) activity[programMetrics.referredCustomers] = -1;
-    if (row.self_referral) activity[programMetrics.rejectedSelfReferrals] = -1;
     const own = await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: row.id });
-    if (own.count(customerMetrics.referralsCount) > 0) activity[programMetrics.referringCustomers] = -1;
+    const referrer =
+      referrerId === undefined
+        ? undefined
+        : await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrerId });
+    const activity = referralDeleteFigures({
+      referred: referrerId !== undefined,
+      selfReferral: Boolean(row.self_referral),
+      ownReferrals: own.count(customerMetrics.referralsCount),
+      referrerReferralsBefore: referrer?.count(customerMetrics.referralsCount) ?? 0,
+    });
     // Program figures before the referrer's, in the order every writer takes them.
     await recordProgramActivity(trx, ctx.program.id, row.created_at, activity);
     if (row.referring_customer_id !== null) {
