@@ -18,6 +18,7 @@ import { programSettingsOf } from '../../core/program-settings.ts';
 import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { inBatches } from '../../db/in-batches.ts';
 import type { DB } from '../../db/tables.ts';
 import { type DomainEvent, eventsAreStored, recordEvent, recordEvents } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
@@ -100,13 +101,14 @@ export async function settleDueCommissionsOfAllPrograms(
       if (programSettingsOf('affiliate', program.settings).commission_auto_approve === false) continue;
       const programId = Number(program.id);
       if (!(await repository.hasDueCommissions(db, programId, now))) continue;
-      for (;;) {
-        if (moved >= max) return moved;
-        const limit = Math.min(batch, max - moved);
-        const step = await settleDueRows(deps.database, programId, undefined, now, limit);
-        moved += step.moved;
-        if (step.examined < limit) break;
-      }
+      moved += await inBatches(
+        async (limit) => {
+          const step = await settleDueRows(deps.database, programId, undefined, now, limit);
+          return { examined: step.examined, changed: step.moved };
+        },
+        { batch, max: max - moved },
+      );
+      if (moved >= max) return moved;
     }
   }
   return moved;

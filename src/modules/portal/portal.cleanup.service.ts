@@ -1,6 +1,7 @@
 import type { Deps } from '../../context.ts';
 import { FAILURE_MEMORY_MS } from '../../core/portal.ts';
 import { formatTimestamp } from '../../core/time.ts';
+import { inBatches } from '../../db/in-batches.ts';
 import * as repository from './portal.repository.ts';
 
 /**
@@ -25,14 +26,13 @@ export async function purgeExpiredPortalRecords(
     (limit) => repository.deleteFailuresBefore(db, forgotten, limit),
   ];
   let purged = 0;
-  for (const sweep of sweeps) {
-    for (let swept = 0; swept < max; ) {
-      const limit = Math.min(batch, max - swept);
-      const gone = await sweep(limit);
-      swept += gone;
-      purged += gone;
-      if (gone < limit) break;
-    }
-  }
+  for (const sweep of sweeps)
+    purged += await inBatches(
+      async (limit) => {
+        const gone = await sweep(limit);
+        return { examined: gone, changed: gone };
+      },
+      { batch, max },
+    );
   return purged;
 }
