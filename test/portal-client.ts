@@ -84,3 +84,30 @@ export class PageClient {
 
 /** The path of a redirect answer. */
 export const locationOf = (reply: Reply) => reply.headers.get('location') ?? '';
+
+/** The password the portal tests sign partners up with. */
+export const PORTAL_PASSWORD = 'Secret123';
+
+/**
+ * Signs a new partner up through the portal's form at `base` (`/p/{program}`, or '' on the
+ * program's own host, named by `host`): the client, signed in, and the form's reply, which sent
+ * it to the dashboard.
+ */
+export async function signUpPartner(
+  server: () => TestServer,
+  base: string,
+  email: string,
+  options: { name?: string; host?: string } = {},
+): Promise<{ client: PageClient; reply: Reply }> {
+  const client = new PageClient(server, options.host);
+  const reply = await client.submit(`${base}/sign-up`, {
+    name: options.name ?? 'Jane',
+    surname: 'Doe',
+    email,
+    password: PORTAL_PASSWORD,
+    terms: 'yes',
+  });
+  assert.equal(reply.status, 303, reply.text);
+  assert.equal(locationOf(reply), `${base}/dashboard`);
+  return { client, reply };
+}

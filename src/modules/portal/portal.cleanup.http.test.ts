@@ -6,11 +6,10 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
-import { locationOf, PageClient } from '../../../test/portal-client.ts';
+import { locationOf, PageClient, signUpPartner } from '../../../test/portal-client.ts';
 import { SESSION_DAYS } from '../../core/portal.ts';
 import { createWorker } from '../../worker.ts';
 
-const PASSWORD = 'Secret123';
 const clock = new ManualClock();
 
 /** How many sessions, one-time tokens and failure rows the program has. */
@@ -25,18 +24,8 @@ async function stored(server: TestServer, p: TestProgram) {
   };
 }
 
-async function signUp(server: () => TestServer, p: TestProgram, email: string) {
-  const client = new PageClient(server);
-  const reply = await client.submit(`/p/${p.publicId}/sign-up`, {
-    name: 'Jane',
-    surname: 'Doe',
-    email,
-    password: PASSWORD,
-    terms: 'yes',
-  });
-  assert.equal(reply.status, 303, reply.text);
-  return client;
-}
+const signUp = async (server: () => TestServer, p: TestProgram, email: string) =>
+  (await signUpPartner(server, `/p/${p.publicId}`, email)).client;
 
 describeEachDatabase(
   'portal records expire',

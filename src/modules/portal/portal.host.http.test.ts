@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
-import { locationOf, PageClient } from '../../../test/portal-client.ts';
-
-const PASSWORD = 'Secret123';
+import { locationOf, PageClient, signUpPartner } from '../../../test/portal-client.ts';
 
 const setHost = (server: TestServer, p: TestProgram, portal_host: unknown) =>
   server.request('PUT', '/v1/program', { token: p.token, body: { program_settings: { portal_host } } });
@@ -12,19 +10,8 @@ const setHost = (server: TestServer, p: TestProgram, portal_host: unknown) =>
 let hosts = 0;
 const newHost = () => `partners-${++hosts}.acme.test`;
 
-async function signUpAt(server: () => TestServer, base: string, email: string, host?: string) {
-  const client = new PageClient(server, host);
-  const reply = await client.submit(`${base}/sign-up`, {
-    name: 'Jane',
-    surname: 'Doe',
-    email,
-    password: PASSWORD,
-    terms: 'yes',
-  });
-  assert.equal(reply.status, 303, reply.text);
-  assert.equal(locationOf(reply), `${base}/dashboard`);
-  return { client, reply };
-}
+const signUpAt = (server: () => TestServer, base: string, email: string, host?: string) =>
+  signUpPartner(server, base, email, host === undefined ? {} : { host });
 
 describeEachDatabase('partner portal on its own host', (server) => {
   test('portal_host: a host name, unique across programs, shown in the settings and the portal URL', async () => {

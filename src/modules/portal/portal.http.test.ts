@@ -7,11 +7,11 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
-import { locationOf, PageClient } from '../../../test/portal-client.ts';
+import { locationOf, PageClient, PORTAL_PASSWORD, signUpPartner } from '../../../test/portal-client.ts';
 import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
 import type { Deps } from '../../context.ts';
 
-const PASSWORD = 'Secret123';
+const PASSWORD = PORTAL_PASSWORD;
 
 const partnerCount = async (server: TestServer, p: TestProgram) => {
   const rows = await server.deps.database.db
@@ -23,19 +23,8 @@ const partnerCount = async (server: TestServer, p: TestProgram) => {
 };
 
 /** Signs a new partner up through the form; answers the client, signed in. */
-async function signUp(server: () => TestServer, p: TestProgram, email: string, name = 'Jane') {
-  const client = new PageClient(server);
-  const reply = await client.submit(`/p/${p.publicId}/sign-up`, {
-    name,
-    surname: 'Doe',
-    email,
-    password: PASSWORD,
-    terms: 'yes',
-  });
-  assert.equal(reply.status, 303, reply.text);
-  assert.equal(locationOf(reply), `/p/${p.publicId}/dashboard`);
-  return client;
-}
+const signUp = async (server: () => TestServer, p: TestProgram, email: string, name = 'Jane') =>
+  (await signUpPartner(server, `/p/${p.publicId}`, email, { name })).client;
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 before(async () => {
