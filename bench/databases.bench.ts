@@ -1,7 +1,8 @@
 // The write and read paths of issue 15 on SQLite and on PostgreSQL (small programs, created through
 // the API): affiliate sales on one partner (20 buyers) and spread over 1,000 partners, refer-a-friend
 // signups and purchases, GET /v1/customers/{id} and GET /v1/program, as ratios to the bare server;
-// then two Vouch processes on one PostgreSQL behind a round-robin client, and a recount of every
+// then two Vouch processes on one PostgreSQL behind a round-robin client, Fastify and pg alone on
+// the same schema (the ceiling: a point read, a read then an insert), and a recount of every
 // figure the load moved from its rows (the figures must stay exact under load).
 // Run: `node --import tsx bench/databases.bench.ts`.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import {
   report,
   type Server,
   startBare,
+  startPostgresCeiling,
   startVouch,
 } from './lib.ts';
 
@@ -177,6 +179,30 @@ async function measure(
   return rows;
 }
 
+/**
+ * What PostgreSQL allows here without Vouch: Fastify and pg alone, a point read, and a read
+ * followed by an insert (the least a sale can be), as ratios to the same bare server.
+ */
+async function postgresCeiling(databaseUrl: string, bare: LoadResult): Promise<ReportRow[]> {
+  const ceiling = await startPostgresCeiling(databaseUrl);
+  try {
+    const read = await load({ url: ceiling.url, path: '/read', duration });
+    const write = await load({
+      url: ceiling.url,
+      method: 'POST',
+      path: '/write',
+      body: JSON.stringify({ key: 'ceiling-{{n}}', amount: 49.99 }),
+      duration,
+    });
+    return [
+      { name: 'Fastify + pg alone, a point read (PG)', result: read, bare, target: '(ceiling)' },
+      { name: 'Fastify + pg alone, read + insert (PG)', result: write, bare, target: '(ceiling)' },
+    ];
+  } finally {
+    await ceiling.stop();
+  }
+}
+
 /** Two processes on one PostgreSQL, each connection of the client on one of them in turn. */
 async function scaleOut(databaseUrl: string, bare: LoadResult): Promise<ReportRow[]> {
   const affiliate = await createProgram(databaseUrl, 'affiliate');
@@ -272,6 +298,7 @@ if (postgres) {
   try {
     rows.push(...(await measure('PG', postgres.url, bareResult, true)));
     rows.push(...(await scaleOut(postgres.url, bareResult)));
+    rows.push(...(await postgresCeiling(postgres.url, bareResult)));
     await recount(postgres.url);
   } finally {
     await postgres.drop();

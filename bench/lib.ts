@@ -42,16 +42,30 @@ async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-export async function startBare(): Promise<Server> {
+/** A bench server script of its own (`bench/*.mjs`), up once `readyPath` answers. */
+async function startScript(
+  script: string,
+  env: Record<string, string> = {},
+  readyPath = '/',
+): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bench/bare-server.mjs'], {
+  const child = spawn(process.execPath, [script], {
     cwd: root,
-    env: { ...process.env, PORT: String(port) },
-    stdio: 'ignore',
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(url);
+  await waitFor(`${url}${readyPath}`);
   return { url, process: child, stop: stopper(child) };
+}
+
+export function startBare(): Promise<Server> {
+  return startScript('bench/bare-server.mjs');
+}
+
+/** Fastify and pg alone on the bench's PostgreSQL schema (bench/pg-ceiling-server.mjs). */
+export function startPostgresCeiling(databaseUrl: string): Promise<Server> {
+  return startScript('bench/pg-ceiling-server.mjs', { DATABASE_URL: databaseUrl }, '/read');
 }
 
 /** Vouch as `npm start` runs it, with a rate limit high enough not to throttle the load. */
