@@ -22,6 +22,7 @@ import { portalHost } from './0022-portal-host.ts';
 import { saleVersions } from './0023-sale-versions.ts';
 import { unusedRewardIndex } from './0024-unused-reward-index.ts';
 import { portalExpiry } from './0025-portal-expiry.ts';
+import { saleWriteChecks } from './0026-sale-write-checks.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -53,4 +54,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0023_sale_versions': saleVersions,
   '0024_unused_reward_index': unusedRewardIndex,
   '0025_portal_expiry': portalExpiry,
+  '0026_sale_write_checks': saleWriteChecks,
 };

@@ -136,6 +136,70 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
     assert.equal(shown.body.data.referrals.sales_count, Number(sales.count));
   });
 
+  test('a buyer deleted while its sales race: no sale or commission outlives it, figures equal their rows', async () => {
+    const { p, partnerId } = await affiliateProgramWithBuyer(server());
+    const replies = await inParallel(SALES, PARALLEL, (i) =>
+      i === SALES / 2
+        ? instance(i).request('DELETE', '/v1/customers/ck', { token: p.token })
+        : instance(i).request('POST', '/v1/transactions', {
+            token: p.token,
+            body: { key: `s${i}`, amount: 10, action: 'sale', customer: { key: 'ck' } },
+          }),
+    );
+    // A sale after the delete names a buyer that is gone: 422 on `customer`.
+    for (const reply of replies) assert.ok(reply.status < 300 || reply.status === 422, reply.text);
+    assert.equal(replies[SALES / 2]!.status, 200, 'the delete');
+    assert.ok(
+      replies.some((reply) => reply.status === 422),
+      'some sales came after the delete',
+    );
+
+    const db = server().deps.database.db;
+    const orphans = await db
+      .selectFrom('transactions')
+      .leftJoin('customers', 'customers.id', 'transactions.customer_id')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('transactions.program_id', '=', p.id)
+      .where('customers.id', 'is', null)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(orphans.count), 0, 'sales of a deleted buyer');
+    const orphanRewards = await db
+      .selectFrom('rewards')
+      .leftJoin('transactions', 'transactions.id', 'rewards.transaction_id')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('rewards.program_id', '=', p.id)
+      .where('rewards.transaction_id', 'is not', null)
+      .where('transactions.id', 'is', null)
+      .executeTakeFirstOrThrow();
+    // A deleted sale's commissions are kept without it (transaction_id null), never pointing at it.
+    assert.equal(Number(orphanRewards.count), 0, 'commissions pointing at a deleted sale');
+    const partner = Number(
+      (
+        await db
+          .selectFrom('partners')
+          .select('id')
+          .where('public_id', '=', partnerId)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const kept = await db
+      .selectFrom('transactions')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('program_id', '=', p.id)
+      .where('partner_id', '=', partner)
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      (await entityFigure(server(), p.id, 'partner', partner, 'sales_count'))[0],
+      BigInt(kept.count),
+    );
+    const all = await db
+      .selectFrom('transactions')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('program_id', '=', p.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(await programFigure(server(), p.id, 'sales', true), BigInt(all.count));
+  });
+
   test('a referrer earns on every purchase while its balance is credited at once: never overdrawn, exact', async () => {
     const p = await server().newProgram('referral');
     const every = {

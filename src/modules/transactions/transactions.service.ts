@@ -22,6 +22,7 @@ import {
 import {
   type CustomerTransactionsQuery,
   customerSalesPage,
+  lockCustomer,
   saleVersionBumpStatement,
   saleVersionGuardStatement,
   type TakeSales,
@@ -525,8 +526,11 @@ export async function deleteTransaction(ctx: ProgramContext, key: string): Promi
 /**
  * Takes back and removes every sale a customer made, archived ones included, in the caller's
  * transaction: what a customer delete does first (the customers module receives it as `TakeSales`).
+ * On PostgreSQL the buyer is locked before its sales are listed, as every sale locks it: a sale
+ * racing the delete either commits first and is taken back here, or finds its buyer gone.
  */
 export const deleteSalesOfBuyer: TakeSales = async (trx, ctx, customerId) => {
+  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, ctx.program.id, customerId);
   for (const row of await repository.listTransactionsOfBuyer(trx, ctx.program.id, customerId))
     await deleteTransactionRow(trx, ctx, row);
 };
