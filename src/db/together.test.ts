@@ -79,3 +79,34 @@ test('executeGuarded writes everything when its guard changes a row, nothing whe
     await close();
   }
 });
+
+test('executeGuarded with `absent` writes only while that statement finds nothing', {
+  skip: !testDialects().includes('postgres'),
+}, async () => {
+  const { database, close } = await migrated('postgres');
+  try {
+    await sql`create table together_guard (id integer primary key, version integer not null)`.execute(
+      database.db,
+    );
+    await sql`insert into together_guard values (1, 0)`.execute(database.db);
+    const guard = {
+      sql: 'update together_guard set version = version where id = $1 returning id',
+      parameters: [1],
+    };
+    const absent = { sql: 'select id from together_probe where label = $1', parameters: ['stop'] };
+    await executeGuarded(database.db, guard, [insert(1, 'one')], absent);
+    assert.deepEqual(await labels(database.db), ['one']);
+    await sql`insert into together_probe values (9, 'stop')`.execute(database.db);
+    // What the write was decided without is there now: refused whole, as a serialization failure.
+    await assert.rejects(
+      executeGuarded(database.db, guard, [insert(2, 'two')], absent),
+      (error: { code?: string }) => {
+        assert.equal(error.code, '40001');
+        return true;
+      },
+    );
+    assert.deepEqual(await labels(database.db), ['one', 'stop']);
+  } finally {
+    await close();
+  }
+});

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { EventName } from '../core/events.ts';
 import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/tables.ts';
@@ -107,6 +107,29 @@ export async function recordEvent(
  * Whether the program's events are stored now (it has an active webhook): a change that would
  * read thousands of rows only to describe them in events asks first.
  */
+/**
+ * Whether `programId` has an active webhook, as an SQL condition: a sale read with the rest of
+ * its statement builds no event when it has none (most programs), and then writes with
+ * `subscriberStatement` as a guard that none appeared meanwhile.
+ */
+export function subscribedCondition(programId: unknown): RawBuilder<boolean> {
+  return sql<boolean>`exists (select 1 from webhooks where program_id = ${programId} and is_active = true)`;
+}
+
+const selectSubscriber = definePreparedQuery<{ id: number }, { programId: number }>((db, param) =>
+  db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('program_id', '=', param('programId'))
+    .where('is_active', '=', sql.lit(true))
+    .limit(1),
+);
+
+/** The program's active webhook, as a statement not run: what a write decided without events checks is still absent. */
+export function subscriberStatement(db: Kysely<DB>, programId: number): BoundStatement {
+  return selectSubscriber.statement(db, { programId });
+}
+
 export async function eventsAreStored(db: Kysely<DB>, programId: number): Promise<boolean> {
   const subscribed = await db
     .selectFrom('webhooks')

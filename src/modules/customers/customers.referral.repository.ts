@@ -3,6 +3,7 @@ import { CounterFigures } from '../../db/counter-parts.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
+import { nextId } from '../../db/next-id.ts';
 import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { findCustomerById } from './customers.repository.ts';
@@ -250,7 +251,7 @@ type SignupReadRow = {
 const signupReadBy = (column: 'public_id' | 'key' | 'email' | undefined) =>
   definePreparedQuery<SignupReadRow, { programId: number; value: string }>((db, param) => {
     const reads = [
-      sql<number>`nextval(pg_get_serial_sequence('customers', 'id'))`.as('customer_id'),
+      nextId('customers').as('customer_id'),
       sql<string | null>`p.website`.as('program_website'),
       sql<string>`p.settings`.as('program_settings'),
     ] as const;

@@ -225,12 +225,13 @@ async function readAtOnce(
 ): Promise<AtOnceRead<AffiliatePrepared> | undefined> {
   const read = await repository.readAffiliateBuyerForSale(db, ctx.program.id, entry.customer);
   if (!read) return undefined;
-  const { sale_id, reward_ids, ...found } = read;
+  const { sale_id, reward_ids, subscribed, ...found } = read;
   return {
     prepared: preparedFrom(found),
     version: Number(found.sale_version),
     saleId: Number(sale_id),
     rewardIds: reward_ids.map(Number),
+    subscribed,
   };
 }
 

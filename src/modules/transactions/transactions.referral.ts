@@ -193,7 +193,7 @@ async function readAtOnce(
 ): Promise<AtOnceRead<ReferralPrepared> | undefined> {
   const read = await repository.readReferralBuyerForSale(db, ctx.program.id, buyerRef(entry.customer));
   if (!read || read.referring_customer_id === null) return undefined;
-  const { referrer_public_id, program_settings, figures, sale_id, reward_ids, ...buyer } = read;
+  const { referrer_public_id, program_settings, figures, sale_id, reward_ids, subscribed, ...buyer } = read;
   return {
     prepared: preparedOf(
       { ...buyer, referring_customer_id: read.referring_customer_id },
@@ -203,6 +203,7 @@ async function readAtOnce(
     version: Number(buyer.sale_version),
     saleId: Number(sale_id),
     rewardIds: reward_ids.map(Number),
+    subscribed,
   };
 }
 

@@ -8,6 +8,7 @@ import type {
   TransactionsTable,
 } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
+import { nextId } from '../../db/next-id.ts';
 import {
   type BoundStatement,
   definePreparedQuery,
@@ -15,6 +16,7 @@ import {
   type PreparedQuery,
 } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { subscribedCondition } from '../../outbox/outbox.ts';
 
 export { executeGuarded, executeTogether } from '../../db/together.ts';
 
@@ -144,12 +146,17 @@ const buyerSaleReads = (param: ParamOf<{ programId: number }>) =>
       and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
   ] as const;
 
-/** Ids taken for a sale written in one statement and its rewards (REWARD_IDS_TAKEN of them). */
-const takenIds = () =>
+/**
+ * What a sale written in one statement reads beside its buyer: ids for the sale and its rewards
+ * (REWARD_IDS_TAKEN of them), and whether the program has an active webhook (events are built
+ * only then, outbox.ts).
+ */
+const atOnceReads = (param: ParamOf<{ programId: number }>) =>
   [
-    sql<number>`nextval(pg_get_serial_sequence('transactions', 'id'))`.as('sale_id'),
-    sql<number[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
+    nextId('transactions').as('sale_id'),
+    sql<number[]>`array(select ${nextId('rewards')}
       from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
+    subscribedCondition(param('programId')).as('subscribed'),
   ] as const;
 
 /** What an affiliate sale's decision reads, with its buyer (`findAffiliateBuyerForSale`). */
@@ -164,10 +171,14 @@ export type AffiliateBuyerForSale = Selectable<CustomersTable> & {
 };
 
 /** What `readAffiliateBuyerForSale` adds: ids taken for the sale and its rewards. */
-export type AffiliateBuyerRead = AffiliateBuyerForSale & {
+export type AffiliateBuyerRead = AffiliateBuyerForSale & AtOnceReads;
+
+/** What a sale written in one statement reads beside its buyer (`atOnceReads`). */
+interface AtOnceReads {
   sale_id: number | string;
   reward_ids: (number | string)[];
-};
+  subscribed: boolean;
+}
 
 /** Rewards a sale read without a lock takes ids for: at most two (two tiers, or the two sides of a referral). */
 export const REWARD_IDS_TAKEN = 2;
@@ -192,7 +203,7 @@ const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) 
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
       );
     if (lock) return query.forUpdate('c');
-    return query.select(takenIds());
+    return query.select(atOnceReads(param));
   });
 const selectAffiliateBuyerBy = {
   key: affiliateBuyerBy('key', { lock: true }),
@@ -237,13 +248,12 @@ export async function findAffiliateBuyerForSale(
 }
 
 /** What `readReferralBuyerForSale` answers: the buyer, its referrer's public id, the sale's reads and ids. */
-export type ReferralBuyerRead = Selectable<CustomersTable> & {
-  referrer_public_id: string | null;
-  program_settings: string;
-  figures: [string, number, number][];
-  sale_id: number | string;
-  reward_ids: (number | string)[];
-};
+export type ReferralBuyerRead = Selectable<CustomersTable> &
+  AtOnceReads & {
+    referrer_public_id: string | null;
+    program_settings: string;
+    figures: [string, number, number][];
+  };
 
 const referralBuyerBy = (column: 'public_id' | 'key' | 'email') =>
   definePreparedQuery<ReferralBuyerRead, { programId: number; value: string }>((db, param) =>
@@ -252,7 +262,7 @@ const referralBuyerBy = (column: 'public_id' | 'key' | 'email') =>
       .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
       .selectAll('c')
       .select('r.public_id as referrer_public_id')
-      .select([...buyerSaleReads(param), ...takenIds()])
+      .select([...buyerSaleReads(param), ...atOnceReads(param)])
       .where('c.program_id', '=', param('programId'))
       .where(
         column === 'email' ? lowerEmail('c.email') : sql.ref(`c.${column}`),
@@ -298,7 +308,7 @@ const insertSaleTakingIds = definePreparedQuery<
     .onConflict((oc) => oc.columns(['program_id', 'key']).doNothing())
     .returningAll()
     .returning(
-      sql<(number | string)[]>`array(select nextval(pg_get_serial_sequence('rewards', 'id'))
+      sql<(number | string)[]>`array(select ${nextId('rewards')}
         from generate_series(1, ${param('rewardCount')}::int))`.as('reward_ids'),
     ),
 );

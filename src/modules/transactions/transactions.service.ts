@@ -13,7 +13,7 @@ import { decideRefund, type RefundedSale, type SaleDecision, type SaleInput } fr
 import { nowTimestamp } from '../../core/time.ts';
 import { isRetryable, translateDriverError, uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { type DomainEvent, eventsStatement, recordEvent } from '../../outbox/outbox.ts';
+import { type DomainEvent, eventsStatement, recordEvent, subscriberStatement } from '../../outbox/outbox.ts';
 import {
   keepCommissionsOfDeletedSale,
   saleCommissionEvents,
@@ -323,7 +323,9 @@ async function attemptAtOnce<Customer, Prepared>(
     const rewards = rewardValuesOf(row, decision).map((values, i) =>
       newRewardRow(values, read.rewardIds[i]!),
     );
-    const { data, statements } = await saleWrites(db, ctx, handler, read.prepared, row, rewards, decision);
+    const { data, statements } = await saleWrites(db, ctx, handler, read.prepared, row, rewards, decision, {
+      events: read.subscribed,
+    });
     try {
       await repository.executeGuarded(
         db,
@@ -335,6 +337,8 @@ async function attemptAtOnce<Customer, Prepared>(
           decision.countsForLaterSales,
         ),
         [repository.saleStatement(db, row), ...repository.rewardsStatement(db, rewards), ...statements],
+        // Decided without events: applied only while the program still has no active webhook.
+        read.subscribed ? undefined : subscriberStatement(db, programId),
       );
       return { data };
     } catch (error) {
@@ -399,7 +403,10 @@ function rewardValuesOf(row: TransactionRow, decision: SaleDecision): repository
   }));
 }
 
-/** The sale's answer, and its events and figures as statements (written by the caller). */
+/**
+ * The sale's answer, and its events and figures as statements (written by the caller). Events are
+ * left out when the caller read that the program has no active webhook (`events: false`).
+ */
 async function saleWrites<Customer, Prepared>(
   db: Kysely<DB>,
   ctx: ProgramContext,
@@ -408,13 +415,16 @@ async function saleWrites<Customer, Prepared>(
   row: TransactionRow,
   rewards: readonly RewardRow[],
   decision: SaleDecision,
+  { events: withEvents }: { events: boolean } = { events: true },
 ) {
   const programId = ctx.program.id;
   const data = handler.created(prepared, row, rewards);
-  const events: DomainEvent[] = [
-    { event: 'transaction.created', payload: data, createdAt: row.created_at },
-    ...(await saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row))),
-  ];
+  const events: DomainEvent[] = withEvents
+    ? [
+        { event: 'transaction.created', payload: data, createdAt: row.created_at },
+        ...(await saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row))),
+      ]
+    : [];
   return {
     data,
     statements: [

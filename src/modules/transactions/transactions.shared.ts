@@ -75,6 +75,8 @@ export interface AtOnceRead<Prepared> {
   version: number;
   saleId: number;
   rewardIds: number[];
+  /** Whether the program had an active webhook: without one the sale builds no event. */
+  subscribed: boolean;
 }
 
 /** What the sale's promotion code adds to reading the buyer. */
