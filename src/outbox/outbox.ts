@@ -104,10 +104,6 @@ export async function recordEvent(
 }
 
 /**
- * Whether the program's events are stored now (it has an active webhook): a change that would
- * read thousands of rows only to describe them in events asks first.
- */
-/**
  * Whether `programId` has an active webhook, as an SQL condition: a sale read with the rest of
  * its statement builds no event when it has none (most programs), and then writes with
  * `subscriberStatement` as a guard that none appeared meanwhile.
@@ -130,14 +126,12 @@ export function subscriberStatement(db: Kysely<DB>, programId: number): BoundSta
   return selectSubscriber.statement(db, { programId });
 }
 
+/**
+ * Whether the program's events are stored now (it has an active webhook): a change that would
+ * read thousands of rows only to describe them in events asks first.
+ */
 export async function eventsAreStored(db: Kysely<DB>, programId: number): Promise<boolean> {
-  const subscribed = await db
-    .selectFrom('webhooks')
-    .select('id')
-    .where('program_id', '=', programId)
-    .where('is_active', '=', sql.lit(true))
-    .executeTakeFirst();
-  return subscribed !== undefined;
+  return (await selectSubscriber(db, { programId })).length > 0;
 }
 
 // Rows per multi-row insert: well under either database's limit on a statement's parameters.
