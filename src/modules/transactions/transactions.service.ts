@@ -343,7 +343,8 @@ async function attemptAtOnce<Customer, Prepared>(
       return { data };
     } catch (error) {
       if (uniqueViolationColumn(error) === 'key') return 'taken';
-      // The buyer (or its partner) was deleted meanwhile: the transaction path says so properly.
+      // Its partner was deleted meanwhile (a deleted buyer fails the guard): the transaction path
+      // says so properly.
       if (translateDriverError(error)?.kind === 'foreign_key') return 'locked';
       if (!isRetryable(error)) throw error;
     }
