@@ -34,6 +34,12 @@ const labels = async (db: Awaited<ReturnType<typeof migrated>>['database']['db']
     (row) => row.label,
   );
 
+/** The one row a guard of these tests updates: id 1 at `version`. */
+async function guardedRow(db: Awaited<ReturnType<typeof migrated>>['database']['db'], version: number) {
+  await sql`create table together_guard (id integer primary key, version integer not null)`.execute(db);
+  await sql`insert into together_guard values (1, ${version})`.execute(db);
+}
+
 for (const dialect of testDialects()) {
   test(`executeTogether writes every statement, each with its own values [${dialect}]`, async () => {
     const { database, close } = await migrated(dialect);
@@ -54,10 +60,7 @@ test('executeGuarded writes everything when its guard changes a row, nothing whe
 }, async () => {
   const { database, close } = await migrated('postgres');
   try {
-    await sql`create table together_guard (id integer primary key, version integer not null)`.execute(
-      database.db,
-    );
-    await sql`insert into together_guard values (1, 5)`.execute(database.db);
+    await guardedRow(database.db, 5);
     const guard = (seen: number) => ({
       sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
       parameters: [1, seen],
@@ -85,10 +88,7 @@ test('executeGuarded with `absent` writes only while that statement finds nothin
 }, async () => {
   const { database, close } = await migrated('postgres');
   try {
-    await sql`create table together_guard (id integer primary key, version integer not null)`.execute(
-      database.db,
-    );
-    await sql`insert into together_guard values (1, 0)`.execute(database.db);
+    await guardedRow(database.db, 0);
     const guard = {
       sql: 'update together_guard set version = version where id = $1 returning id',
       parameters: [1],

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -28,26 +28,8 @@ export const saleWriteChecks: VouchMigration = {
     await sql`alter table rewards
       drop constraint rewards_program_id_fkey,
       drop constraint rewards_transaction_id_fkey`.execute(db);
-    await sql`
-      create function vouch_delete_sales_of_customer() returns trigger language plpgsql as $$
-      begin
-        delete from transactions where program_id = old.program_id and customer_id = old.id;
-        return null;
-      end
-      $$`.execute(db);
-    await sql`
-      create trigger customers_delete_sales after delete on customers
-      for each row execute function vouch_delete_sales_of_customer()`.execute(db);
-    await sql`
-      create function vouch_delete_rewards_of_sale() returns trigger language plpgsql as $$
-      begin
-        delete from rewards where program_id = old.program_id and transaction_id = old.id;
-        return null;
-      end
-      $$`.execute(db);
-    await sql`
-      create trigger transactions_delete_rewards after delete on transactions
-      for each row execute function vouch_delete_rewards_of_sale()`.execute(db);
+    await deleteWith(db, { parent: 'customers', child: 'transactions', column: 'customer_id' });
+    await deleteWith(db, { parent: 'transactions', child: 'rewards', column: 'transaction_id' });
     await db.schema.dropIndex('program_counters_by_day').execute();
     await db.schema
       .createIndex('program_counters_by_day')
@@ -56,3 +38,24 @@ export const saleWriteChecks: VouchMigration = {
       .execute();
   },
 };
+
+/**
+ * What `on delete cascade` did, as a trigger: a deleted `parent` row takes the `child` rows whose
+ * `column` names it, found by the child's program-led index.
+ */
+async function deleteWith(
+  db: Kysely<unknown>,
+  { parent, child, column }: { parent: string; child: string; column: string },
+) {
+  const fn = sql.id(`vouch_delete_${child}_of_${parent}`);
+  await sql`
+    create function ${fn}() returns trigger language plpgsql as $$
+    begin
+      delete from ${sql.id(child)} where program_id = old.program_id and ${sql.id(column)} = old.id;
+      return null;
+    end
+    $$`.execute(db);
+  await sql`
+    create trigger ${sql.id(`${parent}_delete_${child}`)} after delete on ${sql.id(parent)}
+    for each row execute function ${fn}()`.execute(db);
+}

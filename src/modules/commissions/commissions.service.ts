@@ -18,7 +18,7 @@ import { programSettingsOf } from '../../core/program-settings.ts';
 import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { inBatches } from '../../db/in-batches.ts';
+import { inBatches, type SweepBounds, sweepBounds } from '../../db/in-batches.ts';
 import type { DB } from '../../db/tables.ts';
 import { type DomainEvent, eventsAreStored, recordEvent, recordEvents } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
@@ -89,10 +89,9 @@ export async function settleDueCommissions(ctx: ProgramContext, partnerId?: numb
  */
 export async function settleDueCommissionsOfAllPrograms(
   deps: Deps,
-  options: { batch?: number; max?: number } = {},
+  options: Partial<SweepBounds> = {},
 ): Promise<number> {
-  const batch = options.batch ?? 1000;
-  const max = options.max ?? 20_000;
+  const { batch, max } = sweepBounds(options);
   const db = deps.database.db;
   const now = nowTimestamp(deps.clock);
   let moved = 0;

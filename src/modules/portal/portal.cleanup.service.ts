@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.ts';
 import { FAILURE_MEMORY_MS } from '../../core/portal.ts';
 import { formatTimestamp } from '../../core/time.ts';
-import { inBatches } from '../../db/in-batches.ts';
+import { inBatches, type SweepBounds, sweepBounds } from '../../db/in-batches.ts';
 import * as repository from './portal.repository.ts';
 
 /**
@@ -12,10 +12,9 @@ import * as repository from './portal.repository.ts';
  */
 export async function purgeExpiredPortalRecords(
   deps: Deps,
-  options: { batch?: number; max?: number } = {},
+  options: Partial<SweepBounds> = {},
 ): Promise<number> {
-  const batch = options.batch ?? 1000;
-  const max = options.max ?? 20_000;
+  const { batch, max } = sweepBounds(options);
   const db = deps.database.db;
   const nowMicros = deps.clock.nowMicros();
   const now = formatTimestamp(nowMicros);

@@ -43,6 +43,17 @@ async function programFigure(server: TestServer, programId: number, metric: stri
   return rows.reduce((sum, row) => sum + joinCounterParts(row.value, row.value_hi), 0n);
 }
 
+/** A partner's internal id, by its public id within the program. */
+async function partnerIdOf(server: TestServer, programId: number, publicId: string): Promise<number> {
+  const row = await server.deps.database.db
+    .selectFrom('partners')
+    .select('id')
+    .where('program_id', '=', programId)
+    .where('public_id', '=', publicId)
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
 describeEachDatabase('figures stay exact under concurrent sales, archives and credits', (server, dialect) => {
   let second: TestServer;
   before(async () => {
@@ -82,15 +93,7 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
       .executeTakeFirstOrThrow();
     assert.equal(Number(sales.count), SALES - SALES / 10);
     const revenue = BigInt(sales.revenue);
-    const partner = Number(
-      (
-        await db
-          .selectFrom('partners')
-          .select('id')
-          .where('public_id', '=', partnerId)
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    const partner = await partnerIdOf(server(), p.id, partnerId);
     const commissions = await db
       .selectFrom('rewards')
       .innerJoin('transactions', 'transactions.id', 'rewards.transaction_id')
@@ -173,15 +176,7 @@ describeEachDatabase('figures stay exact under concurrent sales, archives and cr
       .executeTakeFirstOrThrow();
     // A deleted sale's commissions are kept without it (transaction_id null), never pointing at it.
     assert.equal(Number(orphanRewards.count), 0, 'commissions pointing at a deleted sale');
-    const partner = Number(
-      (
-        await db
-          .selectFrom('partners')
-          .select('id')
-          .where('public_id', '=', partnerId)
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
+    const partner = await partnerIdOf(server(), p.id, partnerId);
     const kept = await db
       .selectFrom('transactions')
       .select(sql<number>`count(*)`.as('count'))
