@@ -1,6 +1,7 @@
 // Shared pieces of `npm run bench`: start the bare yardstick and Vouch as child processes, drive
 // them with autocannon from a third process, and print figures as ratios to the bare server.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -68,13 +69,18 @@ export function startPostgresCeiling(databaseUrl: string): Promise<Server> {
   return startScript('bench/pg-ceiling-server.mjs', { DATABASE_URL: databaseUrl }, '/read');
 }
 
+/** The arguments of `npm start` after `node` (its V8 flags included), read from package.json. */
+const startArguments: string[] = JSON.parse(readFileSync(`${root}package.json`, 'utf8'))
+  .scripts.start.split(' ')
+  .slice(1);
+
 /** Vouch as `npm start` runs it, with a rate limit high enough not to throttle the load. */
 export async function startVouch(options: {
   databaseUrl: string;
   env?: Record<string, string>;
 }): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, startArguments, {
     cwd: root,
     env: {
       ...process.env,
