@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 
 /**
  * Counters (entity_counters, program_counters) hold sums of micro-units up to 10^15 units, i.e.
@@ -95,38 +95,3 @@ export class CounterFigures implements Iterable<[metric: string, value: bigint]>
     return this.#figures[Symbol.iterator]();
   }
 }
-
-/** One owner of `summedFigures`: its id as SQL, and a condition for reading it at all. */
-interface FigureOwner {
-  id: unknown;
-  when?: RawBuilder<boolean>;
-}
-
-/**
- * PostgreSQL, a scalar subquery: the figures of customers as one JSON array, each figure's slots
- * summed in the statement. A busy customer has a row per slot and metric (40 and more), and a
- * JSON element per row cost a record's read about as much as the rest of it. Each owner is an
- * equality lookup of its own. A sum of COUNTER_SLOTS low parts (each below 10^12) stays exact in
- * a double, and CounterFigures joins it with its high part as it would a single row.
- */
-function summedFigures(programId: unknown, owners: readonly FigureOwner[], element: RawBuilder<unknown>) {
-  const lookups = owners.map(
-    ({ id, when }) => sql`select owner_id, metric, value, value_hi from entity_counters
-      where program_id = ${programId} and owner_kind = 'customer' and owner_id = ${id}${when ? sql` and ${when}` : sql``}`,
-  );
-  return sql`(select coalesce(json_agg(json_build_array(${element})), '[]')
-    from (select owner_id, metric, sum(value) as value, sum(value_hi) as value_hi
-          from (${sql.join(lookups, sql` union all `)}) e group by owner_id, metric) f)`;
-}
-
-/** One customer's figures, as `[metric, low part, high part]` (slots summed, `summedFigures`). */
-export const customerFiguresJson = (programId: unknown, id: unknown) =>
-  summedFigures(programId, [{ id }], sql`f.metric, f.value, f.value_hi`) as RawBuilder<
-    [string, number, number][]
-  >;
-
-/** Two customers' figures, as `[owner id, metric, low part, high part]` (`summedFigures`). */
-export const customersFiguresJson = (programId: unknown, first: FigureOwner, second: FigureOwner) =>
-  summedFigures(programId, [first, second], sql`f.owner_id, f.metric, f.value, f.value_hi`) as RawBuilder<
-    [number, string, number, number][]
-  >;

@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { CounterFigures, customerFiguresJson, customersFiguresJson } from '../../db/counter-parts.ts';
+import { CounterFigures } from '../../db/counter-parts.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
@@ -92,11 +92,16 @@ const selectCustomerBundle = definePreparedQuery<
             select * from referral_links
               where program_id = ${param('programId')} and customer_id = ${param('b')}
                 and ${secondOwner(param)}) l)`.as('links'),
-    customersFiguresJson(
-      param('programId'),
-      { id: param('a') },
-      { id: param('b'), when: secondOwner(param) },
-    ).as('counters'),
+    sql<
+      [number, string, number, number][]
+    >`(select coalesce(json_agg(json_build_array(e.owner_id, e.metric, e.value, e.value_hi)), '[]')
+      from (select * from entity_counters
+              where program_id = ${param('programId')} and owner_kind = 'customer'
+                and owner_id = ${param('a')}
+            union all
+            select * from entity_counters
+              where program_id = ${param('programId')} and owner_kind = 'customer'
+                and owner_id = ${param('b')} and ${secondOwner(param)}) e)`.as('counters'),
   ]),
 );
 
@@ -144,7 +149,7 @@ export type CustomerRecordRow = Selectable<CustomersTable> & {
   referrer: CustomerJson | null;
   /** The links of the customer and of its referrer, default first, then in creation order. */
   links: LinkJson[];
-  /** The figures of both: owner id, metric, low part, high part; slots summed. */
+  /** The figures of both: owner id, metric, low part, high part; one per slot. */
   counters: [number, string, number, number][];
   program_website: string | null;
   program_settings: string;
@@ -186,9 +191,15 @@ const selectCustomerRecordByPath = definePreparedQuery<
                   where program_id = ${param('programId')} and customer_id = c.referring_customer_id) l)`.as(
         'links',
       ),
-      customersFiguresJson(param('programId'), { id: sql`c.id` }, { id: sql`c.referring_customer_id` }).as(
-        'counters',
-      ),
+      sql<
+        [number, string, number, number][]
+      >`(select coalesce(json_agg(json_build_array(e.owner_id, e.metric, e.value, e.value_hi)), '[]')
+          from (select * from entity_counters
+                  where program_id = ${param('programId')} and owner_kind = 'customer' and owner_id = c.id
+                union all
+                select * from entity_counters
+                  where program_id = ${param('programId')} and owner_kind = 'customer'
+                    and owner_id = c.referring_customer_id) e)`.as('counters'),
       ...programLinkReads(param),
     ]) as never;
 });
@@ -219,7 +230,7 @@ export interface SignupRead {
   /** The id the new customer will have, taken from the customers' sequence. */
   customerId: number;
   program: { website: string | null; settings: string };
-  /** The referrer the body names, with its links and figures (slots summed); absent when not found. */
+  /** The referrer the body names, with its links and figures (one row per slot); absent when not found. */
   referrer?: { row: CustomerJson; links: LinkJson[]; figures: CounterFigures };
 }
 
@@ -266,7 +277,9 @@ const signupReadBy = (column: 'public_id' | 'key' | 'email' | undefined) =>
           from referral_links l where l.program_id = ${param('programId')} and l.customer_id = r.id)`.as(
           'links',
         ),
-        customerFiguresJson(param('programId'), sql`r.id`).as('figures'),
+        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+          and e.owner_kind = 'customer' and e.owner_id = r.id)`.as('figures'),
       ]) as never;
   });
 const signupReads = {
@@ -317,7 +330,7 @@ type BuyerRow = Selectable<CustomersTable> & {
   referrer_public_id: string | null;
   /** PostgreSQL, for a sale (`findCustomerWithReferrerForUpdate`): the program's settings (JSON text). */
   program_settings?: string;
-  /** PostgreSQL, for a sale: the buyer's figures (metric, low part, high part), slots summed. */
+  /** PostgreSQL, for a sale: the buyer's figures (metric, low part, high part), one per slot. */
   figures?: [string, number, number][];
 };
 
@@ -339,7 +352,9 @@ const buyerBy = (column: 'public_id' | 'key' | 'email', { lock = false } = {}) =
     return query
       .select([
         sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
-        customerFiguresJson(param('programId'), sql`c.id`).as('figures'),
+        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+          e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+          and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
       ])
       .forUpdate('c');
   });

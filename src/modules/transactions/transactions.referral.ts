@@ -116,7 +116,7 @@ async function readForSale(trx: Kysely<DB>, programId: number, buyerId: number):
   return { settings: program?.settings ?? '{}', bought: counters.get(buyerId) ?? CounterFigures.of([]) };
 }
 
-/** Figure rows (metric, low part, high part; slots summed) as figures. */
+/** Figure rows (metric, low part, high part; one per slot) summed per metric. */
 function figuresOf(rows: readonly [string, number, number][]) {
   return CounterFigures.of(rows.map(([metric, value, value_hi]) => ({ metric, value, value_hi })));
 }

@@ -1,5 +1,4 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import { customerFiguresJson } from '../../db/counter-parts.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type {
@@ -137,12 +136,14 @@ export async function insertRewards(db: Kysely<DB>, rows: NewReward[]) {
 
 /**
  * What a sale reads beside its buyer (`customers as c`), in the buyer's statement: the program's
- * settings and the buyer's figures (metric, low part, high part; slots summed).
+ * settings and the buyer's figures (metric, low part, high part; one row per slot).
  */
 const buyerSaleReads = (param: ParamOf<{ programId: number }>) =>
   [
     sql<string>`(select settings from programs where id = ${param('programId')})`.as('program_settings'),
-    customerFiguresJson(param('programId'), sql`c.id`).as('figures'),
+    sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+      e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
+      and e.owner_kind = 'customer' and e.owner_id = c.id)`.as('figures'),
   ] as const;
 
 /**
@@ -162,7 +163,7 @@ const atOnceReads = (param: ParamOf<{ programId: number }>) =>
 export type AffiliateBuyerForSale = Selectable<CustomersTable> & {
   /** The program's settings (JSON text). */
   program_settings: string;
-  /** The buyer's figures: metric, low part, high part (db/counter-parts.ts), slots summed. */
+  /** The buyer's figures: metric, low part, high part (db/counter-parts.ts), one per slot. */
   figures: [string, number, number][];
   partner: Selectable<PartnersTable> | null;
   /** The partner's parent: internal id and public id. */
