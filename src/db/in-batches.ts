@@ -1,9 +1,3 @@
-/**
- * A background sweep in bounded steps: `step(limit)` handles at most `limit` rows (one short
- * transaction or statement) and answers how many it looked at and how many it changed. Steps run
- * until one looks at fewer rows than it was asked for (nothing is left) or `max` rows changed in
- * all. Answers how many changed.
- */
 export interface SweepBounds {
   /** Rows a step. */
   batch: number;
@@ -16,6 +10,12 @@ export function sweepBounds(options: Partial<SweepBounds> = {}): SweepBounds {
   return { batch: options.batch ?? 1000, max: options.max ?? 20_000 };
 }
 
+/**
+ * A background sweep in bounded steps: `step(limit)` handles at most `limit` rows (one short
+ * transaction or statement) and answers how many it looked at and how many it changed. Steps run
+ * until one looks at fewer rows than it was asked for (nothing is left) or `max` rows changed in
+ * all. Answers how many changed.
+ */
 export async function inBatches(
   step: (limit: number) => Promise<{ examined: number; changed: number }>,
   options: SweepBounds,

@@ -3,6 +3,16 @@ import type { EventName } from '../core/events.ts';
 import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/tables.ts';
 
+/** One of the program's active webhooks, if any: the one test of whether its events are stored. */
+function activeWebhookOf(db: Kysely<DB>, programId: unknown) {
+  return db
+    .selectFrom('webhooks')
+    .select('program_id')
+    .where('program_id', '=', programId as number)
+    .where('is_active', '=', sql.lit(true))
+    .limit(1);
+}
+
 /**
  * An event exists to be sent to webhooks, and nothing else reads it: it is written only while
  * its program has an active webhook (most programs have none, and a sale writes two events), in
@@ -16,19 +26,13 @@ function insertWhileSubscribed(
   rows: readonly { event: unknown; payload: unknown; createdAt: unknown }[],
 ) {
   const values = sql.join(rows.map((row) => sql`(${row.event}, ${row.payload}, ${row.createdAt})`));
-  const subscribed = db
-    .selectFrom('webhooks')
-    .select('program_id')
-    .where('program_id', '=', programId as number)
-    .where('is_active', '=', sql.lit(true))
-    .limit(1);
   return db
     .insertInto('events')
     .columns(['program_id', 'event', 'payload', 'created_at'])
     .expression(
       db
         .selectFrom(sql<{ column1: string; column2: string; column3: string }>`(values ${values})`.as('v'))
-        .innerJoin(subscribed.as('w'), (join) => join.onTrue())
+        .innerJoin(activeWebhookOf(db, programId).as('w'), (join) => join.onTrue())
         .select(['w.program_id', 'v.column1', 'v.column2', 'v.column3']),
     );
 }
@@ -108,17 +112,12 @@ export async function recordEvent(
  * its statement builds no event when it has none (most programs), and then writes with
  * `subscriberStatement` as a guard that none appeared meanwhile.
  */
-export function subscribedCondition(programId: unknown): RawBuilder<boolean> {
-  return sql<boolean>`exists (select 1 from webhooks where program_id = ${programId} and is_active = true)`;
+export function subscribedCondition(db: Kysely<DB>, programId: unknown): RawBuilder<boolean> {
+  return sql<boolean>`exists (${activeWebhookOf(db, programId)})`;
 }
 
-const selectSubscriber = definePreparedQuery<{ id: number }, { programId: number }>((db, param) =>
-  db
-    .selectFrom('webhooks')
-    .select('id')
-    .where('program_id', '=', param('programId'))
-    .where('is_active', '=', sql.lit(true))
-    .limit(1),
+const selectSubscriber = definePreparedQuery<{ program_id: number }, { programId: number }>((db, param) =>
+  activeWebhookOf(db, param('programId')),
 );
 
 /** The program's active webhook, as a statement not run: what a write decided without events checks is still absent. */

@@ -151,12 +151,12 @@ const buyerSaleReads = (param: ParamOf<{ programId: number }>) =>
  * (REWARD_IDS_TAKEN of them), and whether the program has an active webhook (events are built
  * only then, outbox.ts).
  */
-const atOnceReads = (param: ParamOf<{ programId: number }>) =>
+const atOnceReads = (db: Kysely<DB>, param: ParamOf<{ programId: number }>) =>
   [
     nextId('transactions').as('sale_id'),
     sql<number[]>`array(select ${nextId('rewards')}
       from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
-    subscribedCondition(param('programId')).as('subscribed'),
+    subscribedCondition(db, param('programId')).as('subscribed'),
   ] as const;
 
 /** What an affiliate sale's decision reads, with its buyer (`findAffiliateBuyerForSale`). */
@@ -203,7 +203,7 @@ const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) 
         column === 'email' ? sql`lower(${param('value')})` : param('value'),
       );
     if (lock) return query.forUpdate('c');
-    return query.select(atOnceReads(param));
+    return query.select(atOnceReads(db, param));
   });
 const selectAffiliateBuyerBy = {
   key: affiliateBuyerBy('key', { lock: true }),
@@ -262,7 +262,7 @@ const referralBuyerBy = (column: 'public_id' | 'key' | 'email') =>
       .leftJoin('customers as r', 'r.id', 'c.referring_customer_id')
       .selectAll('c')
       .select('r.public_id as referrer_public_id')
-      .select([...buyerSaleReads(param), ...atOnceReads(param)])
+      .select([...buyerSaleReads(param), ...atOnceReads(db, param)])
       .where('c.program_id', '=', param('programId'))
       .where(
         column === 'email' ? lowerEmail('c.email') : sql.ref(`c.${column}`),
