@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { TEST_DATABASE_URL, testDialects } from '../../test/harness.ts';
 import { COUNTER_SLOTS } from './counter-slots.ts';
 import { openDatabase } from './database.ts';
+import { type FieldSetup, runStatement } from './statement-query.ts';
 
 const skip = !testDialects().includes('postgres');
 
@@ -57,5 +59,49 @@ test('PostgreSQL names at most 2,000 statement texts a connection keeps prepared
     assert.equal(rows[0]!.prepared, 2_000);
   } finally {
     await database.close();
+  }
+});
+
+test('PostgreSQL statements answer their own rows while their result set-up is reused', {
+  skip,
+}, async () => {
+  const database = await openDatabase(TEST_DATABASE_URL, { poolSize: 3 });
+  try {
+    // Many runs at once over three connections: each row has its own values, named as selected.
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        i % 2
+          ? sql<{ n: number; label: string; nothing: null }>`
+              select ${i}::int as n, ${`l${i}`}::text as label, null as nothing`.execute(database.db)
+          : sql<{ m: number }>`select ${i}::int * 2 as m`.execute(database.db),
+      ),
+    );
+    for (const [i, { rows }] of results.entries()) {
+      assert.deepEqual(rows, i % 2 ? [{ n: i, label: `l${i}`, nothing: null }] : [{ m: i * 2 }]);
+    }
+  } finally {
+    await database.close();
+  }
+});
+
+test('A result set-up is reused only for the same columns', { skip }, async () => {
+  const clients = [new pg.Client(TEST_DATABASE_URL), new pg.Client(TEST_DATABASE_URL)] as const;
+  await Promise.all(clients.map((client) => client.connect()));
+  try {
+    const setups = new Map<string, FieldSetup>();
+    const run = (client: pg.Client, text: string, rowMode?: 'array') =>
+      runStatement((query) => client.query(query), text, [], {
+        name: 'same_name',
+        setups,
+        ...(rowMode ? { rowMode } : {}),
+      });
+    assert.deepEqual((await run(clients[0], 'select 1::int as a')).rows, [{ a: 1 }]);
+    assert.deepEqual((await run(clients[0], 'select 1::int as a')).rows, [{ a: 1 }]);
+    // The same name on another connection describing other columns is set up anew.
+    assert.deepEqual((await run(clients[1], `select 'b'::text as b, 2::int as c`)).rows, [{ b: 'b', c: 2 }]);
+    assert.deepEqual((await run(clients[1], `select 'b'::text as b, 2::int as c`, 'array')).rows, [['b', 2]]);
+    assert.deepEqual((await run(clients[0], 'select 1::int as a')).rows, [{ a: 1 }]);
+  } finally {
+    await Promise.all(clients.map((client) => client.end()));
   }
 });

@@ -2,6 +2,7 @@ import { PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { takeCounterSlot } from './counter-slots.ts';
 import { ARRAY_ROWS } from './prepared.ts';
+import { type FieldSetup, runStatement } from './statement-query.ts';
 
 /**
  * int8 comes back as a number when a double holds it exactly (ids, counts, most amounts) and as
@@ -38,16 +39,22 @@ function namingStatements(pool: pg.Pool): pg.Pool {
     }
     return name;
   };
+  // Result set-ups by statement name (db/statement-query.ts): the names are this pool's.
+  const setups = new Map<string, FieldSetup>();
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [text, values] = args;
       if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
-        const name = text.startsWith(ARRAY_ROWS) || DML.test(text) ? nameOf(text) : undefined;
-        const named = name ? { name, text, values } : { text, values };
         // Marked statements answer arrays of column values (db/prepared.ts).
-        if (text.startsWith(ARRAY_ROWS)) return query({ ...named, rowMode: 'array' });
-        if (DML.test(text)) return query(named);
+        const arrays = text.startsWith(ARRAY_ROWS);
+        if (arrays || DML.test(text)) {
+          return runStatement(query, text, values, {
+            name: nameOf(text),
+            ...(arrays ? { rowMode: 'array' as const } : {}),
+            setups,
+          });
+        }
       }
       return query(...args);
     };
