@@ -43,13 +43,13 @@ function sameFields(a: readonly FieldDescription[], b: readonly FieldDescription
 }
 
 /**
- * A statement run through `submit` (a connection's own `query`), whose result is set up from the last RowDescription of
- * the same named statement instead of anew. PostgreSQL describes the result columns on every
- * execution, and pg builds a dictionary of the column names, a parser per column and an empty row
- * object from it each time: for a 30-column read that was about 40 % of pg's own CPU per query
- * (measured by hand: 52–56 µs → 32–35 µs). The columns are compared before reuse, so a statement
- * whose columns change (a migration while running) is set up anew. The text goes to pg as a
- * string, which it takes without copying a config object property by property.
+ * A statement run through `submit` (a connection's own `query`), its result set up from the last
+ * RowDescription of the same named statement instead of anew. PostgreSQL describes the result
+ * columns on every execution, and pg builds a dictionary of the column names, a parser per column
+ * and an empty row object from it each time: for a 30-column read that was about 40 % of pg's own
+ * CPU per query (measured by hand: 52–56 µs → 32–35 µs). The columns are compared before reuse,
+ * so a statement whose columns change (a migration while running) is set up anew. The text goes
+ * to pg as a string, which it takes without copying a config object property by property.
  */
 export function runStatement(
   submit: (query: pg.Submittable) => unknown,
