@@ -8,7 +8,7 @@ interface FieldDescription {
 }
 
 /** What pg's Result builds from a RowDescription: the columns, their parsers and an empty row. */
-interface FieldSetup {
+export interface FieldSetup {
   fields: FieldDescription[];
   parsers: unknown[];
   emptyRow: object;
@@ -28,6 +28,13 @@ interface ResultInternals {
   fields: FieldDescription[];
   _parsers: unknown[] | undefined;
   _prebuiltEmptyResultObject: object | null;
+}
+
+/** A statement's name (none past the pool's limit), row mode, and its pool's set-ups by name. */
+interface StatementOptions {
+  name?: string;
+  rowMode?: 'array';
+  setups: Map<string, FieldSetup>;
 }
 
 const Result = (pg as unknown as { Result: new (rowMode?: string) => ResultInternals }).Result;
@@ -55,7 +62,7 @@ export function runStatement(
   submit: (query: pg.Submittable) => unknown,
   text: string,
   values: readonly unknown[],
-  options: { name?: string; rowMode?: 'array'; setups: Map<string, FieldSetup> },
+  options: StatementOptions,
 ): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
     const query = new StatementQuery(text, values, options, (error, result) =>
@@ -71,7 +78,7 @@ class StatementQuery extends pg.Query {
   constructor(
     text: string,
     values: readonly unknown[],
-    options: { name?: string; rowMode?: 'array'; setups: Map<string, FieldSetup> },
+    options: StatementOptions,
     callback: (error: Error | undefined, result: unknown) => void,
   ) {
     super(text, values as unknown[], callback);
@@ -112,5 +119,3 @@ class StatementQuery extends pg.Query {
 /** pg's own set-up of a result from its RowDescription. */
 const describeAnew = (pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void })
   .handleRowDescription;
-
-export type { FieldSetup };
