@@ -37,7 +37,7 @@ const labels = async (db: Awaited<ReturnType<typeof migrated>>['database']['db']
 /** The one row a guard of these tests updates: id 1 at `version`. */
 async function guardedRow(db: Awaited<ReturnType<typeof migrated>>['database']['db'], version: number) {
   await sql`create table together_guard (id integer primary key, version integer not null)`.execute(db);
-  await sql`insert into together_guard values (1, ${version})`.execute(db);
+  await sql`insert into together_guard values (1, ${version}), (2, ${version})`.execute(db);
 }
 
 for (const dialect of testDialects()) {
@@ -65,18 +65,20 @@ test('executeGuarded writes everything when its guard changes a row, nothing whe
       sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
       parameters: [1, seen],
     });
-    await executeGuarded(database.db, guard(5), [insert(1, 'one'), insert(2, 'two')]);
+    await executeGuarded(database.db, [guard(5)], [insert(1, 'one'), insert(2, 'two')]);
     assert.deepEqual(await labels(database.db), ['one', 'two']);
     // The version moved on: a write that read 5 is refused whole, as a serialization failure.
     await assert.rejects(
-      executeGuarded(database.db, guard(5), [insert(3, 'three')]),
+      executeGuarded(database.db, [guard(5)], [insert(3, 'three')]),
       (error: { code?: string }) => {
         assert.equal(error.code, '40001');
         return true;
       },
     );
     assert.deepEqual(await labels(database.db), ['one', 'two']);
-    const { rows } = await sql<{ version: number }>`select version from together_guard`.execute(database.db);
+    const { rows } = await sql<{ version: number }>`select version from together_guard where id = 1`.execute(
+      database.db,
+    );
     assert.equal(Number(rows[0]!.version), 6);
   } finally {
     await close();
@@ -94,18 +96,52 @@ test('executeGuarded with `absent` writes only while that statement finds nothin
       parameters: [1],
     };
     const absent = { sql: 'select id from together_probe where label = $1', parameters: ['stop'] };
-    await executeGuarded(database.db, guard, [insert(1, 'one')], absent);
+    await executeGuarded(database.db, [guard], [insert(1, 'one')], absent);
     assert.deepEqual(await labels(database.db), ['one']);
     await sql`insert into together_probe values (9, 'stop')`.execute(database.db);
     // What the write was decided without is there now: refused whole, as a serialization failure.
     await assert.rejects(
-      executeGuarded(database.db, guard, [insert(2, 'two')], absent),
+      executeGuarded(database.db, [guard], [insert(2, 'two')], absent),
       (error: { code?: string }) => {
         assert.equal(error.code, '40001');
         return true;
       },
     );
     assert.deepEqual(await labels(database.db), ['one', 'stop']);
+  } finally {
+    await close();
+  }
+});
+
+test('executeGuarded with several guards writes only when every guard changes its row', {
+  skip: !testDialects().includes('postgres'),
+}, async () => {
+  const { database, close } = await migrated('postgres');
+  try {
+    await guardedRow(database.db, 3);
+    const guard = (id: number, seen: number) => ({
+      sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
+      parameters: [id, seen],
+    });
+    await executeGuarded(database.db, [guard(1, 3), guard(2, 3)], [insert(1, 'one')]);
+    assert.deepEqual(await labels(database.db), ['one']);
+    // Row 1 is at 4 now, row 2 too: the second guard reads 3, so nothing is written, not even
+    // the first guard's move.
+    await assert.rejects(
+      executeGuarded(database.db, [guard(1, 4), guard(2, 3)], [insert(2, 'two')]),
+      (error: { code?: string }) => {
+        assert.equal(error.code, '40001');
+        return true;
+      },
+    );
+    assert.deepEqual(await labels(database.db), ['one']);
+    const { rows } = await sql<{ version: number }>`select version from together_guard order by id`.execute(
+      database.db,
+    );
+    assert.deepEqual(
+      rows.map((row) => Number(row.version)),
+      [4, 4],
+    );
   } finally {
     await close();
   }

@@ -59,27 +59,31 @@ function renumbered(statement: BoundStatement, offset: number): string {
 }
 
 /**
- * PostgreSQL: `statements` as one statement, applied only when `guard` (an UPDATE … RETURNING of
- * one row, run first) changes its row and `absent` (a SELECT), when given, finds nothing;
- * otherwise `vouch_assert_current` (migration 0023) aborts the whole statement as a serialization
- * failure (SQLSTATE 40001) and nothing is written. Runs outside any transaction: the statement is
- * its own.
+ * PostgreSQL: `statements` as one statement, applied only when every guard (an UPDATE … RETURNING
+ * of one row; they run first, in the order given) changes its row and `absent` (a SELECT), when
+ * given, finds nothing; otherwise `vouch_assert_current` (migration 0023) aborts the whole
+ * statement as a serialization failure (SQLSTATE 40001) and nothing is written. Runs outside any
+ * transaction: the statement is its own.
  */
 export async function executeGuarded(
   db: Kysely<DB>,
-  guard: BoundStatement,
+  guards: readonly BoundStatement[],
   statements: readonly BoundStatement[],
   absent?: BoundStatement,
 ): Promise<void> {
   const parameters: unknown[] = [];
-  const texts = [guard, ...statements, ...(absent ? [absent] : [])].map((statement) => {
+  const texts = [...guards, ...statements, ...(absent ? [absent] : [])].map((statement) => {
     const offset = parameters.length;
     parameters.push(...statement.parameters);
     return renumbered(statement, offset);
   });
   const ctes = texts.map((text, i) => `w${i} as (${text})`).join(', ');
-  const unless = absent ? ` where not exists (select 1 from w${texts.length - 1})` : '';
+  const changed = guards.map((_, i) => `(select count(*) from w${i})`);
+  const all = changed.length === 1 ? changed[0]! : `least(${changed.join(', ')})`;
+  const current = absent
+    ? `case when exists (select 1 from w${texts.length - 1}) then 0 else ${all} end`
+    : all;
   await db.executeQuery(
-    CompiledQuery.raw(`with ${ctes} select vouch_assert_current(count(*)) from w0${unless}`, parameters),
+    CompiledQuery.raw(`with ${ctes} select vouch_assert_current(${current})`, parameters),
   );
 }

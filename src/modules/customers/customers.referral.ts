@@ -389,13 +389,15 @@ async function createAtOnce(
       if (referrer && figures.firstReferral)
         await executeGuarded(
           db,
-          repository.saleVersionGuardStatement(
-            db,
-            programId,
-            Number(referrer.row.id),
-            Number(referrer.row.sale_version),
-            true,
-          ),
+          [
+            repository.saleVersionGuardStatement(
+              db,
+              programId,
+              Number(referrer.row.id),
+              Number(referrer.row.sale_version),
+              true,
+            ),
+          ],
           writes,
         );
       else await executeTogether(db, writes);

@@ -323,48 +323,49 @@ export async function insertSale(db: Kysely<DB>, values: NewTransaction, rewardC
   return { row, rewardIds: reward_ids.map(Number) };
 }
 
-/** A sale with its id taken beforehand, for the one-statement write (no ON CONFLICT: a taken key aborts it). */
-const insertSaleWithId = definePreparedQuery<never, NewTransaction & { id: number }>((db, param) =>
-  db
-    .insertInto('transactions')
-    .values(namedValues<TransactionValues>(['id', ...transactionColumns], param as never)),
-);
-
-export function saleStatement(db: Kysely<DB>, values: NewTransaction & { id: number }): BoundStatement {
-  return insertSaleWithId.statement(db, values);
-}
-
-/** Rewards of every column, written as one statement with a sale's other writes (db/together.ts). */
-const insertRewardRowsOf = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
-
-export function rewardsStatement(
-  db: Kysely<DB>,
-  rows: readonly Selectable<RewardsTable>[],
-): BoundStatement[] {
-  if (rows.length === 0) return [];
-  let query = insertRewardRowsOf.get(rows.length);
-  if (!query) {
-    query = definePreparedQuery<never, Record<string, unknown>>((db, param) =>
-      db
-        .insertInto('rewards')
-        .values(
-          Array.from(
-            { length: rows.length },
-            (_, i) =>
-              Object.fromEntries(
-                ['id', ...rewardColumns].map((column) => [column, param(`${column}${i}`)]),
-              ) as unknown as Insertable<RewardsTable>,
+/**
+ * Rows of every column, ids included, as one multi-row insert to go with other writes in one
+ * statement (db/together.ts); no ON CONFLICT: a taken key aborts the statement. One prepared
+ * statement per number of rows.
+ */
+function rowsInsert<Row extends Record<string, unknown>>(
+  table: 'transactions' | 'rewards',
+  columns: readonly (keyof Row & string)[],
+) {
+  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
+  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
+    if (rows.length === 0) return [];
+    let query = byCount.get(rows.length);
+    if (!query) {
+      query = definePreparedQuery<never, Record<string, unknown>>((db, param) =>
+        db
+          .insertInto(table)
+          .values(
+            Array.from(
+              { length: rows.length },
+              (_, i) =>
+                Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
+            ),
           ),
-        ),
-    );
-    insertRewardRowsOf.set(rows.length, query);
-  }
-  const params: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    for (const column of ['id', ...rewardColumns] as const) params[`${column}${i}`] = row[column];
-  });
-  return [query.statement(db, params)];
+      );
+      byCount.set(rows.length, query);
+    }
+    const params: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) params[`${column}${i}`] = row[column];
+    });
+    return [query.statement(db, params)];
+  };
 }
+
+/** Sales with their ids taken beforehand, for the one-statement write. */
+export const salesStatement = rowsInsert<NewTransaction & { id: number }>('transactions', [
+  'id',
+  ...transactionColumns,
+]);
+
+/** Rewards of every column, written as one statement with a sale's other writes. */
+export const rewardsStatement = rowsInsert<Selectable<RewardsTable>>('rewards', ['id', ...rewardColumns]);
 
 export async function listRewardsOf(db: Kysely<DB>, programId: number, transactionIds: readonly number[]) {
   if (transactionIds.length === 0) return [];

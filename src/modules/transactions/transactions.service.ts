@@ -13,7 +13,7 @@ import { decideRefund, type RefundedSale, type SaleDecision, type SaleInput } fr
 import { nowTimestamp } from '../../core/time.ts';
 import { isRetryable, translateDriverError, uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { type DomainEvent, eventsStatement, recordEvent, subscriberStatement } from '../../outbox/outbox.ts';
+import { type DomainEvent, eventsStatement, recordEvent } from '../../outbox/outbox.ts';
 import {
   keepCommissionsOfDeletedSale,
   saleCommissionEvents,
@@ -38,6 +38,7 @@ import { applySaleFigures, saleFigureStatements } from './transactions.figures.t
 import { inWriteTransaction } from './transactions.group-commit.ts';
 import { referralSales, storedReferralSales } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
+import { writeDecidedSale } from './transactions.sale-batch.ts';
 import type {
   AffiliateTransactionBody,
   ReferralTransactionBody,
@@ -323,23 +324,34 @@ async function attemptAtOnce<Customer, Prepared>(
     const rewards = rewardValuesOf(row, decision).map((values, i) =>
       newRewardRow(values, read.rewardIds[i]!),
     );
-    const { data, statements } = await saleWrites(db, ctx, handler, read.prepared, row, rewards, decision, {
-      events: read.subscribed,
-    });
+    const decided = {
+      customerId: decision.customerId,
+      seen: read.version,
+      moves: decision.countsForLaterSales,
+      row,
+      rewards,
+      figures: decision.figures,
+    };
+    let data: unknown;
     try {
-      await repository.executeGuarded(
-        db,
-        saleVersionGuardStatement(
+      if (read.subscribed) {
+        const writes = await saleWrites(db, ctx, handler, read.prepared, row, rewards, decision);
+        data = writes.data;
+        await repository.executeGuarded(
           db,
-          programId,
-          decision.customerId,
-          read.version,
-          decision.countsForLaterSales,
-        ),
-        [repository.saleStatement(db, row), ...repository.rewardsStatement(db, rewards), ...statements],
-        // Decided without events: applied only while the program still has no active webhook.
-        read.subscribed ? undefined : subscriberStatement(db, programId),
-      );
+          [saleVersionGuardStatement(db, programId, decided.customerId, decided.seen, decided.moves)],
+          [
+            ...repository.salesStatement(db, [row]),
+            ...repository.rewardsStatement(db, rewards),
+            ...writes.statements,
+          ],
+        );
+      } else {
+        // No events to write: with the program's other such sales of this turn, and only while
+        // the program still has no active webhook (transactions.sale-batch.ts).
+        data = handler.created(read.prepared, row, rewards);
+        await writeDecidedSale(db, programId, decided);
+      }
       return { data };
     } catch (error) {
       if (uniqueViolationColumn(error) === 'key') return 'taken';
@@ -404,10 +416,7 @@ function rewardValuesOf(row: TransactionRow, decision: SaleDecision): repository
   }));
 }
 
-/**
- * The sale's answer, and its events and figures as statements (written by the caller). Events are
- * left out when the caller read that the program has no active webhook (`events: false`).
- */
+/** The sale's answer, and its events and figures as statements (written by the caller). */
 async function saleWrites<Customer, Prepared>(
   db: Kysely<DB>,
   ctx: ProgramContext,
@@ -416,16 +425,13 @@ async function saleWrites<Customer, Prepared>(
   row: TransactionRow,
   rewards: readonly RewardRow[],
   decision: SaleDecision,
-  { events: withEvents }: { events: boolean } = { events: true },
 ) {
   const programId = ctx.program.id;
   const data = handler.created(prepared, row, rewards);
-  const events: DomainEvent[] = withEvents
-    ? [
-        { event: 'transaction.created', payload: data, createdAt: row.created_at },
-        ...(await saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row))),
-      ]
-    : [];
+  const events: DomainEvent[] = [
+    { event: 'transaction.created', payload: data, createdAt: row.created_at },
+    ...(await saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row))),
+  ];
   return {
     data,
     statements: [
