@@ -74,6 +74,41 @@ export function definePreparedQuery<Row, Params extends object>(
 }
 
 /**
+ * Rows of `table`, every one of `columns` given, as one multi-row insert not run: to go with
+ * other writes in one statement (db/together.ts). No ON CONFLICT: a taken unique value aborts the
+ * statement. One prepared statement per number of rows.
+ */
+export function defineRowsInsert<Row extends object>(
+  table: keyof DB & string,
+  columns: readonly (keyof Row & string)[],
+) {
+  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
+  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
+    if (rows.length === 0) return [];
+    let query = byCount.get(rows.length);
+    if (!query) {
+      query = definePreparedQuery<never, Record<string, unknown>>((db, param) =>
+        db
+          .insertInto(table)
+          .values(
+            Array.from(
+              { length: rows.length },
+              (_, i) =>
+                Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
+            ),
+          ),
+      );
+      byCount.set(rows.length, query);
+    }
+    const params: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) params[`${column}${i}`] = row[column];
+    });
+    return [query.statement(db, params)];
+  };
+}
+
+/**
  * Starts the text of a statement whose rows come back as arrays of their column values, in the
  * order selected, instead of objects: db/sqlite.ts reads it in better-sqlite3's raw mode,
  * db/postgres.ts with pg's `rowMode: 'array'`. Both drivers build an object property by

@@ -13,22 +13,15 @@ import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { isRetryable, takenFieldError, translateDriverError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { executeGuarded, executeTogether } from '../../db/together.ts';
-import { eventsStatement, recordEvent } from '../../outbox/outbox.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
 import {
   addToEntityCounters,
   CounterFigures,
-  counterDeltaStatements,
   deleteEntityCounters,
   readEntityCounters,
 } from '../counters/counters.repository.ts';
-import { programActivityStatement, recordProgramActivity } from '../program/program.service.ts';
-import {
-  defaultCustomerLinkStatement,
-  findLinkByKey,
-  insertLink,
-  renameDefaultLink,
-} from '../referral-links/referral-links.service.ts';
+import { recordProgramActivity } from '../program/program.service.ts';
+import { findLinkByKey, insertLink, renameDefaultLink } from '../referral-links/referral-links.service.ts';
 import {
   type LinkUrlContext,
   linkUrl,
@@ -54,6 +47,7 @@ import {
   signupTimeOrThrow,
   type TakeSales,
 } from './customers.shared.ts';
+import { writeDecidedSignup } from './customers.signup-batch.ts';
 
 /**
  * Customers of refer-a-friend programs: a customer may have been referred by another customer
@@ -369,38 +363,27 @@ async function createAtOnce(
           )
         : null,
     };
-    const referrerOwner = referrer ? { kind: 'customer' as const, id: Number(referrer.row.id) } : undefined;
-    // Program figures first (the primary statement runs first), then the referrer's: the order
-    // every writer takes them in.
-    const writes = [
-      programActivityStatement(db, programId, now, figures.program),
-      repository.customerInsertStatement(db, row),
-      defaultCustomerLinkStatement(db, link),
-      ...(referrerOwner && figures.referrer
-        ? counterDeltaStatements(
-            db,
-            programId,
-            Object.entries(figures.referrer).map(([metric, value]) => ({ ...referrerOwner, metric, value })),
-          )
-        : []),
-      ...eventsStatement(db, programId, [{ event: 'customer.created', payload: data, createdAt: now }]),
-    ].filter((statement) => statement !== undefined);
+    const referrerId = referrer ? Number(referrer.row.id) : undefined;
+    const referrerFigures =
+      referrerId === undefined
+        ? []
+        : Object.entries(figures.referrer ?? {}).map(([metric, value]) => ({
+            kind: 'customer' as const,
+            id: referrerId,
+            metric,
+            value: BigInt(value),
+          }));
     try {
-      if (referrer && figures.firstReferral)
-        await executeGuarded(
-          db,
-          [
-            repository.saleVersionGuardStatement(
-              db,
-              programId,
-              Number(referrer.row.id),
-              Number(referrer.row.sale_version),
-              true,
-            ),
-          ],
-          writes,
-        );
-      else await executeTogether(db, writes);
+      await writeDecidedSignup(db, programId, {
+        row,
+        link,
+        check:
+          referrerId !== undefined && referrer && figures.firstReferral
+            ? { customerId: referrerId, seen: Number(referrer.row.sale_version), moves: true }
+            : undefined,
+        figures: { program: bigintsOf(figures.program), entities: referrerFigures },
+        event: { event: 'customer.created', payload: data, createdAt: now },
+      });
       return { data };
     } catch (error) {
       // The referrer was deleted meanwhile: the transaction path reads again and says so.
@@ -410,6 +393,9 @@ async function createAtOnce(
   }
   return undefined;
 }
+
+const bigintsOf = (figures: Record<string, number>) =>
+  Object.fromEntries(Object.entries(figures).map(([metric, value]) => [metric, BigInt(value)]));
 
 /** A referrer's figures after a signup added `deltas` to them. */
 function figuresAfter(before: CounterFigures, deltas: Record<string, number>): CounterFigures {

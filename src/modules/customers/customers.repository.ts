@@ -3,7 +3,7 @@ import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
-import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Customer queries both program types share; every one is scoped by the program. */
@@ -112,20 +112,12 @@ const customerColumns = [
   'sale_version',
 ] as const satisfies readonly (keyof FullCustomerRow)[];
 
-const insertFullCustomer = definePreparedQuery<never, FullCustomerRow>((db, param) =>
-  db
-    .insertInto('customers')
-    .values(Object.fromEntries(customerColumns.map((column) => [column, param(column)])) as FullCustomerRow),
-);
-
 /**
- * The insert of a customer, every column given (so the row a caller built is the row stored),
+ * The insert of customers, every column given (so the rows a caller built are the rows stored),
  * not run: for a write of several statements in one (db/together.ts). No ON CONFLICT: a taken
  * `public_id`, `key` or `email` aborts the whole statement.
  */
-export function customerInsertStatement(db: Kysely<DB>, row: FullCustomerRow): BoundStatement {
-  return insertFullCustomer.statement(db, row);
-}
+export const customersInsertStatement = defineRowsInsert<FullCustomerRow>('customers', customerColumns);
 
 export async function updateCustomer(
   db: Kysely<DB>,

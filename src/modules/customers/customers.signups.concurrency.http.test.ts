@@ -85,6 +85,18 @@ describeEachDatabase('refer-a-friend signups at once keep every figure exact', (
           (referredBy.get(Number(c.referring_customer_id)) ?? 0) + 1,
         );
     assert.equal(customers.length, REFERRERS + replies.filter((reply) => reply.status === 201).length);
+    if (dialect === 'postgres') {
+      // Signups arriving together were written together (customers.signup-batch.ts): customers
+      // written by one statement share its transaction id.
+      const written = await sql<{ count: number }>`
+        select count(distinct xmin::text) as count from customers
+        where program_id = ${p.id} and referring_customer_id is not null`.execute(db);
+      const statements = Number(written.rows[0]!.count);
+      assert.ok(
+        statements < customers.length - REFERRERS,
+        `${customers.length - REFERRERS} signups in ${statements} statements`,
+      );
+    }
 
     const figures = await db
       .selectFrom('entity_counters')

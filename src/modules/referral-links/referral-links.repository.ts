@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { ReferralLinksTable } from '../../db/domain-tables.ts';
-import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Links of partners and of customers: the queries both program types share. */
@@ -25,21 +25,21 @@ export interface NewDefaultCustomerLink {
   updated_at: string;
 }
 
-const insertDefaultCustomerLink = definePreparedQuery<never, NewDefaultCustomerLink>((db, param) =>
-  db.insertInto('referral_links').values({
-    program_id: param('program_id'),
-    key: param('key'),
-    customer_id: param('customer_id'),
-    is_default: true,
-    created_at: param('created_at'),
-    updated_at: param('updated_at'),
-  }),
-);
-
-/** The insert of a customer's default link, not run: to go with the signup's other writes (db/together.ts). */
-export function defaultCustomerLinkStatement(db: Kysely<DB>, values: NewDefaultCustomerLink): BoundStatement {
-  return insertDefaultCustomerLink.statement(db, values);
+/** Customers' default links as signups write them, not run (db/together.ts). */
+export function defaultCustomerLinksStatement(
+  db: Kysely<DB>,
+  links: readonly NewDefaultCustomerLink[],
+): BoundStatement[] {
+  return insertDefaultLinks(
+    db,
+    links.map((link) => ({ ...link, is_default: true })),
+  );
 }
+
+const insertDefaultLinks = defineRowsInsert<NewDefaultCustomerLink & { is_default: boolean }>(
+  'referral_links',
+  ['program_id', 'key', 'customer_id', 'is_default', 'created_at', 'updated_at'],
+);
 
 /** Which column names a link's owner, per kind of owner. */
 const ownerColumnOf = { partner: 'partner_id', customer: 'customer_id' } as const;

@@ -5,7 +5,7 @@
  * is written in the same transaction as the partner or customer it belongs to.
  */
 export {
-  defaultCustomerLinkStatement,
+  defaultCustomerLinksStatement,
   deleteLink,
   findLinkByKey,
   insertLink,

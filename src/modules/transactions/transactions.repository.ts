@@ -9,12 +9,7 @@ import type {
 } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
 import { nextId } from '../../db/next-id.ts';
-import {
-  type BoundStatement,
-  definePreparedQuery,
-  type ParamOf,
-  type PreparedQuery,
-} from '../../db/prepared.ts';
+import { definePreparedQuery, defineRowsInsert, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { subscribedCondition } from '../../outbox/outbox.ts';
 
@@ -323,49 +318,17 @@ export async function insertSale(db: Kysely<DB>, values: NewTransaction, rewardC
   return { row, rewardIds: reward_ids.map(Number) };
 }
 
-/**
- * Rows of every column, ids included, as one multi-row insert to go with other writes in one
- * statement (db/together.ts); no ON CONFLICT: a taken key aborts the statement. One prepared
- * statement per number of rows.
- */
-function rowsInsert<Row extends Record<string, unknown>>(
-  table: 'transactions' | 'rewards',
-  columns: readonly (keyof Row & string)[],
-) {
-  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
-  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
-    if (rows.length === 0) return [];
-    let query = byCount.get(rows.length);
-    if (!query) {
-      query = definePreparedQuery<never, Record<string, unknown>>((db, param) =>
-        db
-          .insertInto(table)
-          .values(
-            Array.from(
-              { length: rows.length },
-              (_, i) =>
-                Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
-            ),
-          ),
-      );
-      byCount.set(rows.length, query);
-    }
-    const params: Record<string, unknown> = {};
-    rows.forEach((row, i) => {
-      for (const column of columns) params[`${column}${i}`] = row[column];
-    });
-    return [query.statement(db, params)];
-  };
-}
-
 /** Sales with their ids taken beforehand, for the one-statement write. */
-export const salesStatement = rowsInsert<NewTransaction & { id: number }>('transactions', [
+export const salesStatement = defineRowsInsert<NewTransaction & { id: number }>('transactions', [
   'id',
   ...transactionColumns,
 ]);
 
 /** Rewards of every column, written as one statement with a sale's other writes. */
-export const rewardsStatement = rowsInsert<Selectable<RewardsTable>>('rewards', ['id', ...rewardColumns]);
+export const rewardsStatement = defineRowsInsert<Selectable<RewardsTable>>('rewards', [
+  'id',
+  ...rewardColumns,
+]);
 
 export async function listRewardsOf(db: Kysely<DB>, programId: number, transactionIds: readonly number[]) {
   if (transactionIds.length === 0) return [];

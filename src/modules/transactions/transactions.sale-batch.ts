@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { batchFigures, buyerChecks, firstBatch, type GuardedSale } from '../../core/sale-batches.ts';
+import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded } from '../../db/together.ts';
@@ -21,7 +21,7 @@ import type { RewardRow, TransactionRow } from './transactions.shared.ts';
  */
 
 /** A sale decided without a lock, ready to be written. */
-export interface DecidedSale extends GuardedSale {
+export interface DecidedSale extends VersionCheck {
   row: TransactionRow;
   rewards: readonly RewardRow[];
   figures: SaleFigures;
@@ -30,8 +30,11 @@ export interface DecidedSale extends GuardedSale {
 /** Sales in one statement at most: about 400 values of the sales' insert, 600 of the rewards'. */
 const MAX_BATCH = 16;
 
-const guardOf = (db: Kysely<DB>, programId: number, sale: GuardedSale) =>
-  saleVersionGuardStatement(db, programId, sale.customerId, sale.seen, sale.moves);
+const guardOf = (db: Kysely<DB>, programId: number, check: VersionCheck) =>
+  saleVersionGuardStatement(db, programId, check.customerId, check.seen, check.moves);
+
+/** A sale checks its buyer. */
+const buyerCheck = (sale: DecidedSale): VersionCheck => sale;
 
 function writeAlone(db: Kysely<DB>, programId: number, sale: DecidedSale): Promise<void> {
   return executeGuarded(
@@ -52,7 +55,7 @@ function writeTogether(db: Kysely<DB>, programId: number, sales: readonly Decide
   );
   return executeGuarded(
     db,
-    buyerChecks(sales).map((sale) => guardOf(db, programId, sale)),
+    batchChecks(sales, buyerCheck).map((check) => guardOf(db, programId, check)),
     [
       ...repository.salesStatement(
         db,
@@ -82,7 +85,7 @@ export function writeDecidedSale(db: Kysely<DB>, programId: number, sale: Decide
   let coalescer = coalescers.get(db);
   if (!coalescer) {
     coalescer = new WriteCoalescer<DecidedSale>({
-      take: (queue) => firstBatch(queue, MAX_BATCH),
+      take: (queue) => firstBatch(queue, MAX_BATCH, buyerCheck),
       together: (key, batch) => writeTogether(db, key, batch),
       alone: (key, item) => writeAlone(db, key, item),
     });

@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { batchFigures, buyerChecks, firstBatch, type GuardedSale } from './sale-batches.ts';
+import { batchChecks, batchFigures, firstBatch, type VersionCheck } from './guarded-batches.ts';
 
-const sale = (customerId: number, seen = 1, moves = false, name = `${customerId}`) => ({
-  customerId,
-  seen,
-  moves,
+type Write = { name: string; check?: VersionCheck };
+const sale = (customerId: number, seen = 1, moves = false, name = `${customerId}`): Write => ({
   name,
+  check: { customerId, seen, moves },
 });
+const unchecked = (name: string): Write => ({ name });
+const checkOf = (write: Write) => write.check;
 const names = (sales: readonly { name: string }[]) => sales.map((s) => s.name);
 
 test('firstBatch: which sales share one statement', () => {
-  const cases: [string, ReturnType<typeof sale>[], number, string[], string[]][] = [
+  const cases: [string, Write[], number, string[], string[]][] = [
     ['other buyers all join', [sale(1), sale(2), sale(3)], 16, ['1', '2', '3'], []],
     ['at most max, in arrival order', [sale(1), sale(2), sale(3)], 2, ['1', '2'], ['3']],
     [
@@ -42,19 +43,26 @@ test('firstBatch: which sales share one statement', () => {
       ['a'],
       ['b'],
     ],
+    [
+      'writes without a check always join while there is room',
+      [sale(1, 4, true, 'a'), unchecked('u'), unchecked('v'), sale(1, 4, true, 'b')],
+      3,
+      ['a', 'u', 'v'],
+      ['b'],
+    ],
     ['nothing queued', [], 16, [], []],
   ];
   for (const [name, queue, max, batch, rest] of cases) {
-    const taken = firstBatch(queue, max);
+    const taken = firstBatch(queue, max, checkOf);
     assert.deepEqual(names(taken.batch), batch, name);
     assert.deepEqual(names(taken.rest), rest, name);
   }
 });
 
-test('buyerChecks: one check per buyer, in buyer order', () => {
-  const batch: GuardedSale[] = [sale(9, 2), sale(3, 7), sale(9, 2), sale(5, 1, true)];
+test('batchChecks: one check per customer, in customer order', () => {
+  const batch = [sale(9, 2), unchecked('u'), sale(3, 7), sale(9, 2), sale(5, 1, true)];
   assert.deepEqual(
-    buyerChecks(batch).map((s) => [s.customerId, s.seen, s.moves]),
+    batchChecks(batch, checkOf).map((s) => [s.customerId, s.seen, s.moves]),
     [
       [3, 7, false],
       [5, 1, true],

@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
+import type { SaleFigures } from '../../core/sales.ts';
+import type { BoundStatement } from '../../db/prepared.ts';
+import type { DB } from '../../db/tables.ts';
+import { executeGuarded, executeTogether } from '../../db/together.ts';
+import { WriteCoalescer } from '../../db/write-coalescer.ts';
+import { type DomainEvent, eventsStatement } from '../../outbox/outbox.ts';
+import { counterDeltaStatements } from '../counters/counters.repository.ts';
+import { programActivityStatement } from '../program/program.service.ts';
+import {
+  defaultCustomerLinksStatement,
+  type NewDefaultCustomerLink,
+} from '../referral-links/referral-links.service.ts';
+import * as repository from './customers.repository.ts';
+import type { CustomerRow } from './customers.shared.ts';
+
+/**
+ * PostgreSQL: refer-a-friend signups decided without a transaction (customers.referral.ts),
+ * written with the program's other such signups of the same turn of the event loop in one
+ * statement (db/write-coalescer.ts): the program's figures summed, the customers and their default
+ * links as one insert each, the referrers' figures merged, the events. A first referral still
+ * applies only while its referrer's version is the one read. When the statement fails for any
+ * reason (a taken `id`, `key` or `email`, a lost race), each signup is written alone and answers
+ * its own outcome.
+ */
+
+/** A signup decided without a transaction, ready to be written. */
+export interface DecidedSignup {
+  row: CustomerRow;
+  link: NewDefaultCustomerLink;
+  /** A referrer's first referral checks the referrer's version and moves it on. */
+  check: VersionCheck | undefined;
+  /** The program's figures and the referrer's (entities). */
+  figures: SaleFigures;
+  event: DomainEvent;
+}
+
+/** Signups in one statement at most: about 400 values of the customers' insert. */
+const MAX_BATCH = 16;
+
+const checkOf = (signup: DecidedSignup) => signup.check;
+
+function writeSignups(db: Kysely<DB>, programId: number, signups: readonly DecidedSignup[]): Promise<void> {
+  const { program, entities } = batchFigures(
+    signups.map((signup) => ({ at: signup.row.created_at, figures: signup.figures })),
+  );
+  // The program's figures first (the primary statement runs first), then the referrers': the
+  // order every writer takes them in.
+  const statements = [
+    ...program.map((day) => programActivityStatement(db, programId, day.at, day.figures)),
+    ...repository.customersInsertStatement(
+      db,
+      signups.map((signup) => signup.row),
+    ),
+    ...defaultCustomerLinksStatement(
+      db,
+      signups.map((signup) => signup.link),
+    ),
+    ...counterDeltaStatements(db, programId, entities),
+    ...eventsStatement(
+      db,
+      programId,
+      signups.map((signup) => signup.event),
+    ),
+  ].filter((statement): statement is BoundStatement => statement !== undefined);
+  const checks = batchChecks(signups, checkOf).map((check) =>
+    repository.saleVersionGuardStatement(db, programId, check.customerId, check.seen, check.moves),
+  );
+  return checks.length > 0 ? executeGuarded(db, checks, statements) : executeTogether(db, statements);
+}
+
+/** One coalescer per database (keyed by its Kysely instance, as prepared statements are). */
+const coalescers = new WeakMap<Kysely<DB>, WriteCoalescer<DecidedSignup>>();
+
+/** Writes `signup` (with others of its program when they arrive together); rejects as its own write would. */
+export function writeDecidedSignup(db: Kysely<DB>, programId: number, signup: DecidedSignup): Promise<void> {
+  let coalescer = coalescers.get(db);
+  if (!coalescer) {
+    coalescer = new WriteCoalescer<DecidedSignup>({
+      take: (queue) => firstBatch(queue, MAX_BATCH, checkOf),
+      together: (key, batch) => writeSignups(db, key, batch),
+      alone: (key, signup) => writeSignups(db, key, [signup]),
+    });
+    coalescers.set(db, coalescer);
+  }
+  return coalescer.write(programId, signup);
+}
