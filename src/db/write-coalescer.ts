@@ -1,3 +1,6 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './tables.ts';
+
 /**
  * Writes that arrive within one turn of the event loop, grouped by a key (a program), go to the
  * database as one statement: one round trip, one plan's start-up and one commit for all of them
@@ -78,4 +81,19 @@ export class WriteCoalescer<T> {
       }),
     );
   }
+}
+
+/**
+ * One coalescer of `writes` per database, made on first use (keyed by the database's Kysely
+ * instance, as compiled statements are: db/prepared.ts).
+ */
+export function coalescerPerDatabase<T>(
+  writes: (db: Kysely<DB>) => CoalescedWrites<T>,
+): (db: Kysely<DB>) => WriteCoalescer<T> {
+  const coalescers = new WeakMap<Kysely<DB>, WriteCoalescer<T>>();
+  return (db) => {
+    let coalescer = coalescers.get(db);
+    if (!coalescer) coalescers.set(db, (coalescer = new WriteCoalescer(writes(db))));
+    return coalescer;
+  };
 }

@@ -4,7 +4,7 @@ import type { SaleFigures } from '../../core/sales.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded, executeTogether } from '../../db/together.ts';
-import { WriteCoalescer } from '../../db/write-coalescer.ts';
+import { coalescerPerDatabase } from '../../db/write-coalescer.ts';
 import { type DomainEvent, eventsStatement } from '../../outbox/outbox.ts';
 import { counterDeltaStatements } from '../counters/counters.repository.ts';
 import { programActivityStatement } from '../program/program.service.ts';
@@ -70,19 +70,13 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
   return checks.length > 0 ? executeGuarded(db, checks, statements) : executeTogether(db, statements);
 }
 
-/** One coalescer per database (keyed by its Kysely instance, as prepared statements are). */
-const coalescers = new WeakMap<Kysely<DB>, WriteCoalescer<DecidedSignup>>();
+const coalescerOf = coalescerPerDatabase<DecidedSignup>((db) => ({
+  take: (queue) => firstBatch(queue, MAX_BATCH, checkOf),
+  together: (programId, batch) => writeSignups(db, programId, batch),
+  alone: (programId, signup) => writeSignups(db, programId, [signup]),
+}));
 
 /** Writes `signup` (with others of its program when they arrive together); rejects as its own write would. */
 export function writeDecidedSignup(db: Kysely<DB>, programId: number, signup: DecidedSignup): Promise<void> {
-  let coalescer = coalescers.get(db);
-  if (!coalescer) {
-    coalescer = new WriteCoalescer<DecidedSignup>({
-      take: (queue) => firstBatch(queue, MAX_BATCH, checkOf),
-      together: (key, batch) => writeSignups(db, key, batch),
-      alone: (key, signup) => writeSignups(db, key, [signup]),
-    });
-    coalescers.set(db, coalescer);
-  }
-  return coalescer.write(programId, signup);
+  return coalescerOf(db).write(programId, signup);
 }

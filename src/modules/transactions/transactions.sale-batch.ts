@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
+import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded } from '../../db/together.ts';
-import { WriteCoalescer } from '../../db/write-coalescer.ts';
+import { coalescerPerDatabase } from '../../db/write-coalescer.ts';
 import { subscriberStatement } from '../../outbox/outbox.ts';
+import { counterDeltaStatements } from '../counters/counters.repository.ts';
 import { saleVersionGuardStatement } from '../customers/customers.service.ts';
-import { saleFigureStatements } from './transactions.figures.ts';
+import { programActivityStatement } from '../program/program.service.ts';
 import * as repository from './transactions.repository.ts';
 import type { RewardRow, TransactionRow } from './transactions.shared.ts';
 
@@ -30,32 +32,18 @@ export interface DecidedSale extends VersionCheck {
 /** Sales in one statement at most: about 400 values of the sales' insert, 600 of the rewards'. */
 const MAX_BATCH = 16;
 
-const guardOf = (db: Kysely<DB>, programId: number, check: VersionCheck) =>
-  saleVersionGuardStatement(db, programId, check.customerId, check.seen, check.moves);
-
 /** A sale checks its buyer. */
 const buyerCheck = (sale: DecidedSale): VersionCheck => sale;
 
-function writeAlone(db: Kysely<DB>, programId: number, sale: DecidedSale): Promise<void> {
-  return executeGuarded(
-    db,
-    [guardOf(db, programId, sale)],
-    [
-      ...repository.salesStatement(db, [sale.row]),
-      ...repository.rewardsStatement(db, sale.rewards),
-      ...saleFigureStatements(db, programId, sale.row.created_at, sale.figures),
-    ],
-    subscriberStatement(db, programId),
-  );
-}
-
-function writeTogether(db: Kysely<DB>, programId: number, sales: readonly DecidedSale[]): Promise<void> {
+function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSale[]): Promise<void> {
   const { program, entities } = batchFigures(
     sales.map((sale) => ({ at: sale.row.created_at, figures: sale.figures })),
   );
   return executeGuarded(
     db,
-    batchChecks(sales, buyerCheck).map((check) => guardOf(db, programId, check)),
+    batchChecks(sales, buyerCheck).map((check) =>
+      saleVersionGuardStatement(db, programId, check.customerId, check.seen, check.moves),
+    ),
     [
       ...repository.salesStatement(
         db,
@@ -65,31 +53,22 @@ function writeTogether(db: Kysely<DB>, programId: number, sales: readonly Decide
         db,
         sales.flatMap((sale) => sale.rewards),
       ),
-      // The program's figures first, as every writer takes them (transactions.figures.ts).
-      ...program.flatMap((day, i) =>
-        saleFigureStatements(db, programId, day.at, {
-          program: day.figures,
-          entities: i === program.length - 1 ? entities : [],
-        }),
-      ),
-    ],
+      // The program's figures before the entities', the order every writer takes them in.
+      ...program.map((day) => programActivityStatement(db, programId, day.at, day.figures)),
+      ...counterDeltaStatements(db, programId, entities),
+    ].filter((statement): statement is BoundStatement => statement !== undefined),
+    // Decided without events: applied only while the program still has no active webhook.
     subscriberStatement(db, programId),
   );
 }
 
-/** One coalescer per database (keyed by its Kysely instance, as prepared statements are). */
-const coalescers = new WeakMap<Kysely<DB>, WriteCoalescer<DecidedSale>>();
+const coalescerOf = coalescerPerDatabase<DecidedSale>((db) => ({
+  take: (queue) => firstBatch(queue, MAX_BATCH, buyerCheck),
+  together: (programId, batch) => writeSales(db, programId, batch),
+  alone: (programId, sale) => writeSales(db, programId, [sale]),
+}));
 
 /** Writes `sale` (with others of its program when they arrive together); rejects as its own write would. */
 export function writeDecidedSale(db: Kysely<DB>, programId: number, sale: DecidedSale): Promise<void> {
-  let coalescer = coalescers.get(db);
-  if (!coalescer) {
-    coalescer = new WriteCoalescer<DecidedSale>({
-      take: (queue) => firstBatch(queue, MAX_BATCH, buyerCheck),
-      together: (key, batch) => writeTogether(db, key, batch),
-      alone: (key, item) => writeAlone(db, key, item),
-    });
-    coalescers.set(db, coalescer);
-  }
-  return coalescer.write(programId, sale);
+  return coalescerOf(db).write(programId, sale);
 }
