@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import { CounterFigures } from '../../db/counter-parts.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable, ReferralLinksTable } from '../../db/domain-tables.ts';
@@ -156,31 +157,38 @@ export type CustomerRecordRow = Selectable<CustomersTable> & {
 };
 
 /**
- * PostgreSQL: the customer a path segment names (by public id, else by key) with everything its
- * record shows: its referrer's row, both customers' links and figures, and the program's website
- * and settings for the link URLs, in one statement. The two lookups are equality lookups each
- * (`union all`), the public id ranked first.
+ * PostgreSQL: the customers path segments name (each by public id, else by key) with everything
+ * their records show: the referrer's row, both customers' links and figures, and the program's
+ * website and settings for the link URLs, in one statement; `ord` is the segment's place in
+ * `segments` (from 1), and a segment no customer has gives no row. The two lookups are equality
+ * lookups each (`union all`), the public id ranked first.
  */
-const selectCustomerRecordByPath = definePreparedQuery<
-  CustomerRecordRow,
-  { programId: number; segment: string }
+const selectCustomerRecordsByPaths = definePreparedQuery<
+  CustomerRecordRow & { ord: number | string },
+  { programId: number; segments: readonly string[] }
 >((db, param) => {
+  const segment = sql<string>`q.segment`;
   const by = (column: 'public_id' | 'key', rank: number) =>
     db
       .selectFrom('customers')
       .selectAll()
       .select(sql<number>`${sql.lit(rank)}`.as('rank'))
       .where('program_id', '=', param('programId'))
-      .where(column, '=', param('segment'));
+      .where(column, '=', segment);
   const found = db
     .selectFrom(by('public_id', 0).unionAll(by('key', 1)).as('f'))
     .selectAll()
     .orderBy('rank')
     .limit(1);
   return db
-    .selectFrom(found.as('c'))
+    .selectFrom(
+      sql<{ segment: string; ord: number }>`(select segment, ord
+        from unnest(cast(${param('segments')} as text[])) with ordinality as s(segment, ord))`.as('q'),
+    )
+    .innerJoinLateral(found.as('c'), (join) => join.onTrue())
     .selectAll('c')
     .select([
+      'q.ord',
       sql<CustomerJson | null>`(select row_to_json(r) from customers r
           where r.program_id = ${param('programId')} and r.id = c.referring_customer_id)`.as('referrer'),
       sql<LinkJson[]>`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
@@ -204,12 +212,11 @@ const selectCustomerRecordByPath = definePreparedQuery<
     ]) as never;
 });
 
-/** PostgreSQL: `selectCustomerRecordByPath`'s row, or undefined when no customer has the segment. */
-export async function findCustomerRecordByPath(db: Kysely<DB>, programId: number, segment: string) {
-  const [row] = await selectCustomerRecordByPath(db, { programId, segment });
-  if (!row) return undefined;
+/** A customer's record as `selectCustomerRecordsByPaths` reads it. */
+function customerRecordOf(row: CustomerRecordRow & { ord?: unknown }) {
   const { referrer, links, counters, program_website, program_settings, ...customer } = row;
   delete (customer as { rank?: number }).rank;
+  delete (customer as { ord?: unknown }).ord;
   const a = Number(customer.id);
   const b = customer.referring_customer_id === null ? a : Number(customer.referring_customer_id);
   return {
@@ -223,6 +230,43 @@ export async function findCustomerRecordByPath(db: Kysely<DB>, programId: number
     ),
     program: { website: program_website, settings: program_settings },
   };
+}
+
+export type CustomerRecordRead = ReturnType<typeof customerRecordOf>;
+
+/** The records `segments` name, in their order; undefined where no customer has the segment. */
+async function customerRecordsByPaths(
+  db: Kysely<DB>,
+  programId: number,
+  segments: readonly string[],
+): Promise<(CustomerRecordRead | undefined)[]> {
+  const rows = await selectCustomerRecordsByPaths(db, { programId, segments });
+  const records: (CustomerRecordRead | undefined)[] = segments.map(() => undefined);
+  for (const row of rows) records[Number(row.ord) - 1] = customerRecordOf(row);
+  return records;
+}
+
+/** Record reads in one statement at most. */
+const MAX_READS = 32;
+
+/** Reads of a program's customer records that arrive together go as one statement (db/coalescer.ts). */
+const recordReads = coalescerPerDatabase<{ segment: string }, CustomerRecordRead | undefined>((db) => ({
+  take: (queue) => ({ batch: queue.slice(0, MAX_READS), rest: queue.slice(MAX_READS) }),
+  together: (programId, batch) =>
+    customerRecordsByPaths(
+      db,
+      programId,
+      batch.map((read) => read.segment),
+    ),
+  alone: async (programId, read) => (await customerRecordsByPaths(db, programId, [read.segment]))[0],
+}));
+
+/**
+ * PostgreSQL: the customer a path segment names with everything its record shows, or undefined
+ * when no customer has the segment; read with the program's other such reads of this turn.
+ */
+export function findCustomerRecordByPath(db: Kysely<DB>, programId: number, segment: string) {
+  return recordReads(db).run(programId, { segment });
 }
 
 /** What a refer-a-friend signup decides on (PostgreSQL, `readForSignup`). */

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
+import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded, executeTogether } from '../../db/together.ts';
-import { coalescerPerDatabase } from '../../db/write-coalescer.ts';
 import { type DomainEvent, eventsStatement } from '../../outbox/outbox.ts';
 import { counterDeltaStatements } from '../counters/counters.repository.ts';
 import { programActivityStatement } from '../program/program.service.ts';
@@ -18,7 +18,7 @@ import type { CustomerRow } from './customers.shared.ts';
 /**
  * PostgreSQL: refer-a-friend signups decided without a transaction (customers.referral.ts),
  * written with the program's other such signups of the same turn of the event loop in one
- * statement (db/write-coalescer.ts): the program's figures summed, the customers and their default
+ * statement (db/coalescer.ts): the program's figures summed, the customers and their default
  * links as one insert each, the referrers' figures merged, the events. A first referral still
  * applies only while its referrer's version is the one read. When the statement fails for any
  * reason (a taken `id`, `key` or `email`, a lost race), each signup is written alone and answers
@@ -72,11 +72,14 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
 
 const coalescerOf = coalescerPerDatabase<DecidedSignup>((db) => ({
   take: (queue) => firstBatch(queue, MAX_BATCH, checkOf),
-  together: (programId, batch) => writeSignups(db, programId, batch),
+  together: async (programId, batch) => {
+    await writeSignups(db, programId, batch);
+    return [];
+  },
   alone: (programId, signup) => writeSignups(db, programId, [signup]),
 }));
 
 /** Writes `signup` (with others of its program when they arrive together); rejects as its own write would. */
 export function writeDecidedSignup(db: Kysely<DB>, programId: number, signup: DecidedSignup): Promise<void> {
-  return coalescerOf(db).write(programId, signup);
+  return coalescerOf(db).run(programId, signup);
 }

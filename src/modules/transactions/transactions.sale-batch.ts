@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
+import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded } from '../../db/together.ts';
-import { coalescerPerDatabase } from '../../db/write-coalescer.ts';
 import { subscriberStatement } from '../../outbox/outbox.ts';
 import { counterDeltaStatements } from '../counters/counters.repository.ts';
 import { saleVersionGuardStatement } from '../customers/customers.service.ts';
@@ -15,7 +15,7 @@ import type { RewardRow, TransactionRow } from './transactions.shared.ts';
 /**
  * PostgreSQL: sales decided without a lock and without events (their program has no active
  * webhook), written with the program's other such sales of the same turn of the event loop in one
- * statement (db/write-coalescer.ts): one check of each buyer's sale version (in buyer order, so two
+ * statement (db/coalescer.ts): one check of each buyer's sale version (in buyer order, so two
  * batches take their buyers' rows alike), the sales and their rewards as one insert each, the
  * program's figures summed per day and the entities' merged. It applies only while every buyer's
  * version is the one read and the program still has no active webhook; when it fails for any
@@ -64,11 +64,14 @@ function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSa
 
 const coalescerOf = coalescerPerDatabase<DecidedSale>((db) => ({
   take: (queue) => firstBatch(queue, MAX_BATCH, buyerCheck),
-  together: (programId, batch) => writeSales(db, programId, batch),
+  together: async (programId, batch) => {
+    await writeSales(db, programId, batch);
+    return [];
+  },
   alone: (programId, sale) => writeSales(db, programId, [sale]),
 }));
 
 /** Writes `sale` (with others of its program when they arrive together); rejects as its own write would. */
 export function writeDecidedSale(db: Kysely<DB>, programId: number, sale: DecidedSale): Promise<void> {
-  return coalescerOf(db).write(programId, sale);
+  return coalescerOf(db).run(programId, sale);
 }
