@@ -57,3 +57,12 @@ test('a refused batch: each request goes alone and answers its own outcome', asy
   assert.deepEqual(outcomes[1], { status: 'fulfilled', value: 'b alone' });
   assert.deepEqual(log, ['1:alone:b']);
 });
+
+test('a plan that cannot split its queue fails the requests left instead of leaving them waiting', async () => {
+  const coalescer = new Coalescer<Item, string>({
+    take: () => ({ batch: [], rest: [] }),
+    together: async () => [],
+    alone: async (_key, item) => item.name,
+  });
+  await assert.rejects(coalescer.run(1, { name: 'a' }), /take\(\) left its whole queue/);
+});

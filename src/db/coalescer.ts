@@ -47,14 +47,19 @@ export class Coalescer<T, R = void> {
     this.#queues.delete(key);
     const waiting = new Map(queue.map((entry) => [entry.item, entry]));
     let items = queue.map((entry) => entry.item);
-    while (items.length > 0) {
-      const { batch, rest } = this.#plan.take(items);
-      if (batch.length === 0) throw new Error('Coalescer: take() left its whole queue');
-      void this.#run(
-        key,
-        batch.map((item) => waiting.get(item)!),
-      );
-      items = rest;
+    try {
+      while (items.length > 0) {
+        const { batch, rest } = this.#plan.take(items);
+        if (batch.length === 0) throw new Error('Coalescer: take() left its whole queue');
+        void this.#run(
+          key,
+          batch.map((item) => waiting.get(item)!),
+        );
+        items = rest;
+      }
+    } catch (error) {
+      // A plan that cannot split its queue fails the requests left, rather than leave them waiting.
+      for (const item of items) waiting.get(item)!.reject(error);
     }
   }
 
