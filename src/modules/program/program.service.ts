@@ -96,6 +96,24 @@ function pageProgramCache(database: Deps['database']) {
   return cache;
 }
 
+/** The overview's two windows for `today`, kept for the day (every request of a day asks the same). */
+let lastWindow: { today: string; beforeFrom: string; currentFrom: string } | undefined;
+function overviewWindow(today: string) {
+  if (lastWindow?.today !== today) {
+    const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
+    lastWindow = { today, currentFrom, beforeFrom: addDays(currentFrom, -OVERVIEW_WINDOW_DAYS) };
+  }
+  return lastWindow;
+}
+
+/** A figure's `_before` and `_growth` names, made once (a name built per request is hashed anew). */
+const figureNames = new Map<string, readonly [before: string, growth: string]>();
+function figureKeys(name: string) {
+  let keys = figureNames.get(name);
+  if (!keys) figureNames.set(name, (keys = [`${name}_before`, `${name}_growth`]));
+  return keys;
+}
+
 /**
  * A program as the portal pages find it: by its public id (`/p/{id}`) or by the host name a
  * request came to (its `portal_host`, lower case, no port); reused for up to a second. The same
@@ -114,14 +132,11 @@ export function readPageProgram(deps: Deps, by: { publicId: string } | { host: s
 }
 
 export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: string }) {
-  const today = dayOf(nowTimestamp(ctx.clock));
-  const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
-  const beforeFrom = addDays(currentFrom, -OVERVIEW_WINDOW_DAYS);
-  const found = await repository.findProgramWithWindowSums(ctx.database.db, ctx.program.id, {
-    beforeFrom,
-    currentFrom,
-    today,
-  });
+  const found = await repository.findProgramWithWindowSums(
+    ctx.database.db,
+    ctx.program.id,
+    overviewWindow(dayOf(nowTimestamp(ctx.clock))),
+  );
   if (!found) throw new AppError('not_found', 'Program not found.');
   const { row, sums } = found;
   // Counts as numbers; revenue stays exact (bigint micro-units) until it is formatted.
@@ -129,11 +144,10 @@ export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: 
   const before = new Map(sums.map((row) => [row.metric, Number(row.before)]));
   const revenueNow = sums.filter((row) => row.metric.startsWith('revenue:') && row.current !== 0n);
 
-  const figure = (name: string, now: number, then: number) => ({
-    [name]: now,
-    [`${name}_before`]: then,
-    [`${name}_growth`]: growth(now, then),
-  });
+  const figure = (name: string, now: number, then: number) => {
+    const [before, growthOf] = figureKeys(name);
+    return { [name]: now, [before]: then, [growthOf]: growth(now, then) };
+  };
   const count = (metric: string, name: string) =>
     figure(name, current.get(metric) ?? 0, before.get(metric) ?? 0);
   const customersNow = current.get(programMetrics.customers) ?? 0;
