@@ -289,12 +289,13 @@ const AT_ONCE_ATTEMPTS = 3;
  * PostgreSQL: a signup without a transaction of its own. One statement reads what it decides on
  * (the program's link settings, an id for the customer, the referrer with its links and figures),
  * and one writes the customer, its default link, the program's and the referrer's figures and its
- * event (db/together.ts): two round trips instead of ten. A referrer's first referral is written
- * only if the referrer's version is still the one read (`executeGuarded`), so two first referrals
- * at once cannot both count it; the one that lost decides again. A taken `id`, `key` or `email`
- * aborts the write as a unique violation (422 on that field, as before). Undefined when the
- * transaction path must answer: a referrer named by the key of one of its additional links, one
- * deleted meanwhile, or after AT_ONCE_ATTEMPTS lost races.
+ * event, with the program's other signups of the same turn (customers.signup-batch.ts): two round
+ * trips instead of ten. A referrer's first referral is written only if the referrer's version is
+ * still the one read (`executeGuarded`), so two first referrals at once cannot both count it; the
+ * one that lost decides again. A taken `id`, `key` or `email` aborts the write as a unique
+ * violation (422 on that field, as before). Undefined when the transaction path must answer: a
+ * referrer named by the key of one of its additional links, one deleted meanwhile, or after
+ * AT_ONCE_ATTEMPTS lost races.
  */
 async function createAtOnce(
   ctx: ProgramContext,

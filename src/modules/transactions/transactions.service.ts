@@ -270,9 +270,10 @@ const AT_ONCE_ATTEMPTS = 3;
 
 /**
  * PostgreSQL, one sale without a promotion code: read without a lock, decided, and written in one
- * statement that applies only if the buyer's sale version is still the one read (migration 0023):
- * two round trips instead of a transaction's six, and no replay look-up before them (the write
- * finds a taken key itself). A concurrent write to the same buyer makes it decide again; after
+ * statement that applies only if the buyer's sale version is still the one read (migration 0023),
+ * with the program's other such sales of the same turn when it has no active webhook
+ * (transactions.sale-batch.ts): two round trips instead of a transaction's six, and no replay
+ * look-up before them (the write finds a taken key itself). A concurrent write to the same buyer makes it decide again; after
  * AT_ONCE_ATTEMPTS, or when the buyer does not exist yet, the sale takes the transaction path.
  * Answers undefined when the key is taken (insertOrReplay then replays or refuses).
  */
