@@ -105,3 +105,22 @@ export function coalescerPerDatabase<T, R = void>(
     return coalescer;
   };
 }
+
+/**
+ * A write of one program coalesced with the others of its turn: `take` splits a turn's queue into
+ * batches, and `write` writes one batch, or one item alone, as one statement.
+ */
+export function coalescedWrites<T>(
+  take: (queue: readonly T[]) => { batch: T[]; rest: T[] },
+  write: (db: Kysely<DB>, programId: number, items: readonly T[]) => Promise<void>,
+): (db: Kysely<DB>, programId: number, item: T) => Promise<void> {
+  const coalescerOf = coalescerPerDatabase<T>((db) => ({
+    take,
+    together: async (programId, batch) => {
+      await write(db, programId, batch);
+      return [];
+    },
+    alone: (programId, item) => write(db, programId, [item]),
+  }));
+  return (db, programId, item) => coalescerOf(db).run(programId, item);
+}

@@ -40,6 +40,12 @@ async function guardedRow(db: Awaited<ReturnType<typeof migrated>>['database']['
   await sql`insert into together_guard values (1, ${version}), (2, ${version})`.execute(db);
 }
 
+/** A guard that moves row `id`'s version on only while it is still `seen`. */
+const movingGuard = (id: number, seen: number) => ({
+  sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
+  parameters: [id, seen],
+});
+
 for (const dialect of testDialects()) {
   test(`executeTogether writes every statement, each with its own values [${dialect}]`, async () => {
     const { database, close } = await migrated(dialect);
@@ -61,15 +67,11 @@ test('executeGuarded writes everything when its guard changes a row, nothing whe
   const { database, close } = await migrated('postgres');
   try {
     await guardedRow(database.db, 5);
-    const guard = (seen: number) => ({
-      sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
-      parameters: [1, seen],
-    });
-    await executeGuarded(database.db, [guard(5)], [insert(1, 'one'), insert(2, 'two')]);
+    await executeGuarded(database.db, [movingGuard(1, 5)], [insert(1, 'one'), insert(2, 'two')]);
     assert.deepEqual(await labels(database.db), ['one', 'two']);
     // The version moved on: a write that read 5 is refused whole, as a serialization failure.
     await assert.rejects(
-      executeGuarded(database.db, [guard(5)], [insert(3, 'three')]),
+      executeGuarded(database.db, [movingGuard(1, 5)], [insert(3, 'three')]),
       (error: { code?: string }) => {
         assert.equal(error.code, '40001');
         return true;
@@ -119,16 +121,12 @@ test('executeGuarded with several guards writes only when every guard changes it
   const { database, close } = await migrated('postgres');
   try {
     await guardedRow(database.db, 3);
-    const guard = (id: number, seen: number) => ({
-      sql: 'update together_guard set version = version + 1 where id = $1 and version = $2 returning id',
-      parameters: [id, seen],
-    });
-    await executeGuarded(database.db, [guard(1, 3), guard(2, 3)], [insert(1, 'one')]);
+    await executeGuarded(database.db, [movingGuard(1, 3), movingGuard(2, 3)], [insert(1, 'one')]);
     assert.deepEqual(await labels(database.db), ['one']);
     // Row 1 is at 4 now, row 2 too: the second guard reads 3, so nothing is written, not even
     // the first guard's move.
     await assert.rejects(
-      executeGuarded(database.db, [guard(1, 4), guard(2, 3)], [insert(2, 'two')]),
+      executeGuarded(database.db, [movingGuard(1, 4), movingGuard(2, 3)], [insert(2, 'two')]),
       (error: { code?: string }) => {
         assert.equal(error.code, '40001');
         return true;

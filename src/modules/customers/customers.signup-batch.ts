@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
-import { coalescerPerDatabase } from '../../db/coalescer.ts';
+import { coalescedWrites } from '../../db/coalescer.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded, executeTogether } from '../../db/together.ts';
@@ -70,16 +70,8 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
   return checks.length > 0 ? executeGuarded(db, checks, statements) : executeTogether(db, statements);
 }
 
-const coalescerOf = coalescerPerDatabase<DecidedSignup>((db) => ({
-  take: (queue) => firstBatch(queue, MAX_BATCH, checkOf),
-  together: async (programId, batch) => {
-    await writeSignups(db, programId, batch);
-    return [];
-  },
-  alone: (programId, signup) => writeSignups(db, programId, [signup]),
-}));
-
 /** Writes `signup` (with others of its program when they arrive together); rejects as its own write would. */
-export function writeDecidedSignup(db: Kysely<DB>, programId: number, signup: DecidedSignup): Promise<void> {
-  return coalescerOf(db).run(programId, signup);
-}
+export const writeDecidedSignup = coalescedWrites<DecidedSignup>(
+  (queue) => firstBatch(queue, MAX_BATCH, checkOf),
+  writeSignups,
+);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { affiliateProgramWithBuyer } from '../../../test/factories.ts';
+import { entityFigure } from '../../../test/figures.ts';
 import { describeEachDatabase, startServer, type TestServer } from '../../../test/harness.ts';
 import { inParallel } from '../../../test/in-parallel.ts';
 import { joinCounterParts } from '../../db/counter-parts.ts';
@@ -15,22 +16,6 @@ import { joinCounterParts } from '../../db/counter-parts.ts';
 
 const SALES = 120;
 const PARALLEL = 30;
-
-/** A figure summed over its slots: [value, number of slot rows]. */
-async function entityFigure(server: TestServer, programId: number, kind: string, id: number, metric: string) {
-  const rows = await server.deps.database.db
-    .selectFrom('entity_counters')
-    .select(['value', 'value_hi'])
-    .where('program_id', '=', programId)
-    .where('owner_kind', '=', kind)
-    .where('owner_id', '=', id)
-    .where('metric', '=', metric)
-    .execute();
-  return [
-    rows.reduce((sum, row) => sum + joinCounterParts(row.value, row.value_hi), 0n),
-    rows.length,
-  ] as const;
-}
 
 async function programFigure(server: TestServer, programId: number, metric: string, total: boolean) {
   const rows = await server.deps.database.db

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { entityFigure } from '../../../test/figures.ts';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
 import { inParallel } from '../../../test/in-parallel.ts';
-import { joinCounterParts } from '../../db/counter-parts.ts';
 
 /**
  * Sales of a program without an active webhook arriving together are written together on
@@ -38,17 +38,9 @@ const saleBody = (i: number) => ({
   customer: { key: `b${i % BUYERS}` },
 });
 
-async function figure(server: TestServer, programId: number, kind: string, id: number, metric: string) {
-  const rows = await server.deps.database.db
-    .selectFrom('entity_counters')
-    .select(['value', 'value_hi'])
-    .where('program_id', '=', programId)
-    .where('owner_kind', '=', kind)
-    .where('owner_id', '=', id)
-    .where('metric', '=', metric)
-    .execute();
-  return rows.reduce((sum, row) => sum + joinCounterParts(row.value, row.value_hi), 0n);
-}
+/** A figure's value summed over its slots. */
+const figure = async (server: TestServer, programId: number, kind: string, id: number, metric: string) =>
+  (await entityFigure(server, programId, kind, id, metric))[0];
 
 describeEachDatabase('sales arriving together', (server, dialect) => {
   test(`${SALES} sales of ${BUYERS} buyers at once, each tenth sent twice: stored once each, figures equal their rows`, async () => {

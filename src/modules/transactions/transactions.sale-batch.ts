@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
-import { coalescerPerDatabase } from '../../db/coalescer.ts';
+import { coalescedWrites } from '../../db/coalescer.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded } from '../../db/together.ts';
@@ -62,16 +62,8 @@ function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSa
   );
 }
 
-const coalescerOf = coalescerPerDatabase<DecidedSale>((db) => ({
-  take: (queue) => firstBatch(queue, MAX_BATCH, buyerCheck),
-  together: async (programId, batch) => {
-    await writeSales(db, programId, batch);
-    return [];
-  },
-  alone: (programId, sale) => writeSales(db, programId, [sale]),
-}));
-
 /** Writes `sale` (with others of its program when they arrive together); rejects as its own write would. */
-export function writeDecidedSale(db: Kysely<DB>, programId: number, sale: DecidedSale): Promise<void> {
-  return coalescerOf(db).run(programId, sale);
-}
+export const writeDecidedSale = coalescedWrites<DecidedSale>(
+  (queue) => firstBatch(queue, MAX_BATCH, buyerCheck),
+  writeSales,
+);
