@@ -146,7 +146,7 @@ describeEachDatabase('share page and subscriber portal', (server) => {
       `/share/${q.publicId}/${code}`,
       `/share/${affiliate.publicId}/${code}`,
       `/share/${p.id}/${code}`,
-      `/portal/${program}/${code}/${secret!.slice(0, -1)}x`,
+      `/portal/${program}/${code}/${secret!.slice(0, -1)}${secret!.endsWith('x') ? 'y' : 'x'}`,
       `/portal/${program}/${code}/short`,
       `/portal/${q.publicId}/${code}/${secret}`,
       `/portal/${program}/${code}`,
