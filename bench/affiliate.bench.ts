@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load, type ReportRow, report, startBare, startVouch, vouchCli } from './lib.ts';
+import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const partners = Number(process.env.BENCH_PARTNERS ?? 100_000);
@@ -29,6 +30,12 @@ try {
   const seedSeconds = (performance.now() - started) / 1000;
   console.log(
     `seed: ${partners} partners, ${customers} customers, ${transactions} transactions in ${seedSeconds.toFixed(1)} s (target < 180 s)`,
+  );
+  recordFigure(
+    'Affiliate seed',
+    'vouch seed: partners, customers, transactions',
+    `${seedSeconds.toFixed(1)} s for ${partners.toLocaleString('en-US')} / ${customers.toLocaleString('en-US')} / ${transactions.toLocaleString('en-US')}`,
+    '< 180 s',
   );
   const prefix = seeded.seeded.key_prefix as string;
   const auth = { authorization: `Bearer ${seeded.api_key.token}` };

@@ -9,6 +9,7 @@
 // Run: `node --import tsx bench/counter-rows.bench.ts`.
 import pg from 'pg';
 import { postgresDatabase } from './lib.ts';
+import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const WRITERS = 8;
@@ -86,6 +87,11 @@ try {
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
     console.log(
       `${name.padEnd(16)}${(latencies.length / duration).toFixed(0).padStart(10)}${at(0.5).toFixed(1).padStart(9)}${at(0.99).toFixed(1).padStart(9)}  ${Number(rows[0].total) === latencies.length ? 'yes' : `no (${rows[0].total} of ${latencies.length})`}`,
+    );
+    recordFigure(
+      'Figure layouts (PostgreSQL)',
+      `a hot figure as ${name}, ${WRITERS} writers (PG)`,
+      `${(latencies.length / duration).toFixed(0)} tx/s, p99 ${at(0.99).toFixed(1)} ms${Number(rows[0].total) === latencies.length ? '' : ', inexact'}`,
     );
   }
   await Promise.all(clients.map((client) => client.end()));

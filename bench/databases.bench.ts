@@ -21,6 +21,7 @@ import {
   startPostgresCeiling,
   startVouch,
 } from './lib.ts';
+import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const SPREAD = 1_000;
@@ -153,6 +154,8 @@ async function measure(
     console.log(
       `${name}: one partner at ${((100 * oneRow.rps) / spread.rps).toFixed(0)} % of 1,000 partners (target ≥ 70 %)`,
     );
+    const share = `${((100 * oneRow.rps) / spread.rps).toFixed(0)} %`;
+    recordFigure('Databases', `one partner as a share of 1,000 partners (${name})`, share, '≥ 70 %');
     row('refer-a-friend signup', await post(r, '/v1/customers', signup), '≥ 0.04×');
     row(
       'refer-a-friend purchase',
@@ -274,6 +277,8 @@ async function recount(databaseUrl: string) {
     console.log(
       `recount after load: ${counted[0].n} sales, ${rows.length} figure(s) differ from their rows${rows.length ? `: ${JSON.stringify(rows.slice(0, 5))}` : ''}`,
     );
+    const differ = `${rows.length} (${counted[0].n.toLocaleString('en-US')} sales)`;
+    recordFigure('Databases', 'figures differing from a recount after the load (PG)', differ, '0');
   } finally {
     await client.end();
   }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from '../test/free-port.ts';
+import { recordLoad } from './results.ts';
 
 /** Webhook secrets are encrypted at rest; PostgreSQL requires the key (one for every bench process). */
 export const BENCH_SECRET_KEY = process.env.SECRET_KEY ?? 'b'.repeat(64);
@@ -219,7 +220,9 @@ export interface ReportRow {
   target?: string;
 }
 
+/** Prints a table of loads and records its rows for bench/RESULTS.md. */
 export function report(title: string, rows: ReportRow[]): void {
+  for (const row of rows) recordLoad(title, row.name, row.result, row.bare?.rps, row.target);
   console.log(`\n${title}`);
   console.log(
     `${'case'.padEnd(44)}${'req/s'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'ratio'.padStart(8)}${'non-2xx'.padStart(9)}  target`,

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProgram, load, type ReportRow, report, startBare, startVouch, vouchCli } from './lib.ts';
+import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const subscribers = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000_000);
@@ -25,6 +26,11 @@ try {
   ]);
   const prefix = seeded.seeded.key_prefix as string;
   console.log(`seed: ${subscribers} subscribers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  recordFigure(
+    'Newsletter seed',
+    'vouch seed --subscribers',
+    `${((performance.now() - started) / 1000).toFixed(1)} s for ${subscribers.toLocaleString('en-US')}`,
+  );
   const auth = { authorization: `Bearer ${program.token}` };
 
   const bare = await startBare();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { formatTimestamp } from '../src/core/time.ts';
 import { openSqlite } from '../src/db/sqlite.ts';
 import { createProgram, load, type ReportRow, report, startBare, startVouch } from './lib.ts';
+import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
@@ -154,6 +155,11 @@ try {
   const { half } = seed(databaseUrl, program.id);
   console.log(
     `seed: ${customers} customers (${half} referred), ${transactions} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  recordFigure(
+    'Refer-a-friend seed',
+    'bench seed: customers, transactions',
+    `${((performance.now() - started) / 1000).toFixed(1)} s for ${customers.toLocaleString('en-US')} / ${transactions.toLocaleString('en-US')}`,
   );
   const auth = { authorization: `Bearer ${program.token}` };
 

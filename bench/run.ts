@@ -1,10 +1,12 @@
 // `npm run bench`: the foundation's figures (GET /v1/program and GET /health on SQLite, and on
 // PostgreSQL when reachable, as ratios to a bare node:http server), then every bench/*.bench.ts.
 // Benchmarks report numbers; they assert nothing. BENCH_DURATION (seconds) shortens a run.
+// What they measured is merged into bench/RESULTS.md at the end (bench/results.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   createProgram,
   load,
@@ -14,8 +16,15 @@ import {
   startBare,
   startVouch,
 } from './lib.ts';
+import { writeResults } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+const resultsDir = mkdtempSync(join(tmpdir(), 'vouch-bench-results-'));
+// Every bench process this run starts appends its figures here (inherited through the environment).
+process.env.BENCH_RESULTS_FILE = join(resultsDir, 'measured.jsonl');
+let postgresReached = false;
+// Other work on the machine lowers every figure: the run says how busy the machine was.
+const loadAtStart = loadavg()[0] ?? 0;
 
 async function foundation(): Promise<void> {
   const bare = await startBare();
@@ -32,6 +41,7 @@ async function foundation(): Promise<void> {
     },
   ];
   const postgres = await postgresDatabase();
+  postgresReached = postgres !== undefined;
   if (postgres) databases.push({ name: 'PostgreSQL', ...postgres });
   else console.log('PostgreSQL unreachable: SQLite only');
 
@@ -59,6 +69,8 @@ async function foundation(): Promise<void> {
 await foundation();
 
 const only = process.argv[2];
+const ran: string[] = [];
+const failed: string[] = [];
 for (const file of readdirSync(new URL('.', import.meta.url))
   .filter((f) => f.endsWith('.bench.ts'))
   .sort()) {
@@ -68,5 +80,24 @@ for (const file of readdirSync(new URL('.', import.meta.url))
     stdio: 'inherit',
     env: process.env,
   });
-  if (result.status !== 0) console.log(`${file} exited with ${result.status}`);
+  ran.push(file.replace(/\.bench\.ts$/, ''));
+  if (result.status !== 0) {
+    console.log(`${file} exited with ${result.status}`);
+    failed.push(file);
+  }
 }
+
+// Only a run of every bench on both databases, each to its end, may drop rows it did not measure.
+const databases = process.env.BENCH_DATABASES;
+const full = !only && postgresReached && !databases && failed.length === 0;
+const covered = [
+  !only && failed.length === 0 ? 'every bench' : `foundation${ran.length ? `, ${ran.join(', ')}` : ''}`,
+  postgresReached ? (databases ? `BENCH_DATABASES=${databases}` : 'SQLite and PostgreSQL') : 'SQLite only',
+  `${duration} s a load`,
+  `load average ${loadAtStart.toFixed(1)} at the start`,
+  ...(failed.length ? [`${failed.join(', ')} stopped early (its later rows are missing)`] : []),
+].join('; ');
+const resultsPath = fileURLToPath(new URL('RESULTS.md', import.meta.url));
+writeResults(resultsPath, process.env.BENCH_RESULTS_FILE, { full, covered });
+rmSync(resultsDir, { recursive: true, force: true });
+console.log(`\nbench/RESULTS.md updated (${covered})`);

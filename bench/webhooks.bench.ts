@@ -24,6 +24,7 @@ import {
   postgresDatabase,
   startVouch,
 } from './lib.ts';
+import { recordFigure } from './results.ts';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const now = () => performance.timeOrigin + performance.now();
@@ -123,6 +124,12 @@ async function throughput(name: string, databaseUrl: string) {
     `${`deliveries/s, one worker (${name})`.padEnd(48)}${rate.toFixed(0).padStart(8)}  ` +
       `${receiver.count()} in ${seconds.toFixed(2)} s${done ? '' : ' (timed out)'}  target ≥ 1,000/s`,
   );
+  recordFigure(
+    'Webhooks',
+    `deliveries, one worker (${name})`,
+    `${rate.toFixed(0)}/s${done ? '' : ' (timed out)'}`,
+    '≥ 1,000/s',
+  );
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -171,6 +178,12 @@ async function latency(name: string, databaseUrl: string) {
     `${`POST /v1/transactions → arrival (${name})`.padEnd(48)}p50 ${percentile(samples, 50).toFixed(0)} ms, ` +
       `p99 ${percentile(samples, 99).toFixed(0)} ms, max ${(samples.at(-1) ?? NaN).toFixed(0)} ms ` +
       `(${samples.length}/${rounds} arrived)  target p99 ≤ 1,000 ms`,
+  );
+  recordFigure(
+    'Webhooks',
+    `POST /v1/transactions → receiver, idle (${name})`,
+    `p50 ${percentile(samples, 50).toFixed(0)} ms, p99 ${percentile(samples, 99).toFixed(0)} ms`,
+    'p99 ≤ 1,000 ms',
   );
 }
 

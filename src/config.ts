@@ -150,7 +150,7 @@ function onOff(env: Env, name: string, fallback: 'on' | 'off'): boolean {
   return value === 'on';
 }
 
-/** Measured on a 2-core machine (README, PostgreSQL figures); at most COUNTER_SLOTS (db/counter-slots.ts). */
+/** Measured on 2 cores: docs/adr/0004-hot-figures-in-slots.md; at most COUNTER_SLOTS (db/counter-slots.ts) */
 const DEFAULT_POOL_SIZE = 8;
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

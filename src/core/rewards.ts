@@ -106,7 +106,7 @@ export function calculateRewards(settings: RewardSettings, purchase: Purchase): 
 }
 
 /**
- * Defaults of a new refer-a-friend program (README): "give 10, get 10" — when a referred friend
+ * Defaults of a new refer-a-friend program (refer-a-friend guide): "give 10, get 10" — when a referred friend
  * buys for the first time, the referrer and the friend each earn 10 USD.
  */
 export const defaultRewardSettings = {

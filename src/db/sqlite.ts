@@ -199,7 +199,7 @@ export function openSqlite(url: string): SqliteHandle {
   const raw = new Database(memory ? ':memory:' : path);
   raw.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a crash of the process; FULL would also survive power loss at
-  // the price of an fsync per commit that blocks the event loop (docs/decisions.md).
+  // the price of an fsync per commit that blocks the event loop (docs/adr/0005-sqlite-durability.md).
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma('foreign_keys = ON');
