@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import BetterSqlite from 'better-sqlite3';
 import { describeEachDatabase, startServer } from '../../../test/harness.ts';
 import { microsToNumber } from '../../core/money.ts';
-import { seedAffiliate } from './seed.ts';
+import { seedAffiliate } from './seed-affiliate.ts';
 
 describeEachDatabase('vouch seed', (server) => {
   test('seeded partners show the figures their rows add up to, and the program keeps working', async () => {
