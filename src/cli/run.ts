@@ -7,14 +7,14 @@ import type { Run } from './commands/command.ts';
  */
 export const runWithDatabase: Run = async (work) => {
   const [
-    { pino },
+    { createLogger },
     { loadConfig },
     { systemClock },
     { openDatabase },
     { migrateOrThrow },
     { assembleDeps, closeDeps },
   ] = await Promise.all([
-    import('pino'),
+    import('../logging.ts'),
     import('../config.ts'),
     import('../core/time.ts'),
     import('../db/database.ts'),
@@ -23,7 +23,7 @@ export const runWithDatabase: Run = async (work) => {
   ]);
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl, { poolSize: 2 });
-  const deps = assembleDeps({ database, clock: systemClock, log: pino({ level: 'warn' }), config });
+  const deps = assembleDeps({ database, clock: systemClock, log: createLogger('warn'), config });
   try {
     const migrated = await migrateOrThrow(database);
     const result = await work(deps, migrated);
