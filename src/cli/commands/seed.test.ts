@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import BetterSqlite from 'better-sqlite3';
 import { describeEachDatabase, startServer } from '../../../test/harness.ts';
 import { microsToNumber } from '../../core/money.ts';
+import { SqliteDatabase as BetterSqlite } from '../../db/sqlite-driver.ts';
 import { seedAffiliate } from './seed-affiliate.ts';
 
 describeEachDatabase('vouch seed', (server) => {
