@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 import { load, type ReportRow, report, startBare, startVouch, vouchCli } from './lib.ts';
 import { recordFigure } from './results.ts';
 

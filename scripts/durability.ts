@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { randomAlphanumeric } from '../src/core/ids.ts';
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 import { freePort } from '../test/free-port.ts';
 import { buildIfStale } from './build-if-stale.mjs';
 

@@ -1,51 +1,69 @@
-import { pino } from 'pino';
-import { commands } from './cli/commands/index.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import type { Deps } from './context.ts';
-import { systemClock } from './core/time.ts';
-import { openDatabase } from './db/database.ts';
-import { migrateOrThrow } from './db/migrate.ts';
-import { assembleDeps, closeDeps } from './deps.ts';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
+import { UsageError } from './cli/commands/command.ts';
+import { addCommands } from './cli/commands/index.ts';
+import { runWithDatabase } from './cli/run.ts';
+import { ConfigError } from './config.ts';
 
-const usage = `vouch — admin CLI
+/** Exit codes of sysexits.h: the command was used wrongly; the configuration is wrong. */
+const EXIT_USAGE = 64;
+const EXIT_CONFIG = 78;
 
-  vouch programs create --name NAME --type affiliate|referral|newsletter [--website URL]
-  vouch programs list [--page N] [--limit N]
-  vouch keys create --program ID [--name NAME] [--scope full|read]
-  vouch keys revoke KEY_ID
-  vouch migrate
-  vouch worker [--once]
-  vouch secrets rotate      seal every secret at rest with a new server key (see README)
-  vouch seed --partners N --customers N --transactions N [--program ID]
+function packageVersion(): string {
+  const manifest: { version?: unknown } = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  );
+  return String(manifest.version);
+}
 
-Reads DATABASE_URL like the server (default sqlite:./data/vouch.db). Output is JSON.`;
+/** The admin CLI: the same service functions as the admin API, one command per file. */
+function cli(): Command {
+  const vouch = new Command('vouch')
+    .description('Vouch admin CLI: the same services as the admin API. Output is JSON.')
+    .version(packageVersion(), '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'print this usage')
+    .helpCommand('help [command]', 'print the usage of a command')
+    // Set before the commands are added: each inherits them.
+    .exitOverride()
+    .showHelpAfterError()
+    .configureOutput({
+      // The suggestion for a mistyped option stays on the error's line.
+      outputError: (text, write) => write(text.replace('\n(Did you mean', ' (did you mean')),
+    })
+    .addHelpText(
+      'after',
+      `
+Environment: DATABASE_URL as for the server (default sqlite:./data/vouch.db); SECRET_KEY with
+PostgreSQL. Every command brings the database schema up to date first.
+Exit codes: 0 done, 1 failed, 64 wrong usage, 78 bad configuration.`,
+    );
+  addCommands(vouch, runWithDatabase);
+  return vouch;
+}
 
-/** Admin CLI: the same service functions as the admin API, one command per file. */
-async function main(argv: string[]) {
-  const [group, action, ...rest] = argv;
-  const name = action && !action.startsWith('-') ? `${group} ${action}` : group;
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    console.log(usage);
-    process.exit(group && group !== 'help' && group !== '--help' ? 64 : 0);
+async function main(argv: string[]): Promise<number> {
+  const vouch = cli();
+  if (argv.length === 0) {
+    vouch.outputHelp();
+    return 0;
   }
-  const args = name === group ? [action, ...rest].filter((a): a is string => a !== undefined) : rest;
-
-  const config = loadConfig();
-  const database = await openDatabase(config.databaseUrl, { poolSize: 2 });
-  const deps: Deps = assembleDeps({ database, clock: systemClock, log: pino({ level: 'warn' }), config });
+  let active: CommandUnknownOpts = vouch;
+  vouch.hook('preAction', (_root, command) => {
+    active = command;
+  });
   try {
-    await migrateOrThrow(database);
-    const result = await command.run(deps, args);
-    if (result !== undefined) console.log(JSON.stringify(result, null, 2));
-  } finally {
-    closeDeps(deps);
-    await database.close();
+    await vouch.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    // Help and version end in a CommanderError with exit code 0; parse errors were printed already.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\n\n${active.helpInformation()}`);
+      return EXIT_USAGE;
+    }
+    process.stderr.write(`vouch: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof ConfigError ? EXIT_CONFIG : 1;
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(`vouch: ${error.message}`);
-  else console.error(`vouch: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+process.exitCode = await main(process.argv.slice(2));

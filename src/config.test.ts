@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { parseEnv } from 'node:util';
+import { ConfigError, configVariables, loadConfig } from './config.ts';
 
 test('defaults follow the contract', () => {
   const config = loadConfig({});
@@ -74,4 +76,18 @@ test('good values are read', () => {
   assert.equal(config.publicUrl, 'https://vouch.example.com');
   assert.deepEqual(config.webhookAllowCidrs, ['127.0.0.0/8', '::1/128']);
   assert.equal(config.rateLimitPerMinute, 0);
+});
+
+test('blank values count as unset, and values are trimmed', () => {
+  const config = loadConfig({ PORT: '  ', LOG_LEVEL: '', ADMIN_TOKEN: ' ', HOST: ' 0.0.0.0 ' });
+  assert.equal(config.port, 8080);
+  assert.equal(config.logLevel, 'info');
+  assert.equal(config.adminToken, undefined);
+  assert.equal(config.host, '0.0.0.0');
+});
+
+test('.env.example lists every variable, with the defaults the schema gives', () => {
+  const example = parseEnv(readFileSync(new URL('../.env.example', import.meta.url), 'utf8'));
+  assert.deepEqual(Object.keys(example).sort(), [...configVariables].sort());
+  assert.deepEqual(loadConfig(example), loadConfig({}));
 });

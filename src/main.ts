@@ -1,10 +1,10 @@
-import { pino } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { systemClock } from './core/time.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateOrThrow } from './db/migrate.ts';
 import { assembleDeps } from './deps.ts';
+import { createLogger } from './logging.ts';
 import { sealWebhookSecrets } from './modules/webhooks/webhooks.service.ts';
 import { databaseFailure, listenFailure } from './startup-errors.ts';
 
@@ -20,7 +20,7 @@ async function main() {
     }
     throw error;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config.logLevel);
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase(config.databaseUrl, {
@@ -50,6 +50,8 @@ async function main() {
   }
   const workers = await startWorkers(app.deps);
   log.info({ url: `http://${config.host}:${config.port}`, database: database.dialect }, 'vouch listening');
+  // Without a token the admin routes answer 404, which looks like a wrong URL from outside.
+  if (!config.adminToken) log.warn('admin API disabled: set ADMIN_TOKEN');
 
   let closing = false;
   const close = async (signal: string) => {

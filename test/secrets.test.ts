@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { secretsRotate } from '../src/cli/commands/secrets-rotate.ts';
+import { rotateSecrets } from '../src/cli/commands/secrets-rotate.ts';
 import { loadConfig } from '../src/config.ts';
 import { SecretBox } from '../src/core/secret-box.ts';
 import { ApiKeyResolver } from '../src/modules/api-keys/api-keys.service.ts';
@@ -66,12 +66,14 @@ describeEachDatabase('secrets and credentials', (server) => {
       body: { name: 'hook', url: 'https://hooks.example.com/z', events: ['partner.created'] },
     });
     const fresh = 'ab'.repeat(32);
+    const [current] = server().deps.config.secretKeys;
+    assert.ok(current, 'the test server seals with a SECRET_KEY');
     const config = loadConfig({
       DATABASE_URL: server().deps.config.databaseUrl,
-      SECRET_KEY: `${fresh},${server().deps.config.secretKeys[0]!.toString('hex')}`,
+      SECRET_KEY: `${fresh},${current.toString('hex')}`,
     });
     const rotated = { ...server().deps, config, secrets: new SecretBox(config.secretKeys) };
-    const result = (await secretsRotate.run(rotated, [])) as { resealed: number };
+    const result = await rotateSecrets(rotated);
     assert.ok(result.resealed >= 1);
     const row = await server()
       .deps.database.db.selectFrom('webhooks')
@@ -266,7 +268,7 @@ test('on SQLite without SECRET_KEY the key is generated beside the database, kep
       assert.equal(readFileSync(keyFile, 'utf8'), keyBefore, 'the same key at the next start');
       const rows = await second.deps.database.db.selectFrom('api_keys').select('program_id').execute();
       assert.ok(rows.length > 0);
-      const result = (await secretsRotate.run(second.deps, [])) as { resealed: number };
+      const result = await rotateSecrets(second.deps);
       assert.equal(result.resealed, 1);
       const keyAfter = readFileSync(keyFile, 'utf8');
       assert.match(keyAfter, /^[0-9a-f]{64}\n$/);

@@ -5,7 +5,7 @@ import { type ClientRequest, request as sendRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 import { freePort } from './free-port.ts';
 import { ADMIN_TOKEN, startupBudgetMs, useCompiledBuild } from './harness.ts';
 

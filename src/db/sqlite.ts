@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -10,6 +10,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import { ARRAY_ROWS } from './prepared.ts';
+import { SqliteDatabase } from './sqlite-driver.ts';
 
 const STATEMENT_CACHE_SIZE = 2000;
 
@@ -196,7 +197,7 @@ export function openSqlite(url: string): SqliteHandle {
   const path = url.slice('sqlite:'.length);
   const memory = path === ':memory:';
   if (!memory) mkdirSync(dirname(path), { recursive: true });
-  const raw = new Database(memory ? ':memory:' : path);
+  const raw = new SqliteDatabase(memory ? ':memory:' : path);
   raw.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a crash of the process; FULL would also survive power loss at
   // the price of an fsync per commit that blocks the event loop (docs/adr/0005-sqlite-durability.md).

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { docsPage } from './docs-page.ts';
 import { hoistComponents } from './openapi-components.ts';
 
 const security = {
@@ -45,5 +46,5 @@ export const openApi = fp(async (app: FastifyInstance) => {
     transformObject: (document) =>
       'openapiObject' in document ? hoistComponents(document.openapiObject) : {},
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, docsPage);
 });

@@ -1,18 +1,26 @@
-import { createApiKey } from '../../modules/api-keys/api-keys.service.ts';
-import { getProgramOrThrow } from '../../modules/program/program.service.ts';
-import { type Command, options, required, UsageError } from './command.ts';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { type Run, required } from './command.ts';
 
-export const keysCreate: Command = {
-  name: 'keys create',
-  async run(deps, args) {
-    const { values } = options(args, {
-      program: { type: 'string' },
-      name: { type: 'string' },
-      scope: { type: 'string' },
+export function addKeysCreate(keys: Command, run: Run): void {
+  keys
+    .command('create')
+    .description('create an API key for a program (the token is shown once)')
+    .option('--program <id>', "the program's id or public id (required)")
+    .option('--name <name>', "the key's name (default: '<scope> key')")
+    .addOption(
+      new Option('--scope <scope>', 'full: every endpoint; read: GET only')
+        .choices(['full', 'read'] as const)
+        .default('full' as const),
+    )
+    .action((options) => {
+      const programId = required(options.program, '--program <id>');
+      const scope = options.scope;
+      const name = options.name ?? `${scope} key`;
+      return run(async (deps) => {
+        const { createApiKey } = await import('../../modules/api-keys/api-keys.service.ts');
+        const { getProgramOrThrow } = await import('../../modules/program/program.service.ts');
+        const program = await getProgramOrThrow(deps, programId);
+        return createApiKey(deps, program.id, { name, scope });
+      });
     });
-    const scope = values.scope ?? 'full';
-    if (scope !== 'full' && scope !== 'read') throw new UsageError('--scope must be full or read');
-    const program = await getProgramOrThrow(deps, required(values.program, '--program'));
-    return createApiKey(deps, program.id, { name: values.name ?? `${scope} key`, scope });
-  },
-};
+}

@@ -1,12 +1,16 @@
-import { revokeApiKey } from '../../modules/api-keys/api-keys.service.ts';
-import { type Command, options, required } from './command.ts';
+import type { Command } from '@commander-js/extra-typings';
+import type { Run } from './command.ts';
 
-export const keysRevoke: Command = {
-  name: 'keys revoke',
-  async run(deps, args) {
-    const { positionals } = options(args, {});
-    const id = required(positionals[0], 'KEY_ID');
-    await revokeApiKey(deps, id);
-    return { revoked: id };
-  },
-};
+export function addKeysRevoke(keys: Command, run: Run): void {
+  keys
+    .command('revoke')
+    .description('revoke an API key at once')
+    .argument('<key-id>', "the key's id, as `keys create` printed it")
+    .action((id) =>
+      run(async (deps) => {
+        const { revokeApiKey } = await import('../../modules/api-keys/api-keys.service.ts');
+        await revokeApiKey(deps, id);
+        return { revoked: id };
+      }),
+    );
+}

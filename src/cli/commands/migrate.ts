@@ -1,11 +1,15 @@
-import { migrateOrThrow } from '../../db/migrate.ts';
-import type { Command } from './command.ts';
+import type { Command } from '@commander-js/extra-typings';
+import type { Run } from './command.ts';
 
-export const migrate: Command = {
-  name: 'migrate',
-  // cli.ts migrates before every command; this one reports the result.
-  async run(deps) {
-    const applied = await migrateOrThrow(deps.database);
-    return { database: deps.database.dialect, applied, status: 'up to date' };
-  },
-};
+export function addMigrate(vouch: Command, run: Run): void {
+  vouch
+    .command('migrate')
+    .description('bring the database schema up to date (every command does it first)')
+    .action(() =>
+      run(async (deps, migrated) => ({
+        database: deps.database.dialect,
+        applied: migrated,
+        status: 'up to date',
+      })),
+    );
+}

@@ -1,24 +1,23 @@
-import { isProgramType, programTypes } from '../../core/program-types.ts';
-import { createProgramWithKey } from '../../modules/program/program.service.ts';
-import { type Command, options, required, UsageError } from './command.ts';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { programTypes } from '../../core/program-types.ts';
+import { httpUrl, type Run, required } from './command.ts';
 
-export const programsCreate: Command = {
-  name: 'programs create',
-  async run(deps, args) {
-    const { values } = options(args, {
-      name: { type: 'string' },
-      type: { type: 'string' },
-      website: { type: 'string' },
+export function addProgramsCreate(programs: Command, run: Run): void {
+  programs
+    .command('create')
+    .description('create a program and its first API key (the key is shown once)')
+    .option('--name <name>', "the program's name (required)")
+    .addOption(new Option('--type <type>', 'the kind of program (required)').choices(programTypes))
+    .option('--website <url>', 'the site partners link to', httpUrl)
+    .action((options) => {
+      const input = {
+        name: required(options.name, '--name <name>'),
+        type: required(options.type, '--type <type>'),
+        ...(options.website ? { website: options.website } : {}),
+      };
+      return run(async (deps) => {
+        const { createProgramWithKey } = await import('../../modules/program/program.service.ts');
+        return createProgramWithKey(deps, input);
+      });
     });
-    const type = required(values.type, '--type');
-    if (!isProgramType(type)) throw new UsageError(`--type must be one of ${programTypes.join(', ')}`);
-    if (values.website !== undefined && !/^https?:\/\/\S+$/.test(values.website)) {
-      throw new UsageError('--website must be an http(s) URL');
-    }
-    return createProgramWithKey(deps, {
-      name: required(values.name, '--name'),
-      type,
-      ...(values.website ? { website: values.website } : {}),
-    });
-  },
-};
+}

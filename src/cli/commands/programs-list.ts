@@ -1,12 +1,20 @@
-import { listPrograms } from '../../modules/program/program.service.ts';
-import { type Command, options } from './command.ts';
+import type { Command } from '@commander-js/extra-typings';
+import { type Run, wholeNumber } from './command.ts';
 
-export const programsList: Command = {
-  name: 'programs list',
-  async run(deps, args) {
-    const { values } = options(args, { page: { type: 'string' }, limit: { type: 'string' } });
-    const page = Math.max(1, Number(values.page ?? 1) || 1);
-    const limit = Math.min(250, Math.max(1, Number(values.limit ?? 50) || 50));
-    return (await listPrograms(deps, { page, limit, sort: 'asc' })).slice(0, limit);
-  },
-};
+const MAX_LIMIT = 250;
+
+export function addProgramsList(programs: Command, run: Run): void {
+  programs
+    .command('list')
+    .description('list programs, oldest first')
+    .option('--page <n>', 'page number, from 1', wholeNumber, 1)
+    .option('--limit <n>', `programs per page, at most ${MAX_LIMIT}`, wholeNumber, 50)
+    .action((options) =>
+      run(async (deps) => {
+        const { listPrograms } = await import('../../modules/program/program.service.ts');
+        const page = Math.max(1, options.page);
+        const limit = Math.min(MAX_LIMIT, Math.max(1, options.limit));
+        return (await listPrograms(deps, { page, limit, sort: 'asc' })).slice(0, limit);
+      }),
+    );
+}

@@ -3,8 +3,10 @@ import type { Deps } from '../../context.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { formatTimestamp } from '../../core/time.ts';
-import { createProgramWithKey, recordProgramActivity } from '../../modules/program/program.service.ts';
-import { UsageError } from './command.ts';
+import { type BulkRow, moveIdentityPastRows, nextFreeId } from '../../db/bulk-load.ts';
+import { recordProgramActivity } from '../../modules/program/program.service.ts';
+import { ProgramDays } from './seed-figures.ts';
+import { seedProgram } from './seed-program.ts';
 
 /**
  * `vouch seed --subscribers N [--program ID]` (the `seed` command hands it over): subscribers of a
@@ -40,48 +42,23 @@ const COLUMNS = [
 
 export async function seedNewsletter(deps: Deps, input: { programId?: number; subscribers: number }) {
   const started = performance.now();
-  const db = deps.database.db;
-  let program: unknown;
-  let programId = input.programId;
-  if (programId === undefined) {
-    const created = await createProgramWithKey(deps, {
-      name: 'Seeded newsletter',
-      type: 'newsletter',
-      website: 'https://news.example.com',
-    });
-    program = created;
-    programId = created.program.id;
-  } else {
-    const row = await db
-      .selectFrom('programs')
-      .select(['type'])
-      .where('id', '=', programId)
-      .executeTakeFirst();
-    if (row?.type !== 'newsletter') throw new UsageError('--program must name a newsletter program');
-  }
+  const program = await seedProgram(deps, 'newsletter', input.programId, {
+    name: 'Seeded newsletter',
+    website: 'https://news.example.com',
+  });
+  const programId = program.id;
   const prefix = randomAlphanumeric(4);
   const now = deps.clock.nowMicros();
   // Signups spread over the overview's two 30-day windows.
   const start = now - 58 * DAY_MICROS;
   const n = input.subscribers;
-  const sqlite = deps.database.dialect === 'sqlite';
-  const days = new Map<string, Record<string, bigint>>();
-  const addDay = (timestamp: string, deltas: Record<string, bigint>) => {
-    const day = timestamp.slice(0, 10);
-    const figures = days.get(day) ?? {};
-    for (const [metric, value] of Object.entries(deltas)) figures[metric] = (figures[metric] ?? 0n) + value;
-    days.set(day, figures);
-  };
+  const programDays = new ProgramDays();
 
-  await db.transaction().execute(async (trx) => {
-    const max = await trx
-      .selectFrom('subscribers')
-      .select((eb) => eb.fn.max('id').as('max'))
-      .executeTakeFirst();
-    const first = Number(max?.max ?? 0) + 1;
+  await deps.database.db.transaction().execute(async (trx) => {
+    const first = await nextFreeId(trx, 'subscribers');
     const referrerOf = (i: number) => (i === 0 ? -1 : Math.floor((i - 1) / 10));
     for (let from = 0; from < n; from += ROWS_PER_INSERT) {
-      const rows: unknown[][] = [];
+      const rows: BulkRow[] = [];
       for (let i = from; i < Math.min(n, from + ROWS_PER_INSERT); i++) {
         const created = formatTimestamp(start + Math.floor(((now - start) * i) / Math.max(1, n)));
         const referrer = referrerOf(i);
@@ -95,39 +72,34 @@ export async function seedNewsletter(deps: Deps, input: { programId?: number; su
           email,
           email,
           `Subscriber ${i}`,
-          sqlite ? 1 : true,
+          true,
           'active',
           `${prefix}c${i}`,
           randomAlphanumeric(32),
-          sqlite ? Number(referrer >= 0) : referrer >= 0,
+          referrer >= 0,
           referrer >= 0 ? first + referrer : null,
           referrals,
           'seed',
           created,
           created,
         ]);
-        addDay(created, {
+        programDays.add(created, {
           [programMetrics.customers]: 1n,
           [programMetrics.referredCustomers]: referrer >= 0 ? 1n : 0n,
           // Counted on the referrer's signup day, which its first referral follows closely.
           [programMetrics.referringCustomers]: referrals > 0 ? 1n : 0n,
         });
       }
-      const values = sql.join(rows.map((row) => sql`(${sql.join(row)})`));
+      const values = sql.join(rows.map((row) => sql`(${sql.join([...row])})`));
       await sql`insert into subscribers (${sql.join(COLUMNS.map((c) => sql.ref(c)))}) values ${values}`.execute(
         trx,
       );
     }
-    for (const [day, deltas] of days)
-      await recordProgramActivity(trx, programId, `${day}T00:00:00.000000Z`, deltas);
-    // Explicit ids: move PostgreSQL's identity past them.
-    if (!sqlite)
-      await sql`select setval(pg_get_serial_sequence('subscribers', 'id'), (select max(id) from subscribers))`.execute(
-        trx,
-      );
+    for (const [day, deltas] of programDays.days()) await recordProgramActivity(trx, programId, day, deltas);
+    await moveIdentityPastRows(trx, 'subscribers');
   });
   return {
-    ...(program ? (program as object) : { program: { id: programId } }),
+    ...program.shown,
     seeded: {
       subscribers: n,
       key_prefix: prefix,

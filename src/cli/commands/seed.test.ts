@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import BetterSqlite from 'better-sqlite3';
 import { describeEachDatabase, startServer } from '../../../test/harness.ts';
 import { microsToNumber } from '../../core/money.ts';
-import { seedAffiliate } from './seed.ts';
+import { SqliteDatabase as BetterSqlite } from '../../db/sqlite-driver.ts';
+import { seedAffiliate } from './seed-affiliate.ts';
 
 describeEachDatabase('vouch seed', (server) => {
   test('seeded partners show the figures their rows add up to, and the program keeps working', async () => {

@@ -141,7 +141,7 @@ test('the vouch CLI creates programs and keys, lists, revokes and migrates', asy
         cwd: root,
         env,
       }),
-      /--type must be one of/,
+      /--type <type>' argument 'pyramid' is invalid/,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
