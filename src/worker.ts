@@ -1,6 +1,7 @@
 import type { Deps } from './context.ts';
 import { settleDueCommissionsOfAllPrograms } from './modules/commissions/commissions.service.ts';
 import { EmailSender } from './modules/emails/emails.sender.ts';
+import { queueDueNotices } from './modules/notices/notices.service.ts';
 import { purgeExpiredPortalRecords } from './modules/portal/portal.cleanup.service.ts';
 import { type DeliveryOptions, WebhookDeliverer } from './modules/webhooks/webhooks.delivery.ts';
 import type { DeliveryResult } from './modules/webhooks/webhooks.repository.ts';
@@ -16,13 +17,16 @@ export interface WorkerOptions extends DeliveryOptions {
   settleEveryMs?: number;
   /** How often expired portal sessions, one-time tokens and forgotten sign-in failures are deleted. */
   purgeEveryMs?: number;
+  /** How often new partners are welcomed and partners told of new commissions (by e-mail). */
+  noticeEveryMs?: number;
 }
 
 export interface Worker {
-  /** One full pass (tests, `vouch worker --once`): fan out, send what is due, wait, record, settle, purge. */
+  /** One full pass (tests, `vouch worker --once`): fan out, queue notices, send what is due, wait, record, settle, purge. */
   runOnce(): Promise<{
     dispatched: number;
     attempted: number;
+    notices: number;
     emails: number;
     settled: number;
     purged: number;
@@ -39,11 +43,14 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}) {
     emails,
     async runOnce() {
       const { dispatched, attempted } = await webhooks.runOnce();
+      const notices = await queueDueNotices(deps);
       const sent = await emails.runOnce();
       const settled = await settleDueCommissionsOfAllPrograms(deps);
       const purged = await purgeExpiredPortalRecords(deps);
-      return { dispatched, attempted, emails: sent, settled, purged };
+      return { dispatched, attempted, notices, emails: sent, settled, purged };
     },
+    /** Welcome and new-commission e-mails queued (notices service); how many. */
+    notices: () => queueDueNotices(deps),
     /** Due commissions settled in bounded batches (commissions service); how many moved. */
     settle: () => settleDueCommissionsOfAllPrograms(deps),
     /** Expired portal records deleted in bounded batches (portal cleanup service); how many went. */
@@ -68,6 +75,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   const emailEveryMs = options.emailEveryMs ?? 1000;
   const settleEveryMs = options.settleEveryMs ?? 60_000;
   const purgeEveryMs = options.purgeEveryMs ?? 10 * 60_000;
+  const noticeEveryMs = options.noticeEveryMs ?? 30_000;
   const log = deps.log.child({ component: 'worker' });
   // The schedule reads the injected clock like everything else; only the idle pause is a timer.
   const nowMs = () => deps.clock.nowMicros() / 1000;
@@ -91,6 +99,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   let lastEmails = 0;
   let lastSettle = 0;
   let lastPurge = 0;
+  let lastNotices = 0;
   let lastDispatch = 0;
   let dispatching = true;
   const refillAt = Math.max(1, Math.floor(concurrency / 2));
@@ -129,6 +138,10 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
                   if (inFlight === refillAt || inFlight === 0) nudge();
                 });
             }
+          }
+          if (nowMs() - lastNotices >= noticeEveryMs) {
+            lastNotices = nowMs();
+            progressed = (await worker.notices()) > 0 || progressed;
           }
           if (nowMs() - lastEmails >= emailEveryMs) {
             lastEmails = nowMs();

@@ -8,6 +8,7 @@ import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { approvedBy, exportAmount, payoutMinimumOf } from '../../core/payouts.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { type OutgoingEmail, queueEmails, recordEvent } from '../../outbox/outbox.ts';
@@ -23,7 +24,7 @@ import {
   findPartnerByRef,
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
-import { getProgramNameAndWebsite } from '../program/program.service.ts';
+import { readProgram } from '../program/program.service.ts';
 import type { ExportItemRow, NamedPayoutItemRow, PayoutRow } from './payouts.repository.ts';
 import * as repository from './payouts.repository.ts';
 import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
@@ -214,11 +215,16 @@ export async function markPayoutPaid(ctx: ProgramContext, id: string) {
   });
 }
 
-/** The e-mail each partner of a paid payout gets (through the outbox). */
+/**
+ * The e-mail each partner of a paid payout gets (through the outbox), unless the program turned
+ * partner notifications off (`partner_email_notifications_enabled`).
+ */
 async function emailPartnersPaid(trx: Kysely<DB>, ctx: ProgramContext, row: PayoutRow, now: string) {
   const programId = ctx.program.id;
-  const program = await getProgramNameAndWebsite(trx, programId);
-  const name = program?.name ?? 'the partner program';
+  const program = await readProgram(trx, programId);
+  if (program === undefined) return;
+  if (programSettingsOf('affiliate', program.settings).partner_email_notifications_enabled === false) return;
+  const name = program.name;
   const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   for await (const items of namedItemsOf(trx, programId, Number(row.id))) {
     const emails: OutgoingEmail[] = [];
