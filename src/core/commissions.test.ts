@@ -4,6 +4,7 @@ import {
   type CommissionSettings,
   computeCommissions,
   defaultCommissionSettings,
+  lacksDurationCount,
   matchProductCommission,
   type Sale,
 } from './commissions.ts';
@@ -194,4 +195,23 @@ describe('matchProductCommission', () => {
       assert.equal(matchProductCommission(rules, id, type)?.value, value);
     });
   }
+});
+
+describe('lacksDurationCount: a limited commission must say how many', () => {
+  const cases: [commission: unknown, lacks: boolean][] = [
+    [{ type: 'percent', value: 30 }, false],
+    [{ type: 'percent', value: 30, duration: 'lifetime' }, false],
+    [{ type: 'percent', value: 30, duration: 'lifetime', duration_value: null }, false],
+    [{ type: 'percent', value: 30, duration: 'times', duration_value: 3 }, false],
+    [{ type: 'percent', value: 30, duration: 'times' }, true],
+    [{ type: 'percent', value: 30, duration: 'days', duration_value: null }, true],
+    [{ type: 'fixed', value: 5, duration: 'months' }, true],
+    [{ type: 'fixed', value: 5, duration: 'years' }, true],
+    [null, false],
+    [undefined, false],
+  ];
+  for (const [commission, lacks] of cases)
+    test(JSON.stringify(commission) ?? 'undefined', () =>
+      assert.equal(lacksDurationCount(commission), lacks),
+    );
 });

@@ -27,6 +27,11 @@ export interface CommissionSettings {
   product_commissions: ProductCommission[];
   /** Rewards stay `review_period` this many days, then become `ok`. */
   commission_hold_days: number;
+  /**
+   * False: commissions stay pending (`review_period`) until a person approves them, hold or not;
+   * the worker never settles them.
+   */
+  commission_auto_approve: boolean;
   /** What the partner who referred the earning partner gets; null: no second tier. */
   tier2_commission: CommissionRule | null;
 }
@@ -35,6 +40,7 @@ export const defaultCommissionSettings: CommissionSettings = {
   commission: { type: 'percent', value: 20, duration: 'lifetime', duration_value: null },
   product_commissions: [],
   commission_hold_days: 0,
+  commission_auto_approve: true,
   tier2_commission: null,
 };
 
@@ -114,6 +120,17 @@ function addMonths(timestamp: string, months: number): string {
   return `${date.toISOString().slice(0, 19)}${timestamp.slice(19)}`;
 }
 
+/**
+ * A commission limited in sales or time that does not say how many (`duration_value`): refused,
+ * since "for the first undefined payments" helps nobody. Lifetime, or no duration, needs none.
+ */
+export function lacksDurationCount(commission: unknown): boolean {
+  if (typeof commission !== 'object' || commission === null) return false;
+  const duration = 'duration' in commission ? commission.duration : undefined;
+  const count = 'duration_value' in commission ? commission.duration_value : undefined;
+  return duration !== undefined && duration !== 'lifetime' && (count === undefined || count === null);
+}
+
 /** Whether the commission duration still covers a sale of this customer. */
 export function withinDuration(settings: CommissionSettings['commission'], sale: Sale): boolean {
   const n = settings.duration_value ?? 0;
@@ -135,7 +152,8 @@ export function withinDuration(settings: CommissionSettings['commission'], sale:
 export function computeCommissions(settings: CommissionSettings, sale: Sale): Commission[] {
   if (!sale.rewardable || !withinDuration(settings.commission, sale)) return [];
   const hold = settings.commission_hold_days;
-  const status: RewardStatus = sale.rewarded ? 'paid' : hold > 0 ? 'review_period' : 'ok';
+  const reviewed = hold > 0 || !settings.commission_auto_approve;
+  const status: RewardStatus = sale.rewarded ? 'paid' : reviewed ? 'review_period' : 'ok';
   const availableAt =
     status === 'review_period' ? `${addDays(sale.at.slice(0, 10), hold)}${sale.at.slice(10)}` : null;
   const rule: CommissionRule =

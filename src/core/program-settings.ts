@@ -56,7 +56,13 @@ export const portalSettingsDefaults = {
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export function programSettingsOf(type: ProgramType, stored: string): Record<string, unknown> {
-  return { ...programSettingsDefaults[type], ...parseObject(stored) };
+  const settings = { ...programSettingsDefaults[type], ...parseObject(stored) };
+  // A commission stored without its duration (the API lets a client leave it out) reads with the
+  // documented default, so every reader sees whole terms: "lifetime", no count.
+  const { commission } = settings as { commission?: unknown };
+  if (type === 'affiliate' && typeof commission === 'object' && commission !== null)
+    return { ...settings, commission: { duration: 'lifetime', duration_value: null, ...commission } };
+  return settings;
 }
 
 export function portalSettingsOf(type: ProgramType, stored: string): Record<string, unknown> {

@@ -191,6 +191,26 @@ describeEachDatabase('commissions', (server) => {
       });
       const settings = await own.request('GET', '/v1/program', { token: manual.p.token });
       assert.equal(settings.status, 200);
+
+      // Without a hold too: approving by hand means every commission waits, on both databases.
+      const noHold = await commissionProgram(own, { commission_auto_approve: false });
+      await sell(own, noHold.p, 'c-pa', 's1', 100);
+      const [waiting] = await commissionsOf(own, noHold.p);
+      assert.equal(waiting.status, 'pending');
+      assert.deepEqual((await figuresOf(own, noHold.p, noHold.partners.pa!)).pending, [
+        { currency: 'USD', amount: 10 },
+      ]);
+      clock.advance(30 * 86_400_000);
+      assert.equal((await commissionsOf(own, noHold.p))[0].status, 'pending', 'time alone approves nothing');
+      const byHand = await own.request('POST', '/v1/commissions/approve', {
+        token: noHold.p.token,
+        body: { ids: [waiting.id] },
+      });
+      assert.equal(byHand.body.data[0].status, 'approved', byHand.text);
+      assert.deepEqual(
+        await figuresOf(own, noHold.p, noHold.partners.pa!),
+        await recount(own, noHold.p, noHold.partners.pa!),
+      );
     } finally {
       await own.close();
     }

@@ -98,6 +98,39 @@ describeEachDatabase('program endpoints', (server) => {
     assert.equal(again.program_settings.onboarding_enabled, true);
   });
 
+  test('a commission without duration reads as lifetime; a limited one without its count is a 422', async () => {
+    const program = await server().newProgram('affiliate');
+    const put = (commission: Record<string, unknown>) =>
+      server().request('PUT', '/v1/program', {
+        token: program.token,
+        body: { program_settings: { commission } },
+      });
+    assert.equal((await put({ type: 'percent', value: 30 })).status, 200);
+    const read = async () =>
+      (await server().request('GET', '/v1/program', { token: program.token })).body.data.program
+        .program_settings.commission;
+    assert.deepEqual(await read(), {
+      type: 'percent',
+      value: 30,
+      duration: 'lifetime',
+      duration_value: null,
+    });
+    for (const duration of ['times', 'days', 'months', 'years']) {
+      const refused = await put({ type: 'percent', value: 30, duration });
+      assert.equal(refused.status, 422, duration);
+      assert.deepEqual(Object.keys(refused.body.errors), ['program_settings.commission.duration_value']);
+      assert.equal(refused.body.message, 'The program settings.commission.duration value field is required.');
+    }
+    assert.deepEqual(await read(), {
+      type: 'percent',
+      value: 30,
+      duration: 'lifetime',
+      duration_value: null,
+    });
+    assert.equal((await put({ type: 'fixed', value: 5, duration: 'times', duration_value: 2 })).status, 200);
+    assert.deepEqual(await read(), { type: 'fixed', value: 5, duration: 'times', duration_value: 2 });
+  });
+
   test('PUT /v1/program treats null and "" as not given', async () => {
     const program = await server().newProgram('affiliate', { name: 'Keep me' });
     const res = await server().request('PUT', '/v1/program', {

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Deps, ProgramContext } from '../../context.ts';
+import { lacksDurationCount } from '../../core/commissions.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
+import { messages } from '../../core/messages.ts';
 import { formatAmount } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
@@ -201,10 +203,19 @@ export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: 
   };
 }
 
+function refuseCountlessDuration(commission: unknown) {
+  if (lacksDurationCount(commission))
+    throw fieldError(
+      'program_settings.commission.duration_value',
+      messages.required('program_settings.commission.duration_value'),
+    );
+}
+
 export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody): Promise<void> {
   const { portal_host: portalHost, ...given } = (body.program_settings ?? {}) as Record<string, unknown> & {
     portal_host?: string | null;
   };
+  refuseCountlessDuration(given.commission);
   // Newsletter programs have no currency setting.
   const currency = given && 'currency' in given ? given.currency : undefined;
   const row = await getProgramRowOrThrow(ctx);

@@ -73,6 +73,7 @@ function affiliateSettingsOf(stored: string): AffiliateProgramSettings {
       commission: { ...commission, duration_value: commission.duration_value ?? null },
       product_commissions: (settings.product_commissions as CommissionSettings['product_commissions']) ?? [],
       commission_hold_days: Number(settings.commission_hold_days ?? 0),
+      commission_auto_approve: settings.commission_auto_approve !== false,
       tier2_commission: (settings.tier2_commission as CommissionSettings['tier2_commission']) ?? null,
     },
   };
