@@ -14,6 +14,9 @@ import type {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
+/** Keywords of OpenAPI's schema dialect that JSON Schema does not have, and the display-only title. */
+const openApiOnly = new Set(['title', 'example', 'discriminator', 'xml', 'externalDocs', 'nullable']);
+
 const standardFormats = new Set(['date-time', 'date', 'time', 'email', 'uri', 'uuid', 'hostname', 'ipv4']);
 
 const isObject = (value: Json | undefined): value is JsonObject =>
@@ -37,7 +40,7 @@ function standalone(document: JsonObject, schema: Json, depth = 0): Json {
   if (typeof schema.$ref === 'string') return standalone(document, resolve(document, schema.$ref), depth + 1);
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key.startsWith('x-') || key === 'title') continue;
+    if (key.startsWith('x-') || openApiOnly.has(key)) continue;
     if (key === 'format' && typeof value === 'string' && !standardFormats.has(value)) continue;
     // `properties` maps names to schemas: its keys are field names, never keywords.
     out[key] =
@@ -67,8 +70,14 @@ function inputFor(document: JsonObject, operation: JsonObject, body: Json | unde
   }
   if (body !== undefined) {
     const schema = standalone(document, body);
-    if (!isObject(schema) || !isObject(schema.properties))
-      throw new Error(`${where}: the body is not an object`);
+    if (!isObject(schema)) throw new Error(`${where}: the body is not a schema`);
+    if (!isObject(schema.properties)) {
+      // A body of alternatives (`anyOf` of object shapes) stays as it is, beside the parameters.
+      if (!Array.isArray(schema.anyOf) && !Array.isArray(schema.oneOf))
+        throw new Error(`${where}: the body is neither an object nor alternatives`);
+      const { type: _object, ...alternatives } = schema;
+      return Object.assign(input, alternatives);
+    }
     const { type: _object, properties, required, ...conditions } = schema;
     const requiredFields = Array.isArray(required) ? required : [];
     for (const [name, field] of Object.entries(properties))

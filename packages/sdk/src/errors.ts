@@ -1,7 +1,11 @@
-import type { components } from './generated/openapi.ts';
-
-/** The body of every Vouch error answer. */
-export type ErrorBody = components['schemas']['ErrorBody'];
+/**
+ * The body of every Vouch error answer (docs/api-behaviour.md, errors): what this client reads
+ * of it, whatever the document names the shape.
+ */
+export interface ErrorBody {
+  message: string;
+  errors?: Record<string, string[]>;
+}
 
 /**
  * Every failure of a call: an error answer of the API (`status` is its HTTP status) or a request
