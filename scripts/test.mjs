@@ -1,7 +1,9 @@
 // `npm test`: every test file on SQLite and PostgreSQL in one node:test run.
 // PostgreSQL comes from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). When it
 // is unreachable the run fails under CI and falls back to SQLite alone (with a warning) elsewhere.
-// Arguments narrow the run to some files: `npm test -- src/modules/program`.
+// Arguments narrow the run to some files: `npm test -- src/modules/program`. The workspace packages'
+// tests (packages/*/test) run too, with the `vouch-source` condition so that a package imports
+// another's TypeScript sources rather than its build.
 // When a selected file starts Vouch as a process (it calls useCompiledBuild), src/ is compiled
 // into dist/ if stale, beside the first test files: those tests wait for the build. The start-up
 // of the TypeScript app is measured once: every time budget of the run is a multiple of it, so a
@@ -41,7 +43,11 @@ async function postgresReachable() {
 }
 
 const filters = process.argv.slice(2);
-const files = [...testFiles('src'), ...testFiles('test')]
+const packageTests = readdirSync('packages').flatMap((name) => {
+  const dir = join('packages', name, 'test');
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? testFiles(dir) : [];
+});
+const files = [...testFiles('src'), ...testFiles('test'), ...packageTests]
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
 
@@ -87,6 +93,7 @@ console.log(`app start-up ${seconds(startupMs)}; per-test budget ${seconds(testT
 const child = spawn(
   process.execPath,
   [
+    '--conditions=vouch-source',
     '--import',
     'tsx',
     '--test',

@@ -276,12 +276,17 @@ describeEachDatabase('program endpoints', (server) => {
     assert.equal(await read((await server().newProgram('newsletter')).token), 0);
   });
 
-  test('GET /v1/test tells which program a key belongs to', async () => {
+  test('GET /v1/test tells which program a key belongs to and what the key may do', async () => {
     const program = await server().newProgram('referral', { name: 'Friends' });
     const res = await server().request('GET', '/v1/test', { token: program.readToken });
     assert.deepEqual(res.body, {
-      data: { program: { id: program.id, pub_id: program.publicId, name: 'Friends', type: 'Referral' } },
+      data: {
+        program: { id: program.id, pub_id: program.publicId, name: 'Friends', type: 'Referral' },
+        key: { scope: 'read' },
+      },
       status: 1,
     });
+    const full = await server().request('GET', '/v1/test', { token: program.token });
+    assert.deepEqual(full.body.data.key, { scope: 'full' });
   });
 });

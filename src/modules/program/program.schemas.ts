@@ -279,5 +279,10 @@ export const KeyCheckResponse = Success(
       name: Type.String(),
       type: Type.String(),
     }),
+    key: Type.Object({
+      scope: Type.Union([Type.Literal('full'), Type.Literal('read')], {
+        description: 'What the key may do: `read` keys are refused every write',
+      }),
+    }),
   }),
 );

@@ -251,7 +251,10 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
 
 export async function getKeyCheck(ctx: ProgramContext) {
   const row = await getProgramRowOrThrow(ctx);
-  return { program: { id: row.id, pub_id: row.public_id, name: row.name, type: programTypeLabel[row.type] } };
+  return {
+    program: { id: row.id, pub_id: row.public_id, name: row.name, type: programTypeLabel[row.type] },
+    key: { scope: ctx.program.scope },
+  };
 }
 
 /**
