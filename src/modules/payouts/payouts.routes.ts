@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -113,7 +114,7 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
       querystring: ExportPayoutQuery,
       response: {
         // A stream is sent as it is (never serialized); the schema documents the file.
-        200: Type.Unsafe<unknown>({
+        200: Type.Unsafe<Readable>({
           description: 'The CSV file, streamed',
           content: { 'text/csv': { schema: { type: 'string' } } },
         }),

@@ -1,30 +1,36 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
 import { programContext, variantInput } from '../../http/context.ts';
 import { baseUrl } from '../../http/pagination.ts';
+import { unionOfVariants } from '../../http/program-variants.ts';
 import { errorResponses } from '../../http/schemas.ts';
+import { getProgramOverview } from './program.overview.ts';
 import {
   KeyCheckResponse,
   ProgramOverviewByType,
   UpdateProgramBodyByType,
   UpdateProgramResponse,
 } from './program.schemas.ts';
-import { getKeyCheck, getProgramOverview, updateProgram } from './program.service.ts';
+import { getKeyCheck, updateProgram } from './program.service.ts';
 
 const everyType = { auth: 'apiKey', programTypes } as const;
 
-export async function programRoutes(app: FastifyInstance) {
+const ProgramOverviewResponse = unionOfVariants(ProgramOverviewByType);
+
+export async function programRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/v1/program', {
     config: { ...everyType, variants: { response: ProgramOverviewByType } },
     schema: {
       operationId: 'getProgramOverview',
       summary: 'The program, its settings and its 30-day statistics',
       tags: ['Program'],
-      response: { ...errorResponses },
+      response: { 200: ProgramOverviewResponse, ...errorResponses },
     },
     handler: async (request) => ({
       data: await getProgramOverview(programContext(request), { baseUrl: baseUrl(request) }),
-      status: 1,
+      status: 1 as const,
     }),
   });
 
@@ -35,13 +41,13 @@ export async function programRoutes(app: FastifyInstance) {
       summary: 'Same as GET /v1/program (deprecated)',
       tags: ['Program'],
       deprecated: true,
-      response: { ...errorResponses },
+      response: { 200: ProgramOverviewResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
       reply.header('deprecation', 'true').header('link', '</v1/program>; rel="successor-version"');
       return {
         data: await getProgramOverview(programContext(request), { baseUrl: baseUrl(request) }),
-        status: 1,
+        status: 1 as const,
       };
     },
   });

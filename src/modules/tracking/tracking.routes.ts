@@ -17,7 +17,7 @@ import {
 } from './tracking.schemas.ts';
 import {
   type ClickRequest,
-  ClickTracker,
+  clickTrackerOf,
   followLink,
   type LinkAnswer,
   reportClick,
@@ -63,7 +63,7 @@ function sendLinkAnswer(request: FastifyRequest, reply: FastifyReply, answer: Li
  */
 export async function trackingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tracker = new ClickTracker(app.deps);
+  const tracker = clickTrackerOf(app.deps);
   app.addHook('onClose', async () => tracker.close());
   await app.register(fastifyCookie);
   // The script posts text/plain (a simple request, no preflight) carrying JSON.
