@@ -46,10 +46,12 @@ export const programVariants = fp(async (app: FastifyInstance) => {
     const schema = (route.schema ??= {});
 
     if (variants.body) {
-      const entries = Object.entries(variants.body) as [ProgramType, TSchema][];
+      const entries = Object.entries(variants.body) as [ProgramType, TSchema & { examples?: unknown[] }][];
+      // The variants' examples become the body's (the document shows them beside the union).
+      const examples = entries.flatMap(([, s]) => s.examples ?? []);
       schema.body = Type.Union(
-        entries.map(([, s]) => s),
-        { [VARIANTS_MARKER]: entries.map(([type]) => type) },
+        entries.map(([, { examples: _, ...bare }]) => bare),
+        { [VARIANTS_MARKER]: entries.map(([type]) => type), ...(examples.length ? { examples } : {}) },
       );
       const validators = new Map(
         entries.map(([type, s]) => [type, { schema: s, validate: compileBodyValidator(s) }]),

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.ts';
 import { perAddressLimit } from '../../http/address-rate-limit.ts';
-import { errorResponses } from '../../http/schemas.ts';
+import { errorResponses, withExample } from '../../http/schemas.ts';
 import {
   ClickAnswer,
   LinkKeyParams,
@@ -101,6 +101,8 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     config: publicRoute,
     schema: {
       operationId: 'followReferralLink',
+      description:
+        'Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie and redirects. A key the program does not know answers the HTML "Link not found" page.',
       summary:
         'Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target',
       tags,
@@ -113,6 +115,8 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     config: publicRoute,
     schema: {
       operationId: 'followProgramReferralLink',
+      description:
+        'Follows a referral link of one program, as `/r/{key}`; an unknown key in a known program redirects to its website without a cookie.',
       summary: 'Follow a referral link of one program (for keys two programs share): as `/r/{key}`',
       tags,
       params: ProgramLinkKeyParams,
@@ -148,6 +152,8 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     config: publicRoute,
     schema: {
       operationId: 'getTrackingScript',
+      description:
+        'Answers the tracking script for the company website, with an `ETag` (304 when unchanged) and an hour of caching.',
       summary:
         'The tracking script for the company site: stores the key of `?aff=` / `?ref=` in a first-party cookie, reports the click, fills `vouch_referral` inputs',
       tags,
@@ -183,10 +189,12 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     config: publicRoute,
     schema: {
       operationId: 'reportClick',
+      description:
+        'Reports a visit from the tracking script: counts the click as `/r/{key}` does and answers the cookie to store. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.',
       summary:
         'Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store',
       tags,
-      body: ReportClickBody,
+      body: withExample(ReportClickBody, { program: 'Ab12Cd34Ef56', key: 'pat' }),
       response: { 200: ClickAnswer, ...errorResponses },
     },
     onRequest: [cors, limit],
