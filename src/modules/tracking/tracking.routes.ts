@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.ts';
 import { perAddressLimit } from '../../http/address-rate-limit.ts';
-import { errorResponses, withExample } from '../../http/schemas.ts';
+import { ErrorBody, errorResponses, withExample } from '../../http/schemas.ts';
 import {
   ClickAnswer,
   LinkKeyParams,
@@ -40,11 +40,12 @@ const clickRequest = (request: FastifyRequest): ClickRequest => ({
   address: request.ip,
 });
 
+const sendNotFoundPage = (reply: FastifyReply) =>
+  reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+
 function sendLinkAnswer(request: FastifyRequest, reply: FastifyReply, answer: LinkAnswer) {
   reply.header('cache-control', 'no-store');
-  if ('notFound' in answer) {
-    return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
-  }
+  if ('notFound' in answer) return sendNotFoundPage(reply);
   if (answer.cookie) {
     reply.setCookie(answer.cookie.name, answer.cookie.value, {
       path: '/',
@@ -95,7 +96,15 @@ export async function trackingRoutes(fastify: FastifyInstance) {
         cookie: cookieOf(request),
       }),
     );
-  const redirects = { 302: Redirect, 404: NotFoundPage };
+  // A path that does not decode (`%ZZ`) is refused before any route, as JSON like every 400.
+  const redirects = { 302: Redirect, 400: ErrorBody, 404: NotFoundPage };
+  // A key no link can have (a NUL in it) is refused by the shared input checks as "not found":
+  // a visitor gets the same page as for any unknown key, not a JSON error.
+  app.setErrorHandler((error, request, reply) => {
+    const isLink = request.routeOptions.url?.startsWith('/r/') ?? false;
+    if (isLink && error instanceof AppError && error.code === 'not_found') return sendNotFoundPage(reply);
+    throw error;
+  });
 
   app.get('/r/:key', {
     config: publicRoute,
@@ -140,12 +149,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
   app.get('/r/*', {
     config: publicRoute,
     schema: { hide: true, response: { 404: NotFoundPage } },
-    handler: async (_request, reply) =>
-      reply
-        .code(404)
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(NOT_FOUND_PAGE),
+    handler: async (_request, reply) => sendNotFoundPage(reply),
   });
 
   app.get('/js/vouch.js', {
