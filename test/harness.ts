@@ -226,15 +226,16 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     request<T>(method, path, { token: ADMIN_TOKEN, body });
 
   const newProgram = async (type: ProgramType, opts: { name?: string; website?: string } = {}) => {
-    const created = await admin<any>('POST', '/admin/v1/programs', {
+    const created = await admin<{ data: { id: number; public_id: string } }>('POST', '/admin/v1/programs', {
       name: opts.name ?? `${type} program`,
       type,
       website: opts.website ?? 'https://shop.example.com',
     });
     if (created.status !== 201) throw new Error(`program create failed: ${created.text}`);
-    const id = created.body.data.id as number;
-    const full = await admin<any>('POST', `/admin/v1/programs/${id}/api-keys`, { name: 'full' });
-    const read = await admin<any>('POST', `/admin/v1/programs/${id}/api-keys`, {
+    const id = created.body.data.id;
+    type KeyAnswer = { data: { token: string } };
+    const full = await admin<KeyAnswer>('POST', `/admin/v1/programs/${id}/api-keys`, { name: 'full' });
+    const read = await admin<KeyAnswer>('POST', `/admin/v1/programs/${id}/api-keys`, {
       name: 'read',
       scope: 'read',
     });

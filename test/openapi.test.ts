@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import type { TSchema } from 'typebox';
+import { compileBodyValidator, VARIANTS_MARKER } from '../src/http/validation.ts';
 import { describeEachDatabase } from './harness.ts';
 import { generateOpenApiDocument } from './openapi-document.ts';
 
@@ -95,6 +97,50 @@ test('a shape that varies by program type is a union of named variants, each mar
     '#/components/schemas/AffiliateProgramOverview',
   );
 });
+
+test('every operation says what it does; every request body has an example its schema accepts', () => {
+  const document = JSON.parse(committedText());
+  let bodies = 0;
+  for (const [path, operations] of Object.entries<Record<string, Operation>>(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const what = `${method.toUpperCase()} ${path}`;
+      assert.ok((operation.description ?? '').length >= 30, `${what} has a description`);
+      for (const [media, content] of Object.entries(operation.requestBody?.content ?? {})) {
+        const examples =
+          content.example !== undefined
+            ? [content.example]
+            : Object.values(content.examples ?? {}).map((named) => named.value);
+        assert.ok(examples.length > 0, `${what} (${media}) has an example`);
+        const validate = compileBodyValidator(inlineRefs(document, content.schema) as TSchema);
+        for (const example of examples) {
+          // The validator fills defaults in: it gets a copy.
+          assert.ok(validate(structuredClone(example)), `${what}: ${JSON.stringify(validate.errors)}`);
+        }
+        bodies++;
+      }
+    }
+  }
+  assert.ok(bodies >= 42, `${bodies} request bodies checked`);
+});
+
+type Operation = {
+  description?: string;
+  requestBody?: {
+    content: Record<
+      string,
+      { schema: unknown; example?: unknown; examples?: Record<string, { value: unknown }> }
+    >;
+  };
+};
+
+/** A schema of the document with its `$ref`s replaced by their targets (and no variant marker). */
+function inlineRefs(document: unknown, node: unknown): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlineRefs(document, item));
+  if (!node || typeof node !== 'object') return node;
+  const { $ref, [VARIANTS_MARKER]: _marker, ...rest } = node as Record<string, unknown>;
+  if (typeof $ref === 'string') return inlineRefs(document, resolvePointer(document, $ref));
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inlineRefs(document, value)]));
+}
 
 function collectRefs(node: unknown, found: string[] = []): string[] {
   if (Array.isArray(node)) for (const item of node) collectRefs(item, found);

@@ -4,6 +4,9 @@ export interface Clock {
   nowMicros(): number;
 }
 
+/** Milliseconds since the Unix epoch on `clock`: for timers and caches that should follow it. */
+export const millisOn = (clock: Clock) => () => clock.nowMicros() / 1000;
+
 export const systemClock: Clock = {
   nowMicros: () => Math.floor((performance.timeOrigin + performance.now()) * 1000),
 };

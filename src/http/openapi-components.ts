@@ -13,7 +13,10 @@ type Json = Record<string, unknown>;
 
 /** The answer every error status gets, by name; the 422 carries field messages. */
 const errorResponses: Record<string, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'The request could not be read (malformed JSON, a bad header).' },
+  400: {
+    name: 'BadRequest',
+    description: 'The request could not be read (malformed JSON, a bad header, a URL that does not decode).',
+  },
   401: { name: 'Unauthorized', description: 'The credentials are missing or not valid.' },
   403: {
     name: 'Forbidden',

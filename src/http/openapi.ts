@@ -20,7 +20,7 @@ export const openApi = fp(async (app: FastifyInstance) => {
         title: 'Vouch API',
         version: '1.0.0',
         description:
-          'Affiliate, refer-a-friend and newsletter referral programs. `/v1` takes an API key of a program; `/admin/v1` takes the operator token (ADMIN_TOKEN).',
+          'Affiliate, refer-a-friend and newsletter referral programs. `/v1` takes an API key of a program; `/admin/v1` takes the operator token (ADMIN_TOKEN). Every path answers a URL that does not decode (`%ZZ`) with 400, and a method it does not list with 405 and an `Allow` header, both with the JSON error body `{message, errors, status: 0}`.',
       },
       components: {
         securitySchemes: {

@@ -1,7 +1,7 @@
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type TSchema, Type } from 'typebox';
+import { type TSchema, type TUnion, Type } from 'typebox';
 import type { ProgramType } from '../core/program-types.ts';
 import { stripAbsent } from './absent.ts';
 import {
@@ -12,6 +12,26 @@ import {
 } from './validation.ts';
 
 type Serializer = (payload: unknown) => string;
+
+/** One schema per program type, in the order the document lists them. */
+export interface EveryProgramType<A extends TSchema, R extends TSchema, N extends TSchema> {
+  affiliate: A;
+  referral: R;
+  newsletter: N;
+}
+
+/**
+ * The union a variant route declares as its 200, marked with the program type of each branch:
+ * the type provider types the handler's answer by it (one of the variants), the document shows
+ * it, and the hook below serializes each answer with its own program type's branch.
+ */
+export function unionOfVariants<A extends TSchema, R extends TSchema, N extends TSchema>(
+  variants: EveryProgramType<A, R, N>,
+): TUnion<[A, R, N]> {
+  return Type.Union([variants.affiliate, variants.referral, variants.newsletter], {
+    [VARIANTS_MARKER]: ['affiliate', 'referral', 'newsletter'],
+  });
+}
 
 /**
  * Bodies and responses whose shape depends on the caller's program type. The OpenAPI document
@@ -26,10 +46,12 @@ export const programVariants = fp(async (app: FastifyInstance) => {
     const schema = (route.schema ??= {});
 
     if (variants.body) {
-      const entries = Object.entries(variants.body) as [ProgramType, TSchema][];
+      const entries = Object.entries(variants.body) as [ProgramType, TSchema & { examples?: unknown[] }][];
+      // The variants' examples become the body's (the document shows them beside the union).
+      const examples = entries.flatMap(([, s]) => s.examples ?? []);
       schema.body = Type.Union(
-        entries.map(([, s]) => s),
-        { [VARIANTS_MARKER]: entries.map(([type]) => type) },
+        entries.map(([, { examples: _, ...bare }]) => bare),
+        { [VARIANTS_MARKER]: entries.map(([type]) => type), ...(examples.length ? { examples } : {}) },
       );
       const validators = new Map(
         entries.map(([type, s]) => [type, { schema: s, validate: compileBodyValidator(s) }]),

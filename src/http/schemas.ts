@@ -1,5 +1,6 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import type { AmountSign } from '../core/money.ts';
+import type { ProgramType } from '../core/program-types.ts';
 
 /** Shared wire pieces: envelopes, error bodies and field types every module reuses. */
 
@@ -162,3 +163,36 @@ export const errorResponses = {
   500: ErrorBody,
   503: ErrorBody,
 } as const;
+
+/**
+ * A request body schema with one example for the document: a value of the schema's own type, so
+ * the compiler checks its fields, and test/openapi.test.ts validates it against the schema.
+ */
+export function withExample<T extends TSchema>(schema: T, example: Static<T>): T {
+  return { ...schema, examples: [example] };
+}
+
+/** Program-type body variants, one of them with an example (see `withExample`). */
+export function withVariantExample<
+  Variants extends Partial<Record<ProgramType, TSchema>>,
+  Which extends keyof Variants & ProgramType,
+>(variants: Variants, type: Which, example: Static<NonNullable<Variants[Which]>>): Variants {
+  const schema = variants[type];
+  return schema ? { ...variants, [type]: withExample(schema, example) } : variants;
+}
+
+/**
+ * `anyOf` of string constants, typed as their union: `Type.Union` over a mapped list is typed
+ * `never` (its type needs a tuple), which would let any value through the compiler.
+ */
+export function literalUnion<const Values extends readonly string[]>(
+  values: Values,
+  options: Record<string, unknown> = {},
+) {
+  return Type.Unsafe<Values[number]>(
+    Type.Union(
+      values.map((value) => Type.Literal(value)),
+      options,
+    ),
+  );
+}

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ListQuery, paginated } from '../../http/pagination.ts';
-import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
+import { errorResponses, Paginated, StatusOnly, Success, withExample } from '../../http/schemas.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.service.ts';
 import { createProgram, getProgramOrThrow, listPrograms } from '../program/program.service.ts';
 import {
@@ -26,9 +26,15 @@ export async function adminRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: {
       operationId: 'createProgram',
+      description:
+        'Creates a program (one tenant) of type `affiliate`, `referral` or `newsletter`; the type never changes. Needs the operator token (`ADMIN_TOKEN`), not an API key.',
       summary: 'Create a program (a tenant) of a fixed type',
       tags,
-      body: CreateProgramBody,
+      body: withExample(CreateProgramBody, {
+        name: 'Acme referrals',
+        type: 'affiliate',
+        website: 'https://shop.example.com',
+      }),
       response: { 201: Success(AdminProgram), ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -41,6 +47,8 @@ export async function adminRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: {
       operationId: 'listPrograms',
+      description:
+        'Lists every program of this server, newest first, paginated like every list. Needs the operator token.',
       summary: 'List programs',
       tags,
       querystring: ListQuery('standard'),
@@ -54,6 +62,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: {
       operationId: 'getProgram',
+      description: 'Answers one program, named by its integer id or its public id. Needs the operator token.',
       summary: 'Get a program by id or public id',
       tags,
       params: ProgramIdParams,
@@ -69,10 +78,12 @@ export async function adminRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: {
       operationId: 'createApiKey',
+      description:
+        'Creates an API key of a program with scope `full` (default) or `read`; the token `vk_<id>_<secret>` is in this answer only and cannot be read again.',
       summary: 'Create an API key; its token is shown only in this response',
       tags,
       params: ProgramIdParams,
-      body: CreateApiKeyBody,
+      body: withExample(CreateApiKeyBody, { name: 'Shop backend', scope: 'full' }),
       response: { 201: Success(CreatedApiKey), ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -86,6 +97,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: {
       operationId: 'listApiKeys',
+      description: 'Lists the API keys of a program with their names, scopes and use, never their tokens.',
       summary: "List a program's API keys (without tokens)",
       tags,
       params: ProgramIdParams,
@@ -101,6 +113,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     config: admin,
     schema: {
       operationId: 'revokeApiKey',
+      description: 'Revokes an API key; requests with it answer 401 within a second on every instance.',
       summary: 'Revoke an API key; it answers 401 within one second on every instance',
       tags,
       params: ApiKeyIdParams,

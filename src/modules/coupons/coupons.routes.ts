@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses } from '../../http/schemas.ts';
+import { errorResponses, withExample } from '../../http/schemas.ts';
 import { couponCodes } from '../promotion-codes/promotion-codes.service.ts';
 import {
   CouponDeleted,
@@ -20,6 +20,11 @@ import { createCoupon, deleteCoupon, getCoupon, listCoupons, updateCoupon } from
 const policy = { auth: 'apiKey', programTypes } as const;
 const tags = ['Coupons'];
 
+const updateCouponBodyWithExample = withExample(UpdateCouponBody, {
+  uuid_code: 'spring-2026',
+  update: { name: 'Spring sale (extended)', active: true },
+});
+
 /**
  * `/v1/coupons…` for every program type. A coupon's responses list its promotion codes, which
  * the promotion-codes module provides (`couponCodes`): codes depend on coupons, not the reverse.
@@ -31,9 +36,18 @@ export async function couponsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createCoupon',
+      description:
+        'Creates a coupon (a discount a partner or customer can be given) and, in `promotion_codes`, codes that redeem it. The same `uuid_code` again replays the stored coupon.',
       summary: 'Create a coupon (and, in `promotion_codes`, codes that redeem it)',
       tags,
-      body: CreateCouponBody,
+      body: withExample(CreateCouponBody, {
+        name: 'Spring sale',
+        uuid_code: 'spring-2026',
+        coupon_discount_type: 'percent',
+        coupon_discount_amount: 15,
+        coupon_duration_type: 'once',
+        promotion_codes: [{ code: 'SPRING15' }],
+      }),
       response: { 200: CouponWrittenResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -46,6 +60,8 @@ export async function couponsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listCoupons',
+      description:
+        'Lists coupons, each with its promotion codes as `{data: [...]}`; filters that match nothing give an empty page, never an error.',
       summary: 'List coupons, each with its promotion codes as `{data: [...]}`; never an error',
       tags,
       querystring: ListCouponsQuery,
@@ -63,6 +79,7 @@ export async function couponsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getCoupon',
+      description: 'Answers a coupon with its promotion codes.',
       summary: 'Get a coupon with its promotion codes',
       tags,
       params: CouponParams,
@@ -78,9 +95,10 @@ export async function couponsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updateCouponByBody',
+      description: 'Updates the coupon named by `uuid_code` (or the older integer `id`) in the body.',
       summary: 'Update a coupon named by `uuid_code` (or the older integer `id`) in the body',
       tags,
-      body: UpdateCouponBody,
+      body: updateCouponBodyWithExample,
       response: { 200: CouponWrittenResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -93,10 +111,12 @@ export async function couponsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updateCoupon',
+      description:
+        'Updates a coupon; `metadata` is merged key by key, and `active` takes effect at once for its codes.',
       summary: 'Update a coupon; `metadata` is merged, `active` counts at once',
       tags,
       params: CouponParams,
-      body: UpdateCouponBody,
+      body: updateCouponBodyWithExample,
       response: { 200: CouponWrittenResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -109,6 +129,8 @@ export async function couponsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteCoupon',
+      description:
+        'Deletes a coupon: its codes can no longer be redeemed. An unknown coupon is a 404 `Coupon not found`.',
       summary: 'Delete a coupon: its codes can no longer be redeemed. Unknown: 404 `Coupon not found`',
       tags,
       params: CouponParams,

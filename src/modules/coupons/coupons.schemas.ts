@@ -5,6 +5,7 @@ import {
   Amount,
   BooleanLike,
   DateOnly,
+  literalUnion,
   NullableTimestamp,
   Paginated,
   Success,
@@ -23,10 +24,7 @@ import {
 /** Wire shapes of `/v1/coupons…` (spec "Coupon"). Property order is the serialized order. */
 
 const literals = <T extends readonly string[]>(values: T, title: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    { 'x-error': 'invalid', title },
-  );
+  literalUnion(values, { 'x-error': 'invalid', title });
 
 const couponFields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
-import { errorResponses, StatusOnly, Success } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, Success, withExample } from '../../http/schemas.ts';
 import { CreditBalanceBody, CustomerBalance } from './customers.balance.schemas.ts';
 import { creditCustomerBalance, getCustomerBalance } from './customers.balance.service.ts';
 import { CustomerIdParams } from './customers.schemas.ts';
@@ -17,6 +17,8 @@ export async function customerBalanceRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getCustomerBalance',
+      description:
+        'Answers what the customer has earned and not yet received, per currency, and its non-currency rewards.',
       summary: "The customer's balance per currency and its non-currency rewards",
       tags,
       params: CustomerIdParams,
@@ -32,10 +34,12 @@ export async function customerBalanceRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'creditCustomerBalance',
+      description:
+        'Records that an amount was handed to the customer: it leaves the balance of its currency, which never goes below zero (422).',
       summary: 'Record that an amount was handed to the customer: it leaves the balance, never below zero',
       tags,
       params: CustomerIdParams,
-      body: CreditBalanceBody,
+      body: withExample(CreditBalanceBody, { amount: 10, amount_units: 'USD', is_currency: true }),
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
+import { errorResponses, Paginated, StatusOnly, Success, withExample } from '../../http/schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
 import {
   CreateCustomerReferralLinkBody,
@@ -33,9 +33,10 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createCustomerReferralLink',
+      description: 'Adds a referral link to a refer-a-friend customer; its `key` is unique in the program.',
       summary: 'Add a referral link to a customer',
       tags,
-      body: CreateCustomerReferralLinkBody,
+      body: withExample(CreateCustomerReferralLinkBody, { key: 'amy-summer', customer: { id: 'amy' } }),
       response: { 200: Success(ReferralLink), ...errorResponses },
     },
     handler: async (request) => ({
@@ -48,6 +49,8 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'searchCustomerReferralLinks',
+      description:
+        'Finds customer referral links by `id`/`key` or by customer (`customer[id]`, `customer[key]`, `customer[email]`).',
       summary: 'Search customer referral links by id, key or customer[id|key|email]',
       tags,
       querystring: SearchCustomerReferralLinksQuery,
@@ -65,6 +68,7 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getCustomerReferralLink',
+      description: 'Answers a customer referral link, named by its id, which is its key.',
       summary: 'Get a customer referral link by id (its key)',
       tags,
       params: CustomerReferralLinkParams,
@@ -80,10 +84,12 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updateCustomerReferralLink',
+      description:
+        "Changes a link's key; changing the default link's key changes the customer's key with it.",
       summary: "Change a link's key (the default link's key is the customer's key: both change)",
       tags,
       params: CustomerReferralLinkParams,
-      body: UpdateCustomerReferralLinkBody,
+      body: withExample(UpdateCustomerReferralLinkBody, { key: 'amy-autumn' }),
       response: { 200: Success(ReferralLink), ...errorResponses },
     },
     handler: async (request) => ({
@@ -96,6 +102,7 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteCustomerReferralLink',
+      description: 'Removes a customer referral link; the default one cannot be removed (422).',
       summary: 'Remove a referral link (never the default one)',
       tags,
       params: CustomerReferralLinkParams,
@@ -111,6 +118,7 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listCustomerReferralLinks',
+      description: "Lists a customer's referral links, its default link first.",
       summary: "A customer's referral links, default first",
       tags,
       params: CustomerIdParams,

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
-import { errorResponses, StatusOnly, Success } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, Success, withExample } from '../../http/schemas.ts';
 import {
   CustomerReferrals,
   CustomerReferralsQuery,
@@ -28,9 +28,10 @@ export async function referralCustomersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'inviteCustomer',
+      description: 'Queues an invitation e-mail to an address through the outbox; it creates no customer.',
       summary: 'Send an invitation e-mail (queued through the outbox)',
       tags,
-      body: InviteCustomerBody,
+      body: withExample(InviteCustomerBody, { email: 'friend@example.com', name: 'Sam' }),
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {
@@ -43,6 +44,7 @@ export async function referralCustomersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'archiveCustomer',
+      description: 'Archives a customer (a soft delete): hidden from lists, and its links stop attributing.',
       summary: 'Archive a customer (soft delete): hidden from lists, its links stop attributing',
       tags,
       params: CustomerIdParams,
@@ -58,6 +60,7 @@ export async function referralCustomersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'revokeArchiveCustomer',
+      description: 'Brings an archived customer back with status `active`.',
       summary: 'Bring an archived customer back (status `active`)',
       tags,
       params: CustomerIdParams,
@@ -73,6 +76,8 @@ export async function referralCustomersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getCustomerStats',
+      description:
+        "Answers the customer's referral figures (clicks, signups, sales) and each of its links with its clicks.",
       summary: "The customer's referral figures and links",
       tags,
       params: CustomerIdParams,
@@ -88,6 +93,7 @@ export async function referralCustomersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listCustomerReferrals',
+      description: 'Lists the customers this customer referred, newest first.',
       summary: 'The customers this customer referred, newest first',
       tags,
       params: CustomerIdParams,

@@ -2,7 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
+import {
+  errorResponses,
+  PaginatedPlaceholder,
+  StatusOnly,
+  SuccessPlaceholder,
+  withVariantExample,
+} from '../../http/schemas.ts';
 // A customer's sales belong to the transactions module: its list, and taking them back on delete.
 import { deleteSalesOfBuyer, listCustomerTransactions } from '../transactions/transactions.service.ts';
 import {
@@ -34,16 +40,30 @@ const policy = { auth: 'apiKey', programTypes: customerProgramTypes } as const;
 const tags = ['Customers'];
 
 /** `/v1/customers…`, one route per path for every program type that has customers. */
+const updateCustomerBodies = withVariantExample(UpdateCustomerBodyByProgramType, 'referral', {
+  update: { name: 'Amy', email: 'amy@example.com' },
+});
+
 export async function customersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post('/v1/customers', {
     config: {
       ...policy,
-      variants: { body: CreateCustomerBodyByProgramType, response: CustomerResponseByProgramType },
+      variants: {
+        body: withVariantExample(CreateCustomerBodyByProgramType, 'affiliate', {
+          key: 'cus_1001',
+          email: 'buyer@example.com',
+          name: 'Casey',
+          partner: { key: 'pat' },
+        }),
+        response: CustomerResponseByProgramType,
+      },
     },
     schema: {
       operationId: 'createCustomer',
+      description:
+        'Creates a customer: for affiliate programs a buyer attributed to a `partner` (by id, key or email), for refer-a-friend programs a customer with its own referral link, optionally `referred_by` another. The body and answer depend on the program type.',
       summary: 'Create a customer',
       tags,
       response: { 201: CreatedCustomerResponse, ...errorResponses },
@@ -60,10 +80,18 @@ export async function customersRoutes(fastify: FastifyInstance) {
   app.post('/v1/customer', {
     config: {
       ...policy,
-      variants: { body: CreateCustomerNestedBodyByProgramType, response: CustomerResponseByProgramType },
+      variants: {
+        body: withVariantExample(CreateCustomerNestedBodyByProgramType, 'affiliate', {
+          customer: { key: 'cus_1001', email: 'buyer@example.com' },
+          partner: { key: 'pat' },
+        }),
+        response: CustomerResponseByProgramType,
+      },
     },
     schema: {
       operationId: 'createCustomerNested',
+      description:
+        'Creates a customer from the older nested body `{customer, partner}`; answers as `POST /v1/customers`.',
       summary: 'Create a customer (older nested body `{customer, partner}`)',
       tags,
       response: { 201: CreatedCustomerResponse, ...errorResponses },
@@ -81,6 +109,8 @@ export async function customersRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: CustomerListResponseByProgramType } },
     schema: {
       operationId: 'listCustomers',
+      description:
+        'Lists customers, newest first; archived ones only with `status=archived`. The item shape depends on the program type.',
       summary: 'List customers, newest first',
       tags,
       querystring: ListCustomersQuery,
@@ -94,6 +124,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: CustomerListResponseByProgramType } },
     schema: {
       operationId: 'searchCustomers',
+      description: 'Finds customers by `id`, `key` or `email`; no match is an empty list.',
       summary: 'Search customers by id, key or email',
       tags,
       querystring: SearchCustomersQuery,
@@ -107,6 +138,8 @@ export async function customersRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: CustomerResponseByProgramType } },
     schema: {
       operationId: 'getCustomer',
+      description:
+        'Answers a customer: by key in affiliate programs, by id then key in refer-a-friend programs.',
       summary: 'Get a customer (affiliate: by key; refer-a-friend: by id or key)',
       tags,
       params: CustomerIdParams,
@@ -121,10 +154,14 @@ export async function customersRoutes(fastify: FastifyInstance) {
   app.put('/v1/customers/:id', {
     config: {
       ...policy,
-      variants: { body: UpdateCustomerBodyByProgramType, response: CustomerResponseByProgramType },
+      variants: {
+        body: updateCustomerBodies,
+        response: CustomerResponseByProgramType,
+      },
     },
     schema: {
       operationId: 'updateCustomer',
+      description: 'Updates a customer; fields come wrapped in `update` or flat, omitted fields stay.',
       summary: 'Update a customer; the body is wrapped in `update` or flat',
       tags,
       params: CustomerIdParams,
@@ -143,10 +180,12 @@ export async function customersRoutes(fastify: FastifyInstance) {
   app.put('/v1/customers', {
     config: {
       ...policy,
-      variants: { body: UpdateCustomerBodyByProgramType, response: CustomerResponseByProgramType },
+      variants: { body: updateCustomerBodies, response: CustomerResponseByProgramType },
     },
     schema: {
       operationId: 'updateCustomerByBody',
+      description:
+        'Updates the customer named by `key` or `id` in the body (the older form); fields come wrapped in `update` or flat.',
       summary: 'Update a customer named in the body (older form)',
       tags,
       response: { 200: SuccessPlaceholder, ...errorResponses },
@@ -165,6 +204,8 @@ export async function customersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteCustomer',
+      description:
+        'Deletes a customer with its transactions and rewards; the figures they counted in drop with them.',
       summary: 'Delete a customer with its transactions and rewards',
       tags,
       params: CustomerIdParams,
@@ -180,6 +221,8 @@ export async function customersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteCustomerByBody',
+      description:
+        'Deletes the customer named by `key`, `email` or `id` in the body, with its transactions and rewards.',
       summary: 'Delete a customer named by `key`, `email` or `id` in the body',
       tags,
       querystring: DeleteCustomersQuery,
@@ -195,6 +238,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: CustomerTransactionsResponseByProgramType } },
     schema: {
       operationId: 'listCustomerTransactions',
+      description: "Lists the customer's transactions, newest first.",
       summary: "The customer's transactions, newest first",
       tags,
       params: CustomerIdParams,

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isPlainObject } from '../../http/absent.ts';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, withExample } from '../../http/schemas.ts';
 import { unwrapUpdate } from '../../http/update-body.ts';
 import {
   ConvertLeadBody,
@@ -48,6 +48,8 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getLeadSetup',
+      description:
+        'Answers whether leads are on, the commission a converted lead earns, and the custom form fields with their ids.',
       summary: 'The lead setup: whether leads are on, their commission and the custom form fields',
       tags,
       response: { 200: LeadSetupResponse, ...errorResponses },
@@ -60,10 +62,16 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     preValidation: unwrapUpdate,
     schema: {
       operationId: 'updateLeadSetup',
+      description:
+        'Changes the lead setup (a Vouch extension): leads on or off, their commission and the form; listed fields keep their ids, missing ones are removed.',
       summary:
         'Change the lead setup (Vouch extension): leads on or off, their commission, the form; listed fields keep their ids',
       tags,
-      body: UpdateLeadSetupBody,
+      body: withExample(UpdateLeadSetupBody, {
+        leads_enabled: true,
+        program_leads_commission_type: 'lead_specific',
+        leads_commission: { currency: 'USD', commission: 50, commission_type: 'fixed' },
+      }),
       response: { 200: LeadSetupResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -77,9 +85,15 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     preValidation: emptyAnswers,
     schema: {
       operationId: 'createLead',
+      description:
+        'Submits a lead for a partner (by `partner` id, key or email); `cfields` answers the custom form by field id. The lead starts `submitted`.',
       summary: "Submit a partner's lead; `cfields` answers the custom form by field id",
       tags,
-      body: CreateLeadBody,
+      body: withExample(CreateLeadBody, {
+        name: 'Jordan Lee',
+        email: 'jordan@example.com',
+        partner: { key: 'pat' },
+      }),
       response: { 201: LeadResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -92,6 +106,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listLeads',
+      description: 'Lists leads, newest first; filter by `status`, `email` or `partner[id|key|email]`.',
       summary: 'List leads, newest first; filter by `status`, `email` or `partner[id|key|email]`',
       tags,
       querystring: ListLeadsQuery,
@@ -105,6 +120,8 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: writingGet,
     schema: {
       operationId: 'convertLead',
+      description:
+        "Converts a lead: the submitting partner's customer (created, or reused by e-mail) records a sale of `commission_transaction_amount`. A GET that writes: a read-only key gets 403.",
       summary:
         'Convert a lead: its customer of the submitting partner (created or reused by e-mail) makes a sale of `commission_transaction_amount`',
       tags,
@@ -121,9 +138,10 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'convertLeadByBody',
+      description: 'Converts a lead named in a JSON body, as `GET /v1/leads/convert`.',
       summary: 'Convert a lead, named in a JSON body (contract §4.10)',
       tags,
-      body: ConvertLeadBody,
+      body: withExample(ConvertLeadBody, { id: 12, commission_transaction_amount: 499 }),
       response: { 200: LeadResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -136,6 +154,8 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: writingGet,
     schema: {
       operationId: 'rejectLead',
+      description:
+        'Rejects a submitted lead; a rejected lead can still be converted later. A GET that writes: a read-only key gets 403.',
       summary: 'Reject a submitted lead; it can still be converted later',
       tags,
       querystring: RejectLeadQuery,
@@ -151,9 +171,10 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'rejectLeadByBody',
+      description: 'Rejects a lead named in a JSON body, as `GET /v1/leads/reject`.',
       summary: 'Reject a lead, named in a JSON body (contract §4.10)',
       tags,
-      body: RejectLeadBody,
+      body: withExample(RejectLeadBody, { id: 12 }),
       response: { 200: LeadResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -166,6 +187,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getLead',
+      description: 'Answers a lead with its form answers and status.',
       summary: 'Get a lead',
       tags,
       params: LeadIdParams,
@@ -181,6 +203,7 @@ export async function leadsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteLead',
+      description: 'Deletes a lead; a sale its conversion recorded stays.',
       summary: 'Delete a lead; a sale its conversion recorded stays',
       tags,
       params: LeadIdParams,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, withExample } from '../../http/schemas.ts';
 import {
   CreatePartnerLinkBody,
   DomainArrayResponse,
@@ -36,6 +36,8 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listLinkDomains',
+      description:
+        'Lists the domains referral links may use: the program website (id `null`) first, then the additional ones.',
       summary: 'Link domains: the default (the program website, id null) and the additional ones',
       tags,
       querystring: DomainsQuery,
@@ -51,6 +53,8 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'searchPartnerLinks',
+      description:
+        'Finds partner referral links by `id`/`key`, or by partner (`partner[id]`, `partner[key]`, `partner[email]`).',
       summary: 'Search partner links by id/key or by partner (id, key or email)',
       tags,
       querystring: SearchPartnerLinksQuery,
@@ -64,9 +68,11 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createPartnerLink',
+      description:
+        'Adds a referral link to a partner; its `key` is unique in the program (422 when taken) and generated when omitted.',
       summary: 'Add a referral link to a partner',
       tags,
-      body: CreatePartnerLinkBody,
+      body: withExample(CreatePartnerLinkBody, { key: 'pat-blog', partner: { email: 'pat@example.com' } }),
       response: { 201: LinkResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -79,6 +85,7 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getPartnerLink',
+      description: 'Answers a partner referral link, named by its id, which is its key.',
       summary: 'Get a partner referral link by its id (its key)',
       tags,
       params: LinkIdParams,
@@ -94,10 +101,11 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updatePartnerLink',
+      description: 'Changes the key of a partner referral link; a taken key is a 422.',
       summary: 'Change the key of a partner referral link',
       tags,
       params: LinkIdParams,
-      body: UpdatePartnerLinkBody,
+      body: withExample(UpdatePartnerLinkBody, { key: 'pat-newsletter' }),
       response: { 200: LinkResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -110,6 +118,7 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deletePartnerLink',
+      description: "Deletes a partner referral link; the partner's default link cannot be deleted (422).",
       summary: "Delete a partner referral link (never the partner's default link)",
       tags,
       params: LinkIdParams,
@@ -125,6 +134,7 @@ export async function partnerReferralLinksRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listPartnerLinks',
+      description: "Lists a partner's referral links, its default link first.",
       summary: "A partner's referral links, the default first",
       tags,
       params: LinkIdParams,

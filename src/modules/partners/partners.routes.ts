@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, withExample } from '../../http/schemas.ts';
 import { settleDueCommissions } from '../commissions/commissions.service.ts';
 import { dropPartnerFromPayouts } from '../payouts/payouts.service.ts';
 import {
@@ -35,6 +35,10 @@ import {
 const policy = { auth: 'apiKey', programTypes: ['affiliate'] } as const;
 const tags = ['Partners'];
 
+const updatePartnerBodyWithExample = withExample(UpdatePartnerBody, {
+  update: { name: 'Patricia', payout_method: 'paypal', payout_details: { email: 'pat@example.com' } },
+});
+
 /** `/v1/partners…` of affiliate programs. */
 export async function partnersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,9 +47,17 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createPartner',
+      description:
+        'Creates a partner with its default referral link (`key`, generated when omitted); `status` follows `partner_auto_approve` unless given. A taken `email` or `key` is a 422 on that field.',
       summary: 'Create a partner with its default referral link',
       tags,
-      body: CreatePartnerBody,
+      body: withExample(CreatePartnerBody, {
+        email: 'pat@example.com',
+        name: 'Pat',
+        surname: 'Doe',
+        key: 'pat',
+        tags: ['blogger'],
+      }),
       response: { 201: PartnerResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -58,6 +70,8 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listPartners',
+      description:
+        'Lists partners, newest first; filter by `status`, `email` or `tags`. Archived partners appear only with `status=archived`.',
       summary: 'List partners, newest first; archived ones only with `status=archived`',
       tags,
       querystring: ListPartnersQuery,
@@ -71,6 +85,8 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'searchPartners',
+      description:
+        'Finds partners by `id`, `email` or `key` (any of their referral keys), case-insensitively for e-mails; no match is an empty list.',
       summary: 'Search partners by id, email or key (any referral key of the partner)',
       tags,
       querystring: SearchPartnersQuery,
@@ -84,9 +100,15 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'invitePartner',
+      description:
+        'Queues an invitation e-mail with the program page link to an address; it creates no partner.',
       summary: 'Send an invitation e-mail to a prospective partner',
       tags,
-      body: InvitePartnerBody,
+      body: withExample(InvitePartnerBody, {
+        email: 'newpartner@example.com',
+        name: 'Robin',
+        surname: 'Smith',
+      }),
       response: { 200: StatusOnly, ...errorResponses },
     },
     handler: async (request) => {
@@ -99,6 +121,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'findPartner',
+      description: 'Answers the one partner named by `id`, `key` or `email` in the query; none is a 404.',
       summary: 'Get one partner named by `id`, `key` or `email` in the query',
       tags,
       querystring: PartnerIdentifyQuery,
@@ -114,6 +137,8 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getPartner',
+      description:
+        'Answers a partner, named by its id or any of its referral keys, with its referral figures and commission totals.',
       summary: 'Get a partner (by id, or by one of its referral keys) with its referrals and commissions',
       tags,
       params: PartnerIdParams,
@@ -129,10 +154,12 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updatePartner',
+      description:
+        'Updates a partner; fields come wrapped in `update` or flat, omitted fields stay. An empty `tags` clears the tags; a taken `email` is a 422.',
       summary: 'Update a partner; the body is wrapped in `update` or flat. Empty `tags` clears them',
       tags,
       params: PartnerIdParams,
-      body: UpdatePartnerBody,
+      body: updatePartnerBodyWithExample,
       response: { 200: PartnerResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -145,9 +172,11 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updatePartnerByBody',
+      description:
+        'Updates the partner named by `id`, `email` or `key` in the body (the older form of `PUT /v1/partners/{id}`); fields come wrapped in `update` or flat.',
       summary: 'Update a partner named by `id`, `email` or `key` in the body',
       tags,
-      body: UpdatePartnerBody,
+      body: updatePartnerBodyWithExample,
       response: { 200: PartnerResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -156,12 +185,19 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     }),
   });
 
-  const statusChange = (path: string, operationId: string, summary: string, run: typeof archivePartner) =>
+  const statusChange = (
+    path: string,
+    operationId: string,
+    summary: string,
+    description: string,
+    run: typeof archivePartner,
+  ) =>
     app.post(path, {
       config: policy,
       schema: {
         operationId,
         summary,
+        description,
         tags,
         params: PartnerIdParams,
         response: { 200: StatusOnly, ...errorResponses },
@@ -175,24 +211,28 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     '/v1/partners/:id/archive',
     'archivePartner',
     'Archive a partner (hidden from lists, links stop attributing)',
+    'Archives a partner: hidden from lists unless `status=archived`, and its links stop attributing clicks and sales.',
     archivePartner,
   );
   statusChange(
     '/v1/partners/:id/revoke-archive',
     'revokeArchivePartner',
     'Restore an archived partner to its previous status',
+    'Restores an archived partner to the status it had before.',
     revokeArchivePartner,
   );
   statusChange(
     '/v1/partners/:id/approve',
     'approvePartner',
     'Approve a partner (Vouch extension)',
+    'Sets a partner to `active` (a Vouch extension to the API).',
     approvePartner,
   );
   statusChange(
     '/v1/partners/:id/reject',
     'rejectPartner',
     'Reject a partner (Vouch extension)',
+    'Sets a partner to `rejected` (a Vouch extension to the API): its links stop attributing.',
     rejectPartner,
   );
 
@@ -200,6 +240,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deletePartner',
+      description: 'Deletes a partner and its referral links; commissions and sales it earned stay.',
       summary: 'Delete a partner and its referral links',
       tags,
       params: PartnerIdParams,
@@ -215,6 +256,8 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deletePartnerByBody',
+      description:
+        'Deletes the partner named by `id`, `email` or `key` in the body, with its referral links; its commissions stay.',
       summary: 'Delete a partner named by `id`, `email` or `key` in the body',
       tags,
       querystring: PartnerIdentifyQuery,

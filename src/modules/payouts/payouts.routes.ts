@@ -1,9 +1,10 @@
+import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses } from '../../http/schemas.ts';
+import { errorResponses, withExample } from '../../http/schemas.ts';
 import {
   CreatePayoutBody,
   ExportPayoutQuery,
@@ -32,10 +33,12 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createPayout',
+      description:
+        'Gathers the approved, unpaid commissions (net of clawbacks, past `payout_terms_days`) of every partner that reaches the payout minimum of its currency into one pending payout.',
       summary:
         'Gather approved, unpaid commissions (net of clawbacks) of every partner reaching the payout minimum into a payout',
       tags,
-      body: CreatePayoutBody,
+      body: withExample(CreatePayoutBody, { currency: 'USD' }),
       response: { 201: PayoutResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -48,6 +51,7 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listPayouts',
+      description: 'Lists payouts, newest first, without their items.',
       summary: 'List payouts, newest first (entries without their items)',
       tags,
       querystring: ListPayoutsQuery,
@@ -61,6 +65,7 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getPayout',
+      description: 'Answers a payout with its items, one per partner and currency.',
       summary: 'Get a payout with its items (one per partner)',
       tags,
       params: PayoutIdParams,
@@ -76,6 +81,7 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'markPayoutPaid',
+      description: 'Marks a pending payout paid: its commissions become `paid` and each partner is e-mailed.',
       summary: 'Mark a pending payout paid: its commissions become paid and each partner gets an e-mail',
       tags,
       params: PayoutIdParams,
@@ -91,6 +97,8 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'cancelPayout',
+      description:
+        'Cancels a pending payout: its commissions return to `approved` and can be paid out again.',
       summary: 'Cancel a pending payout: its commissions go back to approved',
       tags,
       params: PayoutIdParams,
@@ -106,6 +114,8 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'exportPayout',
+      description:
+        'Streams a payout as a CSV payment file: `paypal` (PayPal Payouts), `wise` (Wise batch transfer) or `full` (every column). Errors are JSON as everywhere.',
       summary:
         'Export a payout as a payment file (CSV): PayPal Payouts, Wise batch transfer, or every column',
       tags,
@@ -113,7 +123,7 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
       querystring: ExportPayoutQuery,
       response: {
         // A stream is sent as it is (never serialized); the schema documents the file.
-        200: Type.Unsafe<unknown>({
+        200: Type.Unsafe<Readable>({
           description: 'The CSV file, streamed',
           content: { 'text/csv': { schema: { type: 'string' } } },
         }),

@@ -4,24 +4,15 @@ import { lacksDurationCount } from '../../core/commissions.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { messages } from '../../core/messages.ts';
-import { formatAmount } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
-import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
-import {
-  activeRewards,
-  growth,
-  OVERVIEW_WINDOW_DAYS,
-  participation,
-  programMetrics,
-  revenueMetric,
-} from '../../core/program-stats.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
 import { ShortCache } from '../../core/short-cache.ts';
-import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
+import { dayOf, millisOn, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
-import { countRewards } from '../rewards/rewards.service.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
 
@@ -89,31 +80,13 @@ const pageProgramCaches = new WeakMap<
   ShortCache<string, ProgramWithSettings | undefined>
 >();
 
-function pageProgramCache(database: Deps['database']) {
+function pageProgramCache({ database, clock }: Pick<Deps, 'database' | 'clock'>) {
   let cache = pageProgramCaches.get(database);
   if (!cache) {
-    cache = new ShortCache({ ttlMs: PAGE_PROGRAM_CACHE_MS, capacity: 10_000 });
+    cache = new ShortCache({ ttlMs: PAGE_PROGRAM_CACHE_MS, capacity: 10_000, now: millisOn(clock) });
     pageProgramCaches.set(database, cache);
   }
   return cache;
-}
-
-/** The overview's two windows for `today`, kept for the day (every request of a day asks the same). */
-let lastWindow: { today: string; beforeFrom: string; currentFrom: string } | undefined;
-function overviewWindow(today: string) {
-  if (lastWindow?.today !== today) {
-    const currentFrom = addDays(today, -(OVERVIEW_WINDOW_DAYS - 1));
-    lastWindow = { today, currentFrom, beforeFrom: addDays(currentFrom, -OVERVIEW_WINDOW_DAYS) };
-  }
-  return lastWindow;
-}
-
-/** A figure's `_before` and `_growth` names, made once (a name built per request is hashed anew). */
-const figureNames = new Map<string, readonly [before: string, growth: string]>();
-function figureKeys(name: string) {
-  let keys = figureNames.get(name);
-  if (!keys) figureNames.set(name, (keys = [`${name}_before`, `${name}_growth`]));
-  return keys;
 }
 
 /**
@@ -124,83 +97,13 @@ function figureKeys(name: string) {
 export function readPageProgram(deps: Deps, by: { publicId: string } | { host: string }) {
   const db = deps.database.db;
   const key = 'publicId' in by ? `id:${by.publicId}` : `host:${by.host}`;
-  return pageProgramCache(deps.database).get(key, async () => {
+  return pageProgramCache(deps).get(key, async () => {
     const row =
       'publicId' in by
         ? await repository.findProgramByPublicId(db, by.publicId)
         : await repository.findProgramByPortalHost(db, by.host);
     return row ? { ...row, programSettings: programSettingsOf(row.type, row.settings) } : undefined;
   });
-}
-
-export async function getProgramOverview(ctx: ProgramContext, links: { baseUrl: string }) {
-  const found = await repository.findProgramWithWindowSums(
-    ctx.database.db,
-    ctx.program.id,
-    overviewWindow(dayOf(nowTimestamp(ctx.clock))),
-  );
-  if (!found) throw new AppError('not_found', 'Program not found.');
-  const { row, sums } = found;
-  // Counts as numbers; revenue stays exact (bigint micro-units) until it is formatted.
-  const current = new Map(sums.map((row) => [row.metric, Number(row.current)]));
-  const before = new Map(sums.map((row) => [row.metric, Number(row.before)]));
-  const revenueNow = sums.filter((row) => row.metric.startsWith('revenue:') && row.current !== 0n);
-
-  const figure = (name: string, now: number, then: number) => {
-    const [before, growthOf] = figureKeys(name);
-    return { [name]: now, [before]: then, [growthOf]: growth(now, then) };
-  };
-  const count = (metric: string, name: string) =>
-    figure(name, current.get(metric) ?? 0, before.get(metric) ?? 0);
-  const customersNow = current.get(programMetrics.customers) ?? 0;
-  const customersBefore = before.get(programMetrics.customers) ?? 0;
-
-  const revenue: Record<string, string> = {};
-  for (const { metric, current: micros } of revenueNow) {
-    revenue[metric.slice('revenue:'.length)] = formatAmount(micros, metric.slice('revenue:'.length));
-  }
-
-  const settings = programSettingsOf(row.type, row.settings);
-  return {
-    program: {
-      id: row.id,
-      public_id: row.public_id,
-      website: row.website,
-      initial: row.name.trim().charAt(0).toUpperCase(),
-      type: programTypeLabel[row.type],
-      name: row.name,
-      created_at: dayOf(row.created_at),
-      last_edited: dayOf(row.updated_at),
-      // The portal host lives in a column of its own (unique across programs), shown with the settings.
-      program_settings: row.type === 'affiliate' ? { ...settings, portal_host: row.portal_host } : settings,
-      portal_settings: portalSettingsOf(row.type, row.portal_settings),
-    },
-    ...count(programMetrics.customers, 'total_customers'),
-    ...count(programMetrics.referringCustomers, 'total_referring_customers'),
-    ...count(programMetrics.referredCustomers, 'total_referred_customers'),
-    ...count(programMetrics.sales, 'total_sales'),
-    ...count(programMetrics.clicks, 'total_clicks'),
-    ...count(programMetrics.rejectedSelfReferrals, 'total_rejected_self_referrals'),
-    ...figure(
-      'participation',
-      participation(current.get(programMetrics.referringCustomers) ?? 0, customersNow),
-      participation(before.get(programMetrics.referringCustomers) ?? 0, customersBefore),
-    ),
-    active_rewards: activeRewards(
-      row.type,
-      settings,
-      row.type === 'newsletter' ? await countRewards(ctx.database.db, ctx.program.id) : 0,
-    ),
-    total_revenue_from_sales: revenue,
-    overview_program_current_settings: {
-      // Only affiliate programs have partners, so only they have a partner portal.
-      partner_portal_url:
-        row.type === 'affiliate'
-          ? partnerPortalUrl(links.baseUrl, row.public_id, row.portal_host, ctx.config.publicUrl)
-          : null,
-      website_url: row.website,
-    },
-  };
 }
 
 function refuseCountlessDuration(commission: unknown) {

@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import { programTypes } from '../../core/program-types.ts';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses } from '../../http/schemas.ts';
+import { errorResponses, withExample } from '../../http/schemas.ts';
 import {
   CreatePromotionCodeBody,
   DeletePromotionCodeByPathQuery,
@@ -47,21 +47,41 @@ async function deleteOrNotFound(reply: FastifyReply, run: () => Promise<{ status
   }
 }
 
+const updatePromotionCodeBodyWithExample = withExample(UpdatePromotionCodeBody, {
+  code: 'PATSPRING',
+  redeem: true,
+  transaction_key: 'order-1001',
+});
+
 /** `/v1/promotion-codes…` (and `POST /v1/promotion-code`) for every program type. */
 export async function promotionCodesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  for (const [path, operationId] of [
-    ['/v1/promotion-codes', 'createPromotionCode'],
-    ['/v1/promotion-code', 'createPromotionCodeSingular'],
+  for (const [path, operationId, description] of [
+    [
+      '/v1/promotion-codes',
+      'createPromotionCode',
+      'Creates a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`); codes are unique case-insensitively, and the same request again replays the stored code.',
+    ],
+    [
+      '/v1/promotion-code',
+      'createPromotionCodeSingular',
+      'Creates a promotion code, as `POST /v1/promotion-codes` (the singular path of the older description).',
+    ],
   ] as const) {
     app.post(path, {
       config: policy,
       schema: {
         operationId,
+        description,
         summary: 'Create a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`)',
         tags,
-        body: CreatePromotionCodeBody,
+        body: withExample(CreatePromotionCodeBody, {
+          coupon_uuid: 'spring-2026',
+          code: 'PATSPRING',
+          limit_to_specific_partner: true,
+          coupon_specific_partners: [{ id: 'Xy12ab34Cd56' }],
+        }),
         response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
       },
       handler: async (request) => ({
@@ -75,6 +95,8 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listPromotionCodes',
+      description:
+        'Lists promotion codes, optionally of one coupon (`coupon_uuid`); an unknown coupon gives an empty page.',
       summary: 'List promotion codes (optionally of one coupon); never an error',
       tags,
       querystring: ListPromotionCodesQuery,
@@ -88,6 +110,7 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getPromotionCode',
+      description: 'Answers a promotion code, named case-insensitively, with its coupon.',
       summary: 'Get a promotion code (case-insensitively) with its coupon',
       tags,
       params: PromotionCodeParams,
@@ -103,10 +126,12 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updatePromotionCodeByBody',
+      description:
+        'Updates the code named by `code`, or redeems it (`redeem: true`, optionally for `transaction_key`); a code that cannot be redeemed is a 422 with the reason.',
       summary:
         'Update the code named by `code`, or redeem it (`redeem: true`, optional `transaction_key`): 422 with the reason when it cannot be redeemed',
       tags,
-      body: UpdatePromotionCodeBody,
+      body: updatePromotionCodeBodyWithExample,
       response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -119,10 +144,11 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updatePromotionCode',
+      description: 'Updates or redeems the promotion code named by the path, as `PUT /v1/promotion-codes`.',
       summary: 'Update or redeem a promotion code named by the path',
       tags,
       params: PromotionCodeParams,
-      body: UpdatePromotionCodeBody,
+      body: updatePromotionCodeBodyWithExample,
       response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -135,6 +161,7 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deletePromotionCodeByBody',
+      description: 'Deletes the promotion code `code` of the coupon `coupon.uuid_code`, named in the body.',
       summary: 'Delete the promotion code `code` of the coupon `coupon.uuid_code`',
       tags,
       querystring: DeletePromotionCodeQuery,
@@ -150,6 +177,8 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deletePromotionCode',
+      description:
+        'Deletes the promotion code named by the path (and, when given, of the coupon `coupon.uuid_code`).',
       summary: 'Delete a promotion code named by the path (and, when given, its coupon `coupon.uuid_code`)',
       tags,
       params: PromotionCodeParams,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { baseUrl } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, withExample } from '../../http/schemas.ts';
 import { unlockForSubscribersPast } from '../subscribers/subscribers.service.ts';
 import {
   CreateRewardBody,
@@ -30,10 +30,17 @@ export async function rewardsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createReward',
+      description:
+        'Creates a milestone reward, unlocked by each subscriber whose referrals reach `subscribers_count`; subscribers already past it unlock it at once.',
       summary:
         'Create a milestone reward, unlocked by subscribers with `subscribers_count` counting referrals',
       tags,
-      body: CreateRewardBody,
+      body: withExample(CreateRewardBody, {
+        name: 'Sticker pack',
+        subscribers_count: 3,
+        fulfillment_type: 'url_link',
+        fulfillment_value: 'https://example.com/stickers',
+      }),
       response: { 201: RewardResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -46,6 +53,7 @@ export async function rewardsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listRewards',
+      description: 'Lists milestone rewards, newest first (without `times_triggered`).',
       summary: 'List rewards (without `times_triggered`), newest first',
       tags,
       querystring: ListRewardsQuery,
@@ -61,6 +69,7 @@ export async function rewardsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getReward',
+      description: 'Answers a reward with `times_triggered`, the number of subscribers who unlocked it.',
       summary: 'Get a reward with `times_triggered`',
       tags,
       params: RewardIdParams,
@@ -76,9 +85,11 @@ export async function rewardsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updateReward',
+      description:
+        'Updates the reward named by `id`; lowering its threshold unlocks it for subscribers already past it.',
       summary: 'Update the reward named by `id`; lowering its threshold unlocks it for subscribers past it',
       tags,
-      body: UpdateRewardBody,
+      body: withExample(UpdateRewardBody, { id: 7, update: { subscribers_count: 2 } }),
       response: { 200: RewardResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -91,6 +102,7 @@ export async function rewardsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteReward',
+      description: 'Deletes the reward named by `id` in the body; rewards already unlocked stay recorded.',
       summary: 'Delete the reward named by `id` in the body',
       tags,
       querystring: DeleteRewardQuery,

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { programContext } from '../../http/context.ts';
 import { baseUrl, paginated } from '../../http/pagination.ts';
-import { errorResponses, StatusOnly } from '../../http/schemas.ts';
+import { errorResponses, StatusOnly, withExample } from '../../http/schemas.ts';
 import {
   CreateSubscriberBody,
   ListSubscribersQuery,
@@ -26,6 +26,11 @@ const policy = { auth: 'apiKey', programTypes: ['newsletter'] } as const;
 const tags = ['Subscribers'];
 const links = (request: FastifyRequest) => ({ baseUrl: baseUrl(request) });
 
+const updateSubscriberBodyWithExample = withExample(UpdateSubscriberBody, {
+  email: 'ann@example.com',
+  update: { name: 'Annie' },
+});
+
 /** `/v1/subscribers…` of newsletter programs. */
 export async function subscribersRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -34,9 +39,15 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'createSubscriber',
+      description:
+        'Creates a subscriber, optionally referred by another (`referral` by `email` or `id`); referrals unlock milestone rewards. The same e-mail again replays the stored subscriber (201).',
       summary: 'Create a subscriber, optionally referred by another (`referral` by `email` or `id`)',
       tags,
-      body: CreateSubscriberBody,
+      body: withExample(CreateSubscriberBody, {
+        email: 'ann@example.com',
+        name: 'Ann',
+        referral: { email: 'ben@example.com' },
+      }),
       response: { 201: SubscriberResponse, ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -49,6 +60,8 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'listSubscribers',
+      description:
+        'Lists subscribers, newest first; `refer_status` keeps referred or non-referred ones (another value is a 404).',
       summary: 'List subscribers, newest first; `refer_status` keeps referred or non-referred ones',
       tags,
       querystring: ListSubscribersQuery,
@@ -66,6 +79,7 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'searchSubscribers',
+      description: 'Finds subscribers by `id` or e-mail (case-insensitively); no match is an empty list.',
       summary: 'Search subscribers by id or e-mail (case-insensitive)',
       tags,
       querystring: SearchSubscribersQuery,
@@ -83,6 +97,8 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'getSubscriber',
+      description:
+        'Answers a subscriber by id, then by e-mail, with its referral count and share and portal links.',
       summary: 'Get a subscriber by id or e-mail',
       tags,
       params: SubscriberIdParams,
@@ -98,10 +114,12 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updateSubscriber',
+      description:
+        'Updates a subscriber named by id or e-mail; fields come wrapped in `update` or flat, omitted fields stay.',
       summary: 'Update a subscriber (by id or e-mail); the body is wrapped in `update` or flat',
       tags,
       params: SubscriberIdParams,
-      body: UpdateSubscriberBody,
+      body: updateSubscriberBodyWithExample,
       response: { 200: SubscriberResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -114,9 +132,11 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'updateSubscriberByBody',
+      description:
+        'Updates the subscriber named by `id` or `email` in the body; fields come wrapped in `update` or flat.',
       summary: 'Update a subscriber named by `id` or `email` in the body',
       tags,
-      body: UpdateSubscriberBody,
+      body: updateSubscriberBodyWithExample,
       response: { 200: SubscriberResponse, ...errorResponses },
     },
     handler: async (request) => ({
@@ -129,6 +149,7 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteSubscriber',
+      description: 'Deletes a subscriber permanently; the referral counts it added stay with its referrer.',
       summary: 'Delete a subscriber (by id or e-mail) permanently',
       tags,
       params: SubscriberIdParams,
@@ -144,6 +165,7 @@ export async function subscribersRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteSubscriberByBody',
+      description: 'Deletes the subscriber named by `id` or `email` in the body.',
       summary: 'Delete a subscriber named by `id` or `email` in the body',
       tags,
       querystring: SubscriberIdentifyQuery,

@@ -18,7 +18,7 @@ import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { ShortCache } from '../../core/short-cache.ts';
-import { nowTimestamp } from '../../core/time.ts';
+import { millisOn, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
@@ -607,10 +607,10 @@ const portalCaches = new WeakMap<
   { milestones: ShortCache<number, Milestone[]>; leaders: ShortCache<number, Leader[]> }
 >();
 
-function portalCachesOf(database: Deps['database']) {
+function portalCachesOf({ database, clock }: Pick<Deps, 'database' | 'clock'>) {
   let caches = portalCaches.get(database);
   if (!caches) {
-    const options = { ttlMs: PORTAL_CACHE_MS, capacity: 10_000 };
+    const options = { ttlMs: PORTAL_CACHE_MS, capacity: 10_000, now: millisOn(clock) };
     caches = { milestones: new ShortCache(options), leaders: new ShortCache(options) };
     portalCaches.set(database, caches);
   }
@@ -656,7 +656,7 @@ export async function getPortalPage(
   }
   const ctx = pageProgramContext(deps, { id: programId, public_id: programPublicId, type: row.program_type });
   const subscriber = toSubscriber(ctx, base, row, new Map([[subscriberId, unlocked]]));
-  const caches = portalCachesOf(deps.database);
+  const caches = portalCachesOf(deps);
   const milestones = await caches.milestones.get(programId, async () =>
     (await listMilestones(db, programId)).map((reward) => ({
       id: Number(reward.id),

@@ -8,6 +8,8 @@ export async function systemRoutes(app: FastifyInstance) {
     config: { auth: 'public' },
     schema: {
       operationId: 'getHealth',
+      description:
+        'Answers 200 `{"status":"ok"}` while the database answers a ping, else 503 `{"status":"unavailable"}`; needs no credentials, for load balancers and orchestrators.',
       summary: 'Liveness and database reachability',
       tags: ['System'],
       response: { 200: Health, 503: Health },

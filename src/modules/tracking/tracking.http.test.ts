@@ -9,26 +9,25 @@ import {
   testDialects,
 } from '../../../test/harness.ts';
 import { readDailyCounter } from '../counters/counters.repository.ts';
-import { CLICK_FLUSH_MS, LINK_CACHE_MS } from './tracking.service.ts';
+import { clickTrackerOf, LINK_CACHE_MS } from './tracking.service.ts';
 
 const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131 Safari/537.36';
 const browser = (n = 0) => ({ 'user-agent': `${BROWSER} visitor-${n}` });
 
-/** Long enough for a link lookup to be made afresh (links and settings are reused a second). */
-const afterLinkCache = () => new Promise((resolve) => setTimeout(resolve, LINK_CACHE_MS + 100));
+/** The clock of the suites that move past the lifetime of link lookups instead of sleeping. */
+const linkClock = new ManualClock();
 
-/** Long enough for the click buffer to have written what came before. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, CLICK_FLUSH_MS * 2 + 200));
+/** Moves the app's clock past a link lookup's lifetime: the next one is made afresh. */
+const afterLinkCache = () => linkClock.advance(LINK_CACHE_MS + 1);
 
-async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
-  const deadline = Date.now() + CLICK_FLUSH_MS * 6;
-  let value = await read();
-  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
+/** Writes the clicks the app still holds (as its timer would within CLICK_FLUSH_MS). */
+const flushClicks = (server: TestServer) => clickTrackerOf(server.deps).flush();
+
+/** `read()` once every click answered so far is written. */
+async function afterFlush<T>(server: TestServer, read: () => Promise<T>): Promise<T> {
+  await flushClicks(server);
+  return read();
 }
 
 let serial = 0;
@@ -67,218 +66,227 @@ const setSettings = async (server: TestServer, p: TestProgram, settings: Record<
   assert.equal(res.status, 200, res.text);
 };
 
-describeEachDatabase('click tracking: GET /r/{key}', (server) => {
-  test('a partner link redirects to the website with ?aff=, sets the cookie and counts the click once', async () => {
-    const { p, partnerId, key } = await partnerWithLink(server());
-    const res = await server().request('GET', `/r/${key}`, { headers: browser(1) });
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.get('location'), `https://shop.example.com/?aff=${key}`);
-    const cookie = res.headers.get('set-cookie') ?? '';
-    assert.match(cookie, new RegExp(`^vouch_partner=${key};`));
-    assert.match(cookie, /Max-Age=5184000/);
-    assert.match(cookie, /SameSite=Lax/);
-    assert.doesNotMatch(cookie, /Secure/);
-    // The same visitor again within 24 hours: followed, not counted again.
-    const again = await server().request('GET', `/r/${key}`, { headers: browser(1) });
-    assert.equal(again.status, 302);
-    assert.equal(await eventually(() => partnerClicks(server(), p, partnerId), 1), 1);
-    await server().request('GET', `/r/${key}`, { headers: browser(2) });
-    assert.equal(await eventually(() => partnerClicks(server(), p, partnerId), 2), 2);
-    assert.equal(await overviewClicks(server(), p), 2);
-    const link = await server()
-      .deps.database.db.selectFrom('referral_links')
-      .select('id')
-      .where('program_id', '=', p.id)
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    const daily = await readDailyCounter(
-      server().deps.database.db,
-      p.id,
-      { kind: 'link', id: Number(link.id) },
-      'clicks',
-      '2000-01-01',
-    );
-    assert.deepEqual(
-      daily.map((d) => d.value),
-      [2n],
-    );
-  });
-
-  test('the cookie lives the program cookie_lifetime days; a stored redirect URL wins over the website', async () => {
-    const { p, key } = await partnerWithLink(server());
-    await setSettings(server(), p, { cookie_lifetime: 7 });
-    await server()
-      .deps.database.db.updateTable('referral_links')
-      .set({
-        direct_tracking: true,
-        direct_tracking_redirect: true,
-        direct_tracking_redirect_url: 'https://landing.example.org/promo?x=1',
-      })
-      .where('program_id', '=', p.id)
-      .where('key', '=', key)
-      .execute();
-    const res = await server().request('GET', `/r/${key}?to=https://evil.example`, { headers: browser() });
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.get('location'), 'https://landing.example.org/promo?x=1');
-    assert.match(res.headers.get('set-cookie') ?? '', /Max-Age=604800/);
-    await setSettings(server(), p, { cookie_lifetime: 9_999_999 });
-    await afterLinkCache();
-    const longest = await server().request('GET', `/r/${key}`, { headers: browser() });
-    assert.equal(longest.status, 302);
-    assert.match(longest.headers.get('set-cookie') ?? '', /Max-Age=863999913600/);
-  });
-
-  test('a refer-a-friend link sets vouch_referral with ?ref=; stats count clicks per customer and per link', async () => {
-    const p = await server().newProgram('referral', { website: 'https://friends.example.com/join' });
-    const created = await server().request('POST', '/v1/customers', {
-      token: p.token,
-      body: { id: 'amy', key: 'amy-key', email: 'amy@example.com' },
+describeEachDatabase(
+  'click tracking: GET /r/{key}',
+  (server) => {
+    test('a partner link redirects to the website with ?aff=, sets the cookie and counts the click once', async () => {
+      const { p, partnerId, key } = await partnerWithLink(server());
+      const res = await server().request('GET', `/r/${key}`, { headers: browser(1) });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get('location'), `https://shop.example.com/?aff=${key}`);
+      const cookie = res.headers.get('set-cookie') ?? '';
+      assert.match(cookie, new RegExp(`^vouch_partner=${key};`));
+      assert.match(cookie, /Max-Age=5184000/);
+      assert.match(cookie, /SameSite=Lax/);
+      assert.doesNotMatch(cookie, /Secure/);
+      // The same visitor again within 24 hours: followed, not counted again.
+      const again = await server().request('GET', `/r/${key}`, { headers: browser(1) });
+      assert.equal(again.status, 302);
+      assert.equal(await afterFlush(server(), () => partnerClicks(server(), p, partnerId)), 1);
+      await server().request('GET', `/r/${key}`, { headers: browser(2) });
+      assert.equal(await afterFlush(server(), () => partnerClicks(server(), p, partnerId)), 2);
+      assert.equal(await overviewClicks(server(), p), 2);
+      const link = await server()
+        .deps.database.db.selectFrom('referral_links')
+        .select('id')
+        .where('program_id', '=', p.id)
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      const daily = await readDailyCounter(
+        server().deps.database.db,
+        p.id,
+        { kind: 'link', id: Number(link.id) },
+        'clicks',
+        '2000-01-01',
+      );
+      assert.deepEqual(
+        daily.map((d) => d.value),
+        [2n],
+      );
     });
-    assert.equal(created.status, 201, created.text);
-    const res = await server().request('GET', '/r/amy-key', { headers: browser(3) });
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.get('location'), 'https://friends.example.com/join?ref=amy-key');
-    assert.match(res.headers.get('set-cookie') ?? '', /^vouch_referral=amy-key;/);
-    const stats = async () => {
-      const s = await server().request('GET', '/v1/customers/amy/stats', { token: p.token });
-      assert.equal(s.status, 200, s.text);
-      return [s.body.data.referrals.clicks, s.body.data.ref_links.map((l: any) => l.clicks)];
-    };
-    assert.deepEqual(await eventually(stats, [1, [1]]), [1, [1]]);
-    const archived = await server().request('POST', '/v1/customers/amy/archive', { token: p.token });
-    assert.equal(archived.status, 200, archived.text);
-    await afterLinkCache();
-    const gone = await server().request('GET', '/r/amy-key', { headers: browser(33) });
-    assert.equal(gone.status, 302);
-    assert.equal(gone.headers.get('location'), 'https://friends.example.com/join');
-    assert.equal(gone.headers.get('set-cookie'), null);
-    const deleted = await server().request('DELETE', '/v1/customers/amy', { token: p.token });
-    assert.equal(deleted.status, 200, deleted.text);
-    await afterLinkCache();
-    const unknown = await server().request('GET', '/r/amy-key', { headers: browser(33) });
-    assert.equal(unknown.status, 404);
-  });
 
-  test('first_click keeps a stored cookie; last_click replaces it', async () => {
-    const { p, key } = await partnerWithLink(server());
-    const withCookie = { ...browser(4), cookie: 'vouch_partner=earlier' };
-    const last = await server().request('GET', `/r/${key}`, { headers: withCookie });
-    assert.match(last.headers.get('set-cookie') ?? '', new RegExp(`^vouch_partner=${key};`));
-    await setSettings(server(), p, { attribution: 'first_click' });
-    await afterLinkCache();
-    const first = await server().request('GET', `/r/${key}`, { headers: withCookie });
-    assert.equal(first.status, 302);
-    assert.equal(first.headers.get('set-cookie'), null);
-    const fresh = await server().request('GET', `/r/${key}`, { headers: browser(4) });
-    assert.match(fresh.headers.get('set-cookie') ?? '', new RegExp(`^vouch_partner=${key};`));
-    const read = await server().request('GET', '/v1/program', { token: p.token });
-    assert.equal(read.body.data.program.program_settings.attribution, 'first_click');
-    const bad = await server().request('PUT', '/v1/program', {
-      token: p.token,
-      body: { program_settings: { attribution: 'any_click' } },
+    test('the cookie lives the program cookie_lifetime days; a stored redirect URL wins over the website', async () => {
+      const { p, key } = await partnerWithLink(server());
+      await setSettings(server(), p, { cookie_lifetime: 7 });
+      await server()
+        .deps.database.db.updateTable('referral_links')
+        .set({
+          direct_tracking: true,
+          direct_tracking_redirect: true,
+          direct_tracking_redirect_url: 'https://landing.example.org/promo?x=1',
+        })
+        .where('program_id', '=', p.id)
+        .where('key', '=', key)
+        .execute();
+      const res = await server().request('GET', `/r/${key}?to=https://evil.example`, { headers: browser() });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get('location'), 'https://landing.example.org/promo?x=1');
+      assert.match(res.headers.get('set-cookie') ?? '', /Max-Age=604800/);
+      await setSettings(server(), p, { cookie_lifetime: 9_999_999 });
+      await afterLinkCache();
+      const longest = await server().request('GET', `/r/${key}`, { headers: browser() });
+      assert.equal(longest.status, 302);
+      assert.match(longest.headers.get('set-cookie') ?? '', /Max-Age=863999913600/);
     });
-    assert.equal(bad.status, 422);
-    assert.ok(bad.body.errors['program_settings.attribution'], bad.text);
-  });
 
-  test('bots, HEAD and prefetch requests are redirected but not counted', async () => {
-    const { p, partnerId, key } = await partnerWithLink(server());
-    const bot = await server().request('GET', `/r/${key}`, {
-      headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+    test('a refer-a-friend link sets vouch_referral with ?ref=; stats count clicks per customer and per link', async () => {
+      const p = await server().newProgram('referral', { website: 'https://friends.example.com/join' });
+      const created = await server().request('POST', '/v1/customers', {
+        token: p.token,
+        body: { id: 'amy', key: 'amy-key', email: 'amy@example.com' },
+      });
+      assert.equal(created.status, 201, created.text);
+      const res = await server().request('GET', '/r/amy-key', { headers: browser(3) });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get('location'), 'https://friends.example.com/join?ref=amy-key');
+      assert.match(res.headers.get('set-cookie') ?? '', /^vouch_referral=amy-key;/);
+      const stats = async () => {
+        const s = await server().request('GET', '/v1/customers/amy/stats', { token: p.token });
+        assert.equal(s.status, 200, s.text);
+        return [s.body.data.referrals.clicks, s.body.data.ref_links.map((l: any) => l.clicks)];
+      };
+      assert.deepEqual(await afterFlush(server(), stats), [1, [1]]);
+      const archived = await server().request('POST', '/v1/customers/amy/archive', { token: p.token });
+      assert.equal(archived.status, 200, archived.text);
+      await afterLinkCache();
+      const gone = await server().request('GET', '/r/amy-key', { headers: browser(33) });
+      assert.equal(gone.status, 302);
+      assert.equal(gone.headers.get('location'), 'https://friends.example.com/join');
+      assert.equal(gone.headers.get('set-cookie'), null);
+      const deleted = await server().request('DELETE', '/v1/customers/amy', { token: p.token });
+      assert.equal(deleted.status, 200, deleted.text);
+      await afterLinkCache();
+      const unknown = await server().request('GET', '/r/amy-key', { headers: browser(33) });
+      assert.equal(unknown.status, 404);
     });
-    assert.equal(bot.status, 302);
-    assert.equal((await server().request('GET', `/r/${key}`, { headers: { 'user-agent': '' } })).status, 302);
-    assert.equal((await server().request('HEAD', `/r/${key}`, { headers: browser(5) })).status, 302);
-    const prefetch = await server().request('GET', `/r/${key}`, {
-      headers: { ...browser(6), 'sec-purpose': 'prefetch' },
+
+    test('first_click keeps a stored cookie; last_click replaces it', async () => {
+      const { p, key } = await partnerWithLink(server());
+      const withCookie = { ...browser(4), cookie: 'vouch_partner=earlier' };
+      const last = await server().request('GET', `/r/${key}`, { headers: withCookie });
+      assert.match(last.headers.get('set-cookie') ?? '', new RegExp(`^vouch_partner=${key};`));
+      await setSettings(server(), p, { attribution: 'first_click' });
+      await afterLinkCache();
+      const first = await server().request('GET', `/r/${key}`, { headers: withCookie });
+      assert.equal(first.status, 302);
+      assert.equal(first.headers.get('set-cookie'), null);
+      const fresh = await server().request('GET', `/r/${key}`, { headers: browser(4) });
+      assert.match(fresh.headers.get('set-cookie') ?? '', new RegExp(`^vouch_partner=${key};`));
+      const read = await server().request('GET', '/v1/program', { token: p.token });
+      assert.equal(read.body.data.program.program_settings.attribution, 'first_click');
+      const bad = await server().request('PUT', '/v1/program', {
+        token: p.token,
+        body: { program_settings: { attribution: 'any_click' } },
+      });
+      assert.equal(bad.status, 422);
+      assert.ok(bad.body.errors['program_settings.attribution'], bad.text);
     });
-    assert.equal(prefetch.status, 302);
-    await settle();
-    assert.equal(await partnerClicks(server(), p, partnerId), 0);
-    assert.equal(await overviewClicks(server(), p), 0);
-  });
 
-  test('unknown, archived and bad keys: the website when the program is known, else the 404 page; nothing counted', async () => {
-    const { p, partnerId, key } = await partnerWithLink(server());
-    const unknown = await server().request('GET', '/r/no-such-key-anywhere', { headers: browser() });
-    assert.equal(unknown.status, 404);
-    assert.match(unknown.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(unknown.text, /Link not found/);
-    const inProgram = await server().request('GET', `/r/${p.publicId}/no-such-key`, { headers: browser() });
-    assert.equal(inProgram.status, 302);
-    assert.equal(inProgram.headers.get('location'), 'https://shop.example.com/');
-    assert.equal(inProgram.headers.get('set-cookie'), null);
-
-    const bad = [
-      `/r/${'k'.repeat(10_000)}`,
-      `/r/${p.publicId}/${'k'.repeat(10_000)}`,
-      '/r/..%2F..%2Fetc%2Fpasswd',
-      '/r/../../etc/passwd',
-      `/r/${key}/../../admin`,
-      '/r/%E2%9C%93%F0%9F%98%80',
-      `/r/%00${key}`,
-      '/r/%ZZ',
-      `/r/${p.publicId}/%E2%9C%93`,
-    ];
-    for (const path of bad) {
-      const res = await server().request('GET', path, { headers: browser(7) });
-      assert.ok(res.status === 302 || (res.status >= 400 && res.status < 500), `${path}: ${res.status}`);
-      if (res.status === 302) assert.equal(res.headers.get('location'), 'https://shop.example.com/', path);
-      assert.equal(res.headers.get('set-cookie'), null, path);
-    }
-
-    const archived = await server().request('POST', `/v1/partners/${partnerId}/archive`, { token: p.token });
-    assert.equal(archived.status, 200, archived.text);
-    const gone = await server().request('GET', `/r/${key}`, { headers: browser(8) });
-    assert.equal(gone.status, 302);
-    assert.equal(gone.headers.get('location'), 'https://shop.example.com/');
-    assert.equal(gone.headers.get('set-cookie'), null);
-    await settle();
-    await server().request('POST', `/v1/partners/${partnerId}/revoke-archive`, { token: p.token });
-    assert.equal(await partnerClicks(server(), p, partnerId), 0);
-    assert.equal(await overviewClicks(server(), p), 0);
-  });
-
-  test('a key two programs share is followed only with its program; never to another program', async () => {
-    const a = await partnerWithLink(server(), 'https://a.example.com', 'shared');
-    const b = await partnerWithLink(server(), 'https://b.example.com', 'shared');
-    const shared = await server().request('GET', '/r/shared', { headers: browser(9) });
-    assert.equal(shared.status, 404);
-    const inB = await server().request('GET', `/r/${b.p.publicId}/shared`, { headers: browser(9) });
-    assert.equal(inB.status, 302);
-    assert.equal(inB.headers.get('location'), 'https://b.example.com/?aff=shared');
-    assert.equal(await eventually(() => partnerClicks(server(), b.p, b.partnerId), 1), 1);
-    assert.equal(await partnerClicks(server(), a.p, a.partnerId), 0);
-  });
-
-  test("a key of program A asked for in program B goes to B's website; A's link counts nothing", async () => {
-    const a = await partnerWithLink(server(), 'https://a.example.com');
-    const b = await partnerWithLink(server(), 'https://b.example.com');
-    const res = await server().request('GET', `/r/${b.p.publicId}/${a.key}`, { headers: browser(12) });
-    assert.equal(res.status, 302);
-    assert.equal(res.headers.get('location'), 'https://b.example.com/');
-    assert.equal(res.headers.get('set-cookie'), null);
-    await settle();
-    assert.equal(await partnerClicks(server(), a.p, a.partnerId), 0);
-    assert.equal(await overviewClicks(server(), b.p), 0);
-  });
-
-  test('a program without a website: a link with no stored target and an unknown key give the 404 page', async () => {
-    const p = await server().newProgram('affiliate', { website: '' });
-    const overview = await server().request('GET', '/v1/program', { token: p.token });
-    assert.equal(overview.body.data.program.website, null, overview.text);
-    const partner = await server().request('POST', '/v1/partners', {
-      token: p.token,
-      body: { email: 'nosite@example.com', key: 'no-site-key' },
+    test('bots, HEAD and prefetch requests are redirected but not counted', async () => {
+      const { p, partnerId, key } = await partnerWithLink(server());
+      const bot = await server().request('GET', `/r/${key}`, {
+        headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+      });
+      assert.equal(bot.status, 302);
+      assert.equal(
+        (await server().request('GET', `/r/${key}`, { headers: { 'user-agent': '' } })).status,
+        302,
+      );
+      assert.equal((await server().request('HEAD', `/r/${key}`, { headers: browser(5) })).status, 302);
+      const prefetch = await server().request('GET', `/r/${key}`, {
+        headers: { ...browser(6), 'sec-purpose': 'prefetch' },
+      });
+      assert.equal(prefetch.status, 302);
+      await flushClicks(server());
+      assert.equal(await partnerClicks(server(), p, partnerId), 0);
+      assert.equal(await overviewClicks(server(), p), 0);
     });
-    assert.equal(partner.status, 201, partner.text);
-    for (const path of [`/r/${p.publicId}/whatever`, `/r/${p.publicId}/no-site-key`, '/r/no-site-key']) {
-      const res = await server().request('GET', path, { headers: browser() });
-      assert.equal(res.status, 404, path);
-      assert.match(res.text, /Link not found/);
-    }
-  });
-});
+
+    test('unknown, archived and bad keys: the website when the program is known, else the 404 page; nothing counted', async () => {
+      const { p, partnerId, key } = await partnerWithLink(server());
+      const unknown = await server().request('GET', '/r/no-such-key-anywhere', { headers: browser() });
+      assert.equal(unknown.status, 404);
+      assert.match(unknown.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(unknown.text, /Link not found/);
+      const inProgram = await server().request('GET', `/r/${p.publicId}/no-such-key`, { headers: browser() });
+      assert.equal(inProgram.status, 302);
+      assert.equal(inProgram.headers.get('location'), 'https://shop.example.com/');
+      assert.equal(inProgram.headers.get('set-cookie'), null);
+
+      const bad = [
+        `/r/${'k'.repeat(10_000)}`,
+        `/r/${p.publicId}/${'k'.repeat(10_000)}`,
+        '/r/..%2F..%2Fetc%2Fpasswd',
+        '/r/../../etc/passwd',
+        `/r/${key}/../../admin`,
+        '/r/%E2%9C%93%F0%9F%98%80',
+        `/r/%00${key}`,
+        '/r/%ZZ',
+        `/r/${p.publicId}/%E2%9C%93`,
+      ];
+      for (const path of bad) {
+        const res = await server().request('GET', path, { headers: browser(7) });
+        assert.ok(res.status === 302 || (res.status >= 400 && res.status < 500), `${path}: ${res.status}`);
+        if (res.status === 302) assert.equal(res.headers.get('location'), 'https://shop.example.com/', path);
+        assert.equal(res.headers.get('set-cookie'), null, path);
+      }
+
+      const archived = await server().request('POST', `/v1/partners/${partnerId}/archive`, {
+        token: p.token,
+      });
+      assert.equal(archived.status, 200, archived.text);
+      const gone = await server().request('GET', `/r/${key}`, { headers: browser(8) });
+      assert.equal(gone.status, 302);
+      assert.equal(gone.headers.get('location'), 'https://shop.example.com/');
+      assert.equal(gone.headers.get('set-cookie'), null);
+      await flushClicks(server());
+      await server().request('POST', `/v1/partners/${partnerId}/revoke-archive`, { token: p.token });
+      assert.equal(await partnerClicks(server(), p, partnerId), 0);
+      assert.equal(await overviewClicks(server(), p), 0);
+    });
+
+    test('a key two programs share is followed only with its program; never to another program', async () => {
+      const a = await partnerWithLink(server(), 'https://a.example.com', 'shared');
+      const b = await partnerWithLink(server(), 'https://b.example.com', 'shared');
+      const shared = await server().request('GET', '/r/shared', { headers: browser(9) });
+      assert.equal(shared.status, 404);
+      const inB = await server().request('GET', `/r/${b.p.publicId}/shared`, { headers: browser(9) });
+      assert.equal(inB.status, 302);
+      assert.equal(inB.headers.get('location'), 'https://b.example.com/?aff=shared');
+      assert.equal(await afterFlush(server(), () => partnerClicks(server(), b.p, b.partnerId)), 1);
+      assert.equal(await partnerClicks(server(), a.p, a.partnerId), 0);
+    });
+
+    test("a key of program A asked for in program B goes to B's website; A's link counts nothing", async () => {
+      const a = await partnerWithLink(server(), 'https://a.example.com');
+      const b = await partnerWithLink(server(), 'https://b.example.com');
+      const res = await server().request('GET', `/r/${b.p.publicId}/${a.key}`, { headers: browser(12) });
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.get('location'), 'https://b.example.com/');
+      assert.equal(res.headers.get('set-cookie'), null);
+      await flushClicks(server());
+      assert.equal(await partnerClicks(server(), a.p, a.partnerId), 0);
+      assert.equal(await overviewClicks(server(), b.p), 0);
+    });
+
+    test('a program without a website: a link with no stored target and an unknown key give the 404 page', async () => {
+      const p = await server().newProgram('affiliate', { website: '' });
+      const overview = await server().request('GET', '/v1/program', { token: p.token });
+      assert.equal(overview.body.data.program.website, null, overview.text);
+      const partner = await server().request('POST', '/v1/partners', {
+        token: p.token,
+        body: { email: 'nosite@example.com', key: 'no-site-key' },
+      });
+      assert.equal(partner.status, 201, partner.text);
+      for (const path of [`/r/${p.publicId}/whatever`, `/r/${p.publicId}/no-site-key`, '/r/no-site-key']) {
+        const res = await server().request('GET', path, { headers: browser() });
+        assert.equal(res.status, 404, path);
+        assert.match(res.text, /Link not found/);
+      }
+    });
+  },
+  { clock: linkClock },
+);
 
 describeEachDatabase('click tracking: from the cookie to the signup, and under concurrency', (server) => {
   const linkFigures = async (p: TestProgram, key: string) => {
@@ -317,7 +325,7 @@ describeEachDatabase('click tracking: from the cookie to the signup, and under c
       body: { key: `${extra}-buyer`, partner: { key: extra } },
     });
     assert.equal(customer.status, 201, customer.text);
-    assert.deepEqual(await eventually(() => linkFigures(p, extra), { clicks: 1, signups: 1 }), {
+    assert.deepEqual(await afterFlush(server(), () => linkFigures(p, extra)), {
       clicks: 1,
       signups: 1,
     });
@@ -364,8 +372,8 @@ describeEachDatabase('click tracking: from the cookie to the signup, and under c
       ),
     );
     assert.ok(same.every((r) => r.status === 200));
-    assert.equal(await eventually(() => partnerClicks(server(), p, partnerId), 41), 41);
-    await settle();
+    assert.equal(await afterFlush(server(), () => partnerClicks(server(), p, partnerId)), 41);
+    await flushClicks(server());
     assert.equal(await partnerClicks(server(), p, partnerId), 41);
     assert.equal(await overviewClicks(server(), p), 41);
   });
@@ -399,7 +407,7 @@ describeEachDatabase('click tracking: POST /t/click', (server) => {
       headers: browser(20),
     });
     assert.equal(json.status, 200, json.text);
-    assert.equal(await eventually(() => partnerClicks(server(), p, partnerId), 1), 1);
+    assert.equal(await afterFlush(server(), () => partnerClicks(server(), p, partnerId)), 1);
     const preflight = await server().request('OPTIONS', '/t/click', {
       headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
     });
@@ -439,7 +447,7 @@ describeEachDatabase('click tracking: POST /t/click', (server) => {
     assert.equal(otherLink.status, 201, otherLink.text);
     const cross = await report({ program: p.publicId, key: 'only-in-other' });
     assert.equal(cross.status, 404, cross.text);
-    await settle();
+    await flushClicks(server());
     assert.equal(await partnerClicks(server(), p, partnerId), 0);
     assert.equal(await partnerClicks(server(), other.p, other.partnerId), 0);
   });
@@ -486,14 +494,14 @@ describeEachDatabase(
       const { p, partnerId, key } = await partnerWithLink(server());
       const click = () => server().request('GET', `/r/${key}`, { headers: browser(40) });
       await click();
-      assert.equal(await eventually(() => partnerClicks(server(), p, partnerId), 1), 1);
+      assert.equal(await afterFlush(server(), () => partnerClicks(server(), p, partnerId)), 1);
       clock.set('2026-03-02T01:00:00.000Z');
       await click();
-      await settle();
+      await flushClicks(server());
       assert.equal(await partnerClicks(server(), p, partnerId), 1);
       clock.set('2026-03-02T13:00:00.000Z');
       await click();
-      assert.equal(await eventually(() => partnerClicks(server(), p, partnerId), 2), 2);
+      assert.equal(await afterFlush(server(), () => partnerClicks(server(), p, partnerId)), 2);
       const salts = await server().deps.database.db.selectFrom('click_salts').select('day').execute();
       assert.ok(salts.every((s) => s.day >= '2026-03-01'));
       const visitors = await server().deps.database.db.selectFrom('click_visitors').selectAll().execute();
@@ -540,8 +548,8 @@ for (const dialect of testDialects().filter((d) => d === 'postgres')) {
         ),
       ]);
       assert.ok((await Promise.all(clicks)).every((r) => r.status === 302));
-      assert.equal(await eventually(() => partnerClicks(first, p, partnerId), 21), 21);
-      await settle();
+      await flushClicks(second);
+      assert.equal(await afterFlush(first, () => partnerClicks(first, p, partnerId)), 21);
       assert.equal(await partnerClicks(second, p, partnerId), 21);
       const salts = await first.deps.database.db.selectFrom('click_salts').selectAll().execute();
       assert.equal(salts.length, 1);

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.ts';
 import { perAddressLimit } from '../../http/address-rate-limit.ts';
-import { errorResponses } from '../../http/schemas.ts';
+import { ErrorBody, errorResponses, withExample } from '../../http/schemas.ts';
 import {
   ClickAnswer,
   LinkKeyParams,
@@ -17,7 +17,7 @@ import {
 } from './tracking.schemas.ts';
 import {
   type ClickRequest,
-  ClickTracker,
+  clickTrackerOf,
   followLink,
   type LinkAnswer,
   reportClick,
@@ -40,11 +40,12 @@ const clickRequest = (request: FastifyRequest): ClickRequest => ({
   address: request.ip,
 });
 
+const sendNotFoundPage = (reply: FastifyReply) =>
+  reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+
 function sendLinkAnswer(request: FastifyRequest, reply: FastifyReply, answer: LinkAnswer) {
   reply.header('cache-control', 'no-store');
-  if ('notFound' in answer) {
-    return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
-  }
+  if ('notFound' in answer) return sendNotFoundPage(reply);
   if (answer.cookie) {
     reply.setCookie(answer.cookie.name, answer.cookie.value, {
       path: '/',
@@ -63,7 +64,7 @@ function sendLinkAnswer(request: FastifyRequest, reply: FastifyReply, answer: Li
  */
 export async function trackingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const tracker = new ClickTracker(app.deps);
+  const tracker = clickTrackerOf(app.deps);
   app.addHook('onClose', async () => tracker.close());
   await app.register(fastifyCookie);
   // The script posts text/plain (a simple request, no preflight) carrying JSON.
@@ -95,12 +96,22 @@ export async function trackingRoutes(fastify: FastifyInstance) {
         cookie: cookieOf(request),
       }),
     );
-  const redirects = { 302: Redirect, 404: NotFoundPage };
+  // A path that does not decode (`%ZZ`) is refused before any route, as JSON like every 400.
+  const redirects = { 302: Redirect, 400: ErrorBody, 404: NotFoundPage };
+  // A key no link can have (a NUL in it) is refused by the shared input checks as "not found":
+  // a visitor gets the same page as for any unknown key, not a JSON error.
+  app.setErrorHandler((error, request, reply) => {
+    const isLink = request.routeOptions.url?.startsWith('/r/') ?? false;
+    if (isLink && error instanceof AppError && error.code === 'not_found') return sendNotFoundPage(reply);
+    throw error;
+  });
 
   app.get('/r/:key', {
     config: publicRoute,
     schema: {
       operationId: 'followReferralLink',
+      description:
+        'Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie and redirects. A key the program does not know answers the HTML "Link not found" page.',
       summary:
         'Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target',
       tags,
@@ -113,6 +124,8 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     config: publicRoute,
     schema: {
       operationId: 'followProgramReferralLink',
+      description:
+        'Follows a referral link of one program, as `/r/{key}`; an unknown key in a known program redirects to its website without a cookie.',
       summary: 'Follow a referral link of one program (for keys two programs share): as `/r/{key}`',
       tags,
       params: ProgramLinkKeyParams,
@@ -136,18 +149,15 @@ export async function trackingRoutes(fastify: FastifyInstance) {
   app.get('/r/*', {
     config: publicRoute,
     schema: { hide: true, response: { 404: NotFoundPage } },
-    handler: async (_request, reply) =>
-      reply
-        .code(404)
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(NOT_FOUND_PAGE),
+    handler: async (_request, reply) => sendNotFoundPage(reply),
   });
 
   app.get('/js/vouch.js', {
     config: publicRoute,
     schema: {
       operationId: 'getTrackingScript',
+      description:
+        'Answers the tracking script for the company website, with an `ETag` (304 when unchanged) and an hour of caching.',
       summary:
         'The tracking script for the company site: stores the key of `?aff=` / `?ref=` in a first-party cookie, reports the click, fills `vouch_referral` inputs',
       tags,
@@ -183,10 +193,12 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     config: publicRoute,
     schema: {
       operationId: 'reportClick',
+      description:
+        'Reports a visit from the tracking script: counts the click as `/r/{key}` does and answers the cookie to store. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.',
       summary:
         'Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store',
       tags,
-      body: ReportClickBody,
+      body: withExample(ReportClickBody, { program: 'Ab12Cd34Ef56', key: 'pat' }),
       response: { 200: ClickAnswer, ...errorResponses },
     },
     onRequest: [cors, limit],

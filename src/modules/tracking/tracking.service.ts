@@ -8,7 +8,7 @@ import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { ShortCache } from '../../core/short-cache.ts';
-import { formatTimestamp } from '../../core/time.ts';
+import { formatTimestamp, millisOn } from '../../core/time.ts';
 import {
   type Attribution,
   attributionOf,
@@ -75,6 +75,15 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export const LINK_CACHE_MS = 1000;
 const LINK_CACHE_SIZE = 10_000;
 
+const trackers = new WeakMap<Deps, ClickTracker>();
+
+/** The one click tracker of an app: its routes count clicks with it; `flush()` writes them now. */
+export function clickTrackerOf(deps: Deps): ClickTracker {
+  let tracker = trackers.get(deps);
+  if (!tracker) trackers.set(deps, (tracker = new ClickTracker(deps)));
+  return tracker;
+}
+
 /** Buffers counted clicks and writes them in batches; `close` writes what is left. */
 export class ClickTracker {
   #pending: PendingClick[] = [];
@@ -83,9 +92,16 @@ export class ClickTracker {
   #salts = new Map<string, string | undefined>();
   #prunedAt = 0;
   #closed = false;
-  #lookups = new ShortCache<string, unknown>({ ttlMs: LINK_CACHE_MS, capacity: LINK_CACHE_SIZE });
+  #lookups: ShortCache<string, unknown>;
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Deps) {
+    // Lookups age on the app's clock, so a test moves past their lifetime instead of sleeping.
+    this.#lookups = new ShortCache({
+      ttlMs: LINK_CACHE_MS,
+      capacity: LINK_CACHE_SIZE,
+      now: millisOn(deps.clock),
+    });
+  }
 
   /** `load()`, reused for LINK_CACHE_MS per `key` (this app's lookups only). */
   cached<T>(key: string, load: () => Promise<T>): Promise<T> {

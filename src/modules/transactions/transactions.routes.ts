@@ -2,7 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, PaginatedPlaceholder, StatusOnly, SuccessPlaceholder } from '../../http/schemas.ts';
+import {
+  errorResponses,
+  PaginatedPlaceholder,
+  StatusOnly,
+  SuccessPlaceholder,
+  withExample,
+  withVariantExample,
+} from '../../http/schemas.ts';
 import {
   CreateTransactionBodyByProgramType,
   CreateTransactionResponseByProgramType,
@@ -35,12 +42,20 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: {
       ...policy,
       variants: {
-        body: CreateTransactionBodyByProgramType,
+        body: withVariantExample(CreateTransactionBodyByProgramType, 'affiliate', {
+          key: 'order-1001',
+          amount: '99.90',
+          amount_units: 'USD',
+          action: 'sale',
+          customer: { key: 'cus_1001', email: 'buyer@example.com' },
+        }),
         response: CreateTransactionResponseByProgramType,
       },
     },
     schema: {
       operationId: 'createTransactions',
+      description:
+        'Records a sale (or, with `transactions`, up to 100 at once) for a customer and creates the commissions or rewards it earns. A repeated `key` with the same fields replays the stored sale; other fields under a taken key are a 422.',
       summary: 'Record a sale, or several at once (`transactions`), with the rewards they earn',
       tags,
       response: { 200: SuccessPlaceholder, ...errorResponses },
@@ -58,6 +73,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: TransactionListResponseByProgramType } },
     schema: {
       operationId: 'listTransactions',
+      description: 'Lists transactions, newest first; the item shape depends on the program type.',
       summary: 'List transactions, newest first',
       tags,
       querystring: ListTransactionsQuery,
@@ -71,6 +87,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: TransactionResponseByProgramType } },
     schema: {
       operationId: 'getTransaction',
+      description: 'Answers a transaction by its key.',
       summary: 'Get a transaction by key',
       tags,
       params: TransactionKeyParams,
@@ -86,6 +103,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'archiveTransaction',
+      description: 'Archives a transaction: it and its rewards leave every total until restored.',
       summary: 'Archive a transaction: it and its rewards leave every total',
       tags,
       params: TransactionKeyParams,
@@ -101,11 +119,13 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: { ...policy, variants: { response: TransactionResponseByProgramType } },
     schema: {
       operationId: 'refundTransaction',
+      description:
+        'Refunds a sale in full or in part (`amount`): unpaid commissions and rewards shrink in proportion, paid commissions get a clawback line.',
       summary:
         'Refund a sale, in full or in part (`amount`): unpaid rewards shrink in proportion, paid commissions get a clawback line',
       tags,
       params: TransactionKeyParams,
-      body: RefundTransactionBody,
+      body: withExample(RefundTransactionBody, { amount: 20 }),
       response: { 200: SuccessPlaceholder, ...errorResponses },
     },
     handler: async (request) => ({
@@ -118,6 +138,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'revokeArchiveTransaction',
+      description: 'Restores an archived transaction and its rewards to the totals.',
       summary: 'Restore an archived transaction and its rewards',
       tags,
       params: TransactionKeyParams,
@@ -133,6 +154,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteTransaction',
+      description: 'Deletes a transaction and its unpaid rewards; the figures it counted in drop with it.',
       summary: 'Delete a transaction and its rewards',
       tags,
       params: TransactionKeyParams,
@@ -148,6 +170,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
     config: policy,
     schema: {
       operationId: 'deleteTransactionByBody',
+      description: 'Deletes the transaction named by `key` in the body, with its rewards.',
       summary: 'Delete a transaction named by `key` in the body',
       tags,
       querystring: DeleteTransactionsQuery,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { programTypes } from '../../core/program-types.ts';
 import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import { errorResponses, Paginated, StatusOnly, Success } from '../../http/schemas.ts';
+import { errorResponses, Paginated, StatusOnly, Success, withVariantExample } from '../../http/schemas.ts';
 import { unwrapUpdate } from '../../http/update-body.ts';
 import {
   CreateWebhookBodyByType,
@@ -33,9 +33,20 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post('/v1/webhooks', {
-    config: { ...everyType, variants: { body: CreateWebhookBodyByType } },
+    config: {
+      ...everyType,
+      variants: {
+        body: withVariantExample(CreateWebhookBodyByType, 'affiliate', {
+          name: 'Order system',
+          url: 'https://hooks.example.com/vouch',
+          events: ['transaction.created', 'commission.approved'],
+        }),
+      },
+    },
     schema: {
       operationId: 'createWebhook',
+      description:
+        'Subscribes an HTTPS URL to events of the program type; deliveries are signed (Standard Webhooks) with the `signature` secret shown in this answer.',
       summary: 'Subscribe a URL to events; the response carries the signing secret (`signature`)',
       tags,
       response: { 200: Success(Webhook), ...errorResponses },
@@ -50,6 +61,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     config: everyType,
     schema: {
       operationId: 'listWebhooks',
+      description: 'Lists the webhooks of the program; `signature` is shown to full-scope keys only.',
       summary: 'List webhooks',
       tags,
       querystring: ListWebhooksQuery,
@@ -63,6 +75,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     config: everyType,
     schema: {
       operationId: 'getWebhook',
+      description: 'Answers a webhook by its key; `signature` is shown to full-scope keys only.',
       summary: 'Get a webhook',
       tags,
       params: WebhookKeyParams,
@@ -75,10 +88,14 @@ export async function webhookRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/v1/webhooks/:key', {
-    config: { ...everyType, variants: { body: UpdateWebhookBodyByType } },
+    config: {
+      ...everyType,
+      variants: { body: withVariantExample(UpdateWebhookBodyByType, 'affiliate', { is_active: false }) },
+    },
     preValidation: unwrapUpdate,
     schema: {
       operationId: 'updateWebhook',
+      description: 'Updates a webhook (name, url, is_active, events); omitted fields stay as they are.',
       summary: 'Update a webhook (name, url, is_active, events); omitted fields stay as they are',
       tags,
       params: WebhookKeyParams,
@@ -98,6 +115,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     config: everyType,
     schema: {
       operationId: 'deleteWebhook',
+      description: 'Deletes a webhook; its pending deliveries are dropped.',
       summary: 'Delete a webhook; its pending deliveries are dropped',
       tags,
       params: WebhookKeyParams,
@@ -113,6 +131,8 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     config: everyType,
     schema: {
       operationId: 'listWebhookDeliveries',
+      description:
+        'Lists the delivery log, newest first: each attempt with its event, status, response code, duration, error and next attempt.',
       summary:
         'The delivery log: every attempt with its event, status, response code, duration, error and next attempt',
       tags,
@@ -132,6 +152,8 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     config: everyType,
     schema: {
       operationId: 'testWebhook',
+      description:
+        'Sends a sample of the first subscribed event now, even when the webhook is inactive, and answers the attempt.',
       summary: 'Send a sample of the first subscribed event now (even when inactive) and return the attempt',
       tags,
       params: WebhookKeyParams,
@@ -147,6 +169,7 @@ export async function webhookRoutes(fastify: FastifyInstance) {
     config: everyType,
     schema: {
       operationId: 'retryWebhookDelivery',
+      description: 'Sends a delivery again now, with the same `webhook-id`, and answers the attempt.',
       summary: 'Send a delivery again now, with the same `webhook-id`, and return the attempt',
       tags,
       params: DeliveryParams,

@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { eventsByProgramType } from '../../core/events.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { ListQuery } from '../../http/list-query.ts';
-import { BooleanLike, Timestamp } from '../../http/schemas.ts';
+import { BooleanLike, literalUnion, Timestamp } from '../../http/schemas.ts';
 
 export const Webhook = Type.Object(
   {
@@ -27,7 +27,7 @@ const WebhookKey = Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/?#\
 
 /** The events a program of this type can produce; anything else is 422 on `events.N`. */
 const EventList = (type: ProgramType) =>
-  Type.Array(Type.Union(eventsByProgramType[type].map((event) => Type.Literal(event))), {
+  Type.Array(literalUnion(eventsByProgramType[type]), {
     minItems: 1,
     maxItems: 100,
   });
