@@ -1,5 +1,4 @@
-import { type FieldErrors, validationError } from '../core/errors.ts';
-import { messages } from '../core/messages.ts';
+import { type FieldProblem, fieldError, problem, validationError } from '../core/errors.ts';
 import { MAX_LISTED_MESSAGES } from './validation.ts';
 
 /**
@@ -98,7 +97,7 @@ export function tooManyItems(path: string, schema: Schema | undefined): Error {
     }
   }
   const limit = Math.min(maxItemsOf(current) ?? MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS);
-  return validationError({ [path]: [messages.maxItems(path, limit)] });
+  return fieldError(path, 'maxItems', limit);
 }
 
 type Schema = Record<string, unknown>;
@@ -136,21 +135,21 @@ const hasNul = (text: string) => text.includes('\u0000');
  * Throws the 422 of the first MAX_LISTED_MESSAGES problems, counting them all.
  */
 export function assertAcceptableInput(value: unknown, schema: Schema | undefined): void {
-  const fields: FieldErrors = {};
+  const problems: FieldProblem[] = [];
   let total = 0;
-  const report = (path: string, message: string) => {
+  const report = (found: FieldProblem) => {
     total++;
-    if (total <= MAX_LISTED_MESSAGES) (fields[path || 'body'] ??= []).push(message);
+    if (total <= MAX_LISTED_MESSAGES) problems.push(found);
   };
   const stack: { value: unknown; schema: Schema | undefined; path: string }[] = [{ value, schema, path: '' }];
-  while (stack.length > 0) {
-    const { value: current, schema: currentSchema, path } = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: current, schema: currentSchema, path } = next;
     if (typeof current === 'string') {
-      if (hasNul(current)) report(path, messages.nulCharacter(path || 'body'));
+      if (hasNul(current)) report(problem(path || 'body', 'nulCharacter'));
     } else if (Array.isArray(current)) {
       if (current.length > MAX_ARRAY_ITEMS) {
         const limit = Math.min(maxItemsOf(currentSchema) ?? MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS);
-        report(path, messages.maxItems(path || 'body', limit));
+        report(problem(path || 'body', 'maxItems', limit));
         continue;
       }
       const items = childSchema(currentSchema, 0);
@@ -159,11 +158,10 @@ export function assertAcceptableInput(value: unknown, schema: Schema | undefined
       }
     } else if (typeof current === 'object' && current !== null) {
       const keys = Object.keys(current);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
+      for (const key of keys.toReversed()) {
         const keyPath = path ? `${path}.${key}` : key;
         if (hasNul(key)) {
-          report(path, messages.nulCharacter(path || 'body'));
+          report(problem(path || 'body', 'nulCharacter'));
           continue;
         }
         stack.push({
@@ -174,5 +172,5 @@ export function assertAcceptableInput(value: unknown, schema: Schema | undefined
       }
     }
   }
-  if (total > 0) throw validationError(fields, total);
+  if (total > 0) throw validationError(problems, total);
 }

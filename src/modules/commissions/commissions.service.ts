@@ -10,8 +10,7 @@ import {
   storedOfStatus,
 } from '../../core/commission-status.ts';
 import type { StoredRewardStatus } from '../../core/commissions.ts';
-import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
+import { AppError, type FieldProblem, fieldError, problem, validationError } from '../../core/errors.ts';
 import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -387,12 +386,12 @@ export async function reviewCommissions(
 ) {
   const programId = ctx.program.id;
   const seen = new Set<number>();
-  const duplicates: FieldErrors = {};
+  const duplicates: FieldProblem[] = [];
   body.ids.forEach((id, index) => {
-    if (seen.has(id)) duplicates[`ids.${index}`] = [messages.distinct(`ids.${index}`)];
+    if (seen.has(id)) duplicates.push(problem(`ids.${index}`, 'distinct'));
     seen.add(id);
   });
-  if (Object.keys(duplicates).length > 0) throw validationError(duplicates);
+  if (duplicates.length > 0) throw validationError(duplicates);
   await settleDueCommissions(ctx);
   const { autoApprove } = await commissionSettings(ctx.database.db, programId);
   return ctx.database.db.transaction().execute(async (trx) => {
@@ -410,13 +409,13 @@ export async function reviewCommissions(
         )
       ).map((s) => [Number(s.id), s]),
     );
-    const errors: FieldErrors = {};
+    const errors: FieldProblem[] = [];
     const moves: { row: CommissionRow; to: StoredRewardStatus; changed: boolean }[] = [];
     body.ids.forEach((id, index) => {
       const row = rows.get(id);
       const field = `ids.${index}`;
       if (!row) {
-        errors[field] = [messages.invalid(field)];
+        errors.push(problem(field, 'invalid'));
         return;
       }
       const move = moveCommission(
@@ -424,10 +423,10 @@ export async function reviewCommissions(
         action satisfies CommissionAction,
         { now, autoApprove },
       );
-      if (!move.ok) errors[field] = [`${move.message.replace('The commission', `The commission ${id}`)}`];
+      if (!move.ok) errors.push(problem(field, 'commissionMove', id, move.state, move.verb));
       else moves.push({ row, to: move.to, changed: move.changed });
     });
-    if (Object.keys(errors).length > 0) throw validationError(errors);
+    if (errors.length > 0) throw validationError(errors);
     const changed = moves.filter((m) => m.changed);
     const values =
       action === 'approve'
@@ -480,12 +479,12 @@ export async function createCommission(ctx: ProgramContext, body: CreateCommissi
   const programId = ctx.program.id;
   const db = ctx.database.db;
   const amountMicros = amountOrThrow(body.amount, 'amount', { allowNegative: true });
-  if (amountMicros === 0n) throw fieldError('amount', messages.invalid('amount'));
+  if (amountMicros === 0n) throw fieldError('amount', 'invalid');
   const partner =
     typeof body.partner === 'string'
       ? await getPartnerByPathOrThrow(db, programId, body.partner).catch(() => undefined)
       : await findPartnerByRef(db, programId, body.partner);
-  if (!partner) throw fieldError('partner', messages.invalid('partner'));
+  if (!partner) throw fieldError('partner', 'invalid');
   const settings = await commissionSettings(db, programId);
   const currency = (body.currency ?? settings.currency).toUpperCase();
   return db.transaction().execute(async (trx) => {

@@ -4,7 +4,6 @@ import type { ProgramContext } from '../../context.ts';
 import { csvField, csvRecord } from '../../core/csv.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { approvedBy, exportAmount, payoutMinimumOf } from '../../core/payouts.ts';
@@ -97,7 +96,7 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
       typeof body.partner === 'string'
         ? await getPartnerByPathOrThrow(db, programId, body.partner).catch(() => undefined)
         : await findPartnerByRef(db, programId, body.partner);
-    if (!partner) throw fieldError('partner', messages.invalid('partner'));
+    if (!partner) throw fieldError('partner', 'invalid');
     partnerId = Number(partner.id);
   }
   const minimum = payoutMinimumOf(settings.payoutMinimum, currency);
@@ -141,6 +140,7 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
     if (partners === 0)
       throw fieldError(
         'currency',
+        'refused',
         `No partner has approved commissions in ${currency} that reach the payout minimum.`,
       );
     await repository.updatePayout(trx, programId, payoutId, { total, partner_count: partners });
@@ -191,7 +191,7 @@ export async function listPartnerPayouts(ctx: ProgramContext, partnerId: number,
 
 function refuseUnlessPending(row: PayoutRow, what: string) {
   if (row.status !== 'pending')
-    throw fieldError('status', `The payout is ${row.status} and cannot be ${what}.`);
+    throw fieldError('status', 'refused', `The payout is ${row.status} and cannot be ${what}.`);
 }
 
 /**

@@ -233,7 +233,11 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
     pageProgramCaches.get(ctx.database)?.clear();
   } catch (error) {
     if (uniqueViolationColumn(error) === 'portal_host')
-      throw fieldError('program_settings.portal_host', 'The portal host is used by another program.');
+      throw fieldError(
+        'program_settings.portal_host',
+        'refused',
+        'The portal host is used by another program.',
+      );
     throw error;
   }
 }
