@@ -165,5 +165,6 @@ export function redemptionRefusal(
 
 /** The partner a sale's new customer is given when the sale names none: the code's only partner. */
 export function attributedPartner(code: Pick<RedeemableCode, 'partnerIds'>): number | null {
-  return code.partnerIds !== null && code.partnerIds.length === 1 ? code.partnerIds[0]! : null;
+  const [only, ...others] = code.partnerIds ?? [];
+  return only !== undefined && others.length === 0 ? only : null;
 }

@@ -41,9 +41,17 @@ export function screenJsonText(text: string): 'too-deep' | 'too-many' | 'inspect
       if (++depth > MAX_JSON_DEPTH) return 'too-deep';
       counts[depth] = c === 91 ? 1 : -1;
     } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-    else if (c === 44 /* , */ && counts[depth]! > 0 && ++counts[depth]! > MAX_ARRAY_ITEMS) return 'too-many';
+    else if (c === 44 /* , */ && countAfterComma(counts, depth) > MAX_ARRAY_ITEMS) return 'too-many';
   }
   return inspect ? 'inspect' : 'clean';
+}
+
+/** A comma at `depth`: one more element when the level is an array (its new count), else 0. */
+function countAfterComma(counts: number[], depth: number): number {
+  const count = counts[depth] ?? 0;
+  if (count <= 0) return 0;
+  counts[depth] = count + 1;
+  return count + 1;
 }
 
 /**
@@ -59,7 +67,10 @@ export function oversizedArrayPath(text: string): string {
   const keys: string[] = [];
   const path = () => {
     const parts: string[] = [];
-    for (let d = 1; d < depth; d++) parts.push(counts[d]! > 0 ? String(counts[d]! - 1) : keys[d]!);
+    for (let d = 1; d < depth; d++) {
+      const count = counts[d] ?? 0;
+      parts.push(count > 0 ? String(count - 1) : (keys[d] ?? ''));
+    }
     return parts.join('.') || 'body';
   };
   for (let i = 0; i < text.length; i++) {
@@ -73,7 +84,7 @@ export function oversizedArrayPath(text: string): string {
     } else if (c === 34) {
       inString = true;
       stringStart = i;
-    } else if (c === 58 /* : */ && counts[depth]! < 0) {
+    } else if (c === 58 /* : */ && (counts[depth] ?? 0) < 0) {
       try {
         keys[depth] = String(JSON.parse(lastString));
       } catch {
@@ -83,7 +94,7 @@ export function oversizedArrayPath(text: string): string {
       depth++;
       counts[depth] = c === 91 ? 1 : -1;
     } else if (c === 125 || c === 93) depth--;
-    else if (c === 44 && counts[depth]! > 0 && ++counts[depth]! > MAX_ARRAY_ITEMS) return path();
+    else if (c === 44 && countAfterComma(counts, depth) > MAX_ARRAY_ITEMS) return path();
   }
   return 'body';
 }

@@ -368,8 +368,19 @@ export async function getCommission(ctx: ProgramContext, segment: string) {
   const db = ctx.database.db;
   const [row] = await repository.findCommissionsByIds(db, ctx.program.id, [id]);
   if (!row) throw commissionNotFound();
-  const [data] = await serializeCommissions(db, ctx, [row]);
-  return data!;
+  return serializeCommission(db, ctx, row);
+}
+
+/** One commission on the wire (`serializeCommissions` answers one per row). */
+async function serializeCommission(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  row: CommissionRow,
+  autoApprove?: boolean,
+) {
+  const [data] = await serializeCommissions(db, ctx, [row], autoApprove);
+  if (data === undefined) throw new Error('a commission row serialized to nothing');
+  return data;
 }
 
 const reviewEvent = { approve: 'commission.approved', deny: 'commission.denied' } as const;
@@ -457,7 +468,8 @@ export async function reviewCommissions(
     const data = await serializeCommissions(
       trx,
       ctx,
-      body.ids.map((id) => byId.get(id)!),
+      // Every id was found and moved above, in this transaction.
+      body.ids.flatMap((id) => byId.get(id) ?? []),
       autoApprove,
     );
     const changedIds = new Set(changed.map((m) => Number(m.row.id)));
@@ -516,9 +528,9 @@ export async function createCommission(ctx: ProgramContext, body: CreateCommissi
       programId,
       newCommissionFigures(Number(partner.id), 'ok', currency, amountMicros),
     );
-    const [data] = await serializeCommissions(trx, ctx, [row], settings.autoApprove);
+    const data = await serializeCommission(trx, ctx, row, settings.autoApprove);
     await recordEvent(trx, programId, 'commission.created', data, now);
-    return data!;
+    return data;
   });
 }
 

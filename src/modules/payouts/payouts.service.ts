@@ -57,8 +57,9 @@ async function* namedItemsOf(db: Kysely<DB>, programId: number, payoutId: number
   for (;;) {
     const items = await repository.listNamedPayoutItems(db, programId, payoutId, { after, limit });
     if (items.length > 0) yield items;
-    if (items.length < limit) return;
-    after = Number(items[items.length - 1]!.id);
+    const last = items.at(-1);
+    if (items.length < limit || last === undefined) return;
+    after = Number(last.id);
   }
 }
 
@@ -340,8 +341,9 @@ function exportFile<Row extends readonly [id: number, ...unknown[]]>(
         let chunk = '';
         for (const item of items) chunk += record(item);
         if (chunk.length > 0) yield chunk;
-        if (items.length < EXPORT_PAGE) return;
-        after = Number(items[items.length - 1]![0]);
+        const last = items.at(-1);
+        if (items.length < EXPORT_PAGE || last === undefined) return;
+        after = Number(last[0]);
       }
     },
   };

@@ -39,8 +39,9 @@ export async function* programsOfType(db: Kysely<DB>, type: ProgramType) {
   for (;;) {
     const page = await repository.listProgramsOfType(db, type, after, 500);
     if (page.length > 0) yield page;
-    if (page.length < 500) return;
-    after = Number(page[page.length - 1]!.id);
+    const last = page.at(-1);
+    if (page.length < 500 || last === undefined) return;
+    after = Number(last.id);
   }
 }
 

@@ -110,6 +110,18 @@ async function serializeCodes(
   );
 }
 
+/** One code on the wire (`serializeCodes` answers one per row). */
+async function serializeCode(
+  db: Kysely<DB>,
+  programId: number,
+  row: PromotionCodeRow,
+  coupons?: ReadonlyMap<number, Pick<CouponRow, 'uuid_code'>>,
+) {
+  const [code] = await serializeCodes(db, programId, [row], coupons);
+  if (code === undefined) throw new Error('a promotion code row serialized to nothing');
+  return code;
+}
+
 async function written(
   ctx: ProgramContext,
   db: Kysely<DB>,
@@ -118,8 +130,8 @@ async function written(
   coupon?: Pick<CouponRow, 'id' | 'uuid_code'>,
 ) {
   const known = coupon ? new Map([[Number(coupon.id), coupon]]) : undefined;
-  const [code] = await serializeCodes(db, ctx.program.id, [row], known);
-  return { ...code!, message, ...synchronization };
+  const code = await serializeCode(db, ctx.program.id, row, known);
+  return { ...code, message, ...synchronization };
 }
 
 // ---- settings: create and update ----
@@ -289,11 +301,11 @@ export const couponCodes: CouponCodes = {
     const rows = await repository.listCodesOfCoupons(db, ctx.program.id, couponIds);
     const out = new Map<number, PromotionCodeOnWire[]>();
     const serialized = await serializeCodes(db, ctx.program.id, rows);
-    rows.forEach((row, i) => {
-      const id = Number(row.coupon_id);
+    serialized.forEach((code, i) => {
+      const id = Number(rows[i]?.coupon_id);
       let list = out.get(id);
       if (!list) out.set(id, (list = []));
-      list.push(serialized[i]!);
+      list.push(code);
     });
     return out;
   },
@@ -359,13 +371,8 @@ export async function getPromotionCode(ctx: ProgramContext, code: string) {
   const row = await getCodeRowOrThrow(db, ctx.program.id, code);
   const [coupon] = await findCouponsByIds(db, ctx.program.id, [Number(row.coupon_id)]);
   if (!coupon) throw promotionCodeNotFound();
-  const [serialized] = await serializeCodes(
-    db,
-    ctx.program.id,
-    [row],
-    new Map([[Number(coupon.id), coupon]]),
-  );
-  return { ...serialized!, coupon: couponOnWire(coupon) };
+  const serialized = await serializeCode(db, ctx.program.id, row, new Map([[Number(coupon.id), coupon]]));
+  return { ...serialized, coupon: couponOnWire(coupon) };
 }
 
 /** Lists never fail: an unknown `coupon_uuid` filter is an empty page. */

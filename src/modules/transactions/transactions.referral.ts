@@ -342,7 +342,8 @@ async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<str
     email: text(customer.email),
   };
   const filter: repository.TransactionListFilter = {};
-  if (text(query.key) !== undefined) filter.key = text(query.key)!;
+  const key = text(query.key);
+  if (key !== undefined) filter.key = key;
   if (ref.id || ref.key || ref.email) {
     const row = await findCustomerByRef(db, ctx.program.id, ref);
     if (!row) return undefined;

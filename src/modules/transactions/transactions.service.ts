@@ -247,7 +247,7 @@ async function writeSale<Customer, Prepared>(
   const rewardValues = rewardValuesOf(row, decision);
   // PostgreSQL took the rewards' ids with the sale: they are written below with the rest.
   const rewards = rewardIds
-    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]!))
+    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]))
     : await repository.insertRewards(trx, rewardValues);
   const { data, statements } = await saleWrites(trx, ctx, handler, prepared, row, rewards, decision);
   // The rest in one statement on PostgreSQL (db/together.ts), the program's figures first: the
@@ -320,9 +320,7 @@ async function attemptAtOnce<Customer, Prepared>(
       ...saleRowOf(programId, entry, request, sale, decision),
       refunded_amount: null,
     };
-    const rewards = rewardValuesOf(row, decision).map((values, i) =>
-      newRewardRow(values, read.rewardIds[i]!),
-    );
+    const rewards = rewardValuesOf(row, decision).map((values, i) => newRewardRow(values, read.rewardIds[i]));
     const decided = {
       customerId: decision.customerId,
       seen: read.version,
@@ -440,8 +438,12 @@ async function saleWrites<Customer, Prepared>(
   };
 }
 
-/** A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. */
-function newRewardRow(values: repository.NewReward, id: number): RewardRow {
+/**
+ * A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. The id
+ * was reserved with the sale, one per reward; a missing one is a bug, not a refusal.
+ */
+function newRewardRow(values: repository.NewReward, id: number | undefined): RewardRow {
+  if (id === undefined) throw new Error('a reward has no reserved id');
   return {
     ...values,
     id,
