@@ -130,7 +130,9 @@ function formatProblem(path: string, format: string): FieldProblem {
   }
 }
 
-const isUnary = (rule: unknown): rule is Unary => typeof rule === 'string' && rule in messages;
+/** A rule of `x-error`: one that takes no parameter (its wording's only argument is the path). */
+const isUnary = (rule: unknown): rule is Unary =>
+  typeof rule === 'string' && rule in messages && messages[rule as keyof typeof messages].length === 1;
 
 /** The field problem of one Ajv error; `field` is '' for the body itself. */
 function problemOf(error: ErrorObject): FieldProblem {
