@@ -75,9 +75,10 @@ export type CommissionAction =
 
 export type CommissionMove =
   | { ok: true; to: StoredRewardStatus; changed: boolean }
-  | { ok: false; message: string };
+  /** Refused: the commission `is <state> and cannot be <verb>` (the `commissionMove` rule). */
+  | { ok: false; state: string; verb: string };
 
-const refused = (message: string): CommissionMove => ({ ok: false, message });
+const refused = (state: string, verb: string): CommissionMove => ({ ok: false, state, verb });
 const to = (from: string, next: StoredRewardStatus): CommissionMove => ({
   ok: true,
   to: next,
@@ -99,23 +100,23 @@ export function moveCommission(
   switch (action) {
     case 'approve':
       if (from === 'review_period' || from === 'ok') return to(from, 'ok');
-      return refused(`The commission is ${shown} and cannot be approved.`);
+      return refused(shown, 'approved');
     case 'deny':
       if (from === 'denied') return to(from, 'denied');
-      if (state.inPayout) return refused('The commission is in a payout and cannot be denied.');
+      if (state.inPayout) return refused('in a payout', 'denied');
       if (from === 'review_period' || from === 'ok') return to(from, 'denied');
-      return refused(`The commission is ${shown} and cannot be denied.`);
+      return refused(shown, 'denied');
     case 'void':
       if (from === 'voided' || from === 'denied' || from === 'rejected') return to(from, from);
-      if (state.inPayout) return refused('The commission is in a payout and cannot be voided.');
+      if (state.inPayout) return refused('in a payout', 'voided');
       if (from === 'review_period' || from === 'ok') return to(from, 'voided');
-      return refused(`The commission is ${shown} and cannot be voided.`);
+      return refused(shown, 'voided');
     case 'settle':
       if (from === 'review_period' && options.autoApprove && isDue(state, options.now)) return to(from, 'ok');
       return to(from, from as StoredRewardStatus);
     case 'pay':
       if (from === 'ok') return to(from, 'paid');
-      return refused(`The commission is ${shown} and cannot be paid.`);
+      return refused(shown, 'paid');
   }
 }
 

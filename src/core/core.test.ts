@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isCurrencyCode } from './currencies.ts';
-import { summarizeFieldErrors } from './errors.ts';
 import { randomAlphanumeric } from './ids.ts';
+import { summarizeFieldErrors } from './messages.ts';
 import { formatAmount, microsToNumber, parseAmount, percentOf } from './money.ts';
 import { growth, participation } from './program-stats.ts';
 import { addDays, formatTimestamp, normalizeTimestamp } from './time.ts';

@@ -8,6 +8,7 @@ import {
   type RedemptionOrder,
   redemptionRefusal,
 } from './coupons.ts';
+import { renderFieldErrors } from './messages.ts';
 
 const settings = (overrides: Partial<CouponSettings> = {}): CouponSettings => ({
   discountType: 'percent',
@@ -87,7 +88,9 @@ describe('couponSettingsProblems', () => {
     ],
   ];
   for (const [name, overrides, expected] of cases) {
-    test(name, () => assert.deepEqual(couponSettingsProblems(settings(overrides)), expected));
+    test(name, () =>
+      assert.deepEqual(renderFieldErrors(couponSettingsProblems(settings(overrides))), expected),
+    );
   }
 });
 

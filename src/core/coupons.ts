@@ -1,5 +1,4 @@
-import type { FieldErrors } from './errors.ts';
-import { messages } from './messages.ts';
+import { type FieldProblem, problem } from './errors.ts';
 import { MICROS_PER_UNIT, type Micros } from './money.ts';
 
 /**
@@ -28,50 +27,38 @@ export interface CouponSettings {
   timesValue: number | null;
 }
 
-/** What is wrong with a coupon's settings, by field, in Laravel's wording; empty when nothing. */
-export function couponSettingsProblems(settings: CouponSettings): FieldErrors {
-  const problems: FieldErrors = {};
-  const add = (field: string, message: string) => {
-    problems[field] = [message];
-  };
+/** What is wrong with a coupon's settings, a problem per field at most; empty when nothing. */
+export function couponSettingsProblems(settings: CouponSettings): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const amount = 'coupon_discount_amount';
   if (settings.discountType === 'percent') {
-    if (settings.discountMicros <= 0n) add(amount, messages.gt(amount, 0));
-    else if (settings.discountMicros > HUNDRED_PERCENT) add(amount, messages.max(amount, 100));
+    if (settings.discountMicros <= 0n) problems.push(problem(amount, 'gt', 0));
+    else if (settings.discountMicros > HUNDRED_PERCENT) problems.push(problem(amount, 'max', 100));
   } else if (settings.discountMicros % MICROS_PER_UNIT !== 0n) {
-    add(amount, messages.integer(amount));
+    problems.push(problem(amount, 'integer'));
   } else if (settings.discountMicros < MICROS_PER_UNIT) {
-    add(amount, messages.min(amount, 1));
+    problems.push(problem(amount, 'min', 1));
   }
   const duration = 'coupon_duration_value';
   const needsValue = settings.durationType !== 'once' && settings.durationType !== 'lifetime';
   if (needsValue && settings.durationValue === null) {
-    add(
-      duration,
-      `The ${duration.replaceAll('_', ' ')} field is required when coupon duration type is ${settings.durationType}.`,
-    );
+    problems.push(problem(duration, 'requiredWhen', 'coupon_duration_type', settings.durationType));
   }
   if (!needsValue && settings.durationValue !== null) {
-    add(
-      duration,
-      `The ${duration.replaceAll('_', ' ')} field is prohibited when coupon duration type is ${settings.durationType}.`,
-    );
+    problems.push(problem(duration, 'prohibitedWhen', 'coupon_duration_type', settings.durationType));
   }
   if (settings.dateStatus && settings.dateValue === null) {
-    add(
-      'redemption_specific_date_value',
-      requiredWhenOn('redemption_specific_date_value', 'redemption_specific_date_status'),
-    );
+    problems.push(requiredWhenOn('redemption_specific_date_value', 'redemption_specific_date_status'));
   }
   if (settings.timesStatus && settings.timesValue === null) {
-    add('redemption_times_value', requiredWhenOn('redemption_times_value', 'redemption_times_status'));
+    problems.push(requiredWhenOn('redemption_times_value', 'redemption_times_status'));
   }
   return problems;
 }
 
-/** Laravel's `required_if` wording for a value its status switch asks for. */
-export function requiredWhenOn(field: string, status: string): string {
-  return `The ${field.replaceAll('_', ' ')} field is required when ${status.replaceAll('_', ' ')} is on.`;
+/** Laravel's `required_if` for a value its status switch (a field path) asks for. */
+export function requiredWhenOn(field: string, status: string): FieldProblem {
+  return problem(field, 'requiredWhen', status, 'on');
 }
 
 /** The coupon and code as the redemption rule sees them. */
@@ -178,5 +165,6 @@ export function redemptionRefusal(
 
 /** The partner a sale's new customer is given when the sale names none: the code's only partner. */
 export function attributedPartner(code: Pick<RedeemableCode, 'partnerIds'>): number | null {
-  return code.partnerIds !== null && code.partnerIds.length === 1 ? code.partnerIds[0]! : null;
+  const [only, ...others] = code.partnerIds ?? [];
+  return only !== undefined && others.length === 0 ? only : null;
 }

@@ -1,3 +1,5 @@
+import type { FieldProblem, ProblemOf, Rule, RuleParams } from './messages.ts';
+
 /** Every error the API answers with has a code from this table; the HTTP status follows from it. */
 export const errorStatus = {
   bad_request: 400,
@@ -15,40 +17,63 @@ export const errorStatus = {
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
-export type FieldErrors = Record<string, string[]>;
+export type { FieldProblem } from './messages.ts';
 
+/**
+ * An error the API answers with. A 422 carries its field problems structured (field, rule,
+ * parameters); they are worded once, at the edge (`renderFieldErrors` in core/messages.ts).
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly fields: FieldErrors;
+  readonly problems: readonly FieldProblem[];
+  /** How many problems there were; more than `problems` holds when listing stopped at a bound. */
+  readonly total: number;
 
-  constructor(code: ErrorCode, message: string, fields: FieldErrors = {}) {
+  constructor(code: ErrorCode, message: string, problems: readonly FieldProblem[] = [], total?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = errorStatus[code];
-    this.fields = fields;
+    this.problems = problems;
+    this.total = Math.max(total ?? 0, problems.length);
+  }
+
+  /** The first problem with `field`, if any. */
+  problemOn(field: string): FieldProblem | undefined {
+    return this.problems.find((problem) => problem.field === field);
   }
 }
 
+/** One problem: `problem('amount', 'max', 100)`; the parameters are typed by the rule. */
+export function problem<R extends Rule>(field: string, rule: R, ...params: RuleParams<R>): ProblemOf<R> {
+  return { field, rule, params };
+}
+
+export function validationError(problems: readonly FieldProblem[], total?: number): AppError {
+  return new AppError('validation_failed', 'The given data was invalid.', problems, total);
+}
+
+/** A 422 on one field: `fieldError('code', 'taken')`, `fieldError('limit', 'between', 10, 100)`. */
+export function fieldError<R extends Rule>(field: string, rule: R, ...params: RuleParams<R>): AppError {
+  // Each `ProblemOf<R>` is a member of the `FieldProblem` union; TypeScript cannot see it for a generic `R`.
+  return validationError([problem(field, rule, ...params) as FieldProblem]);
+}
+
 /**
- * Laravel's summary line: the first message, plus "(and N more errors)". `total` counts every
- * message when `fields` holds only the first of them (validation stops listing at a bound).
+ * The same 422 with its fields moved under `prefix` (`transactions.2.`), except those `stays`
+ * keeps (fields of a shared part of the body); any other error unchanged.
  */
-export function summarizeFieldErrors(fields: FieldErrors, total?: number): string {
-  const messages = Object.values(fields).flat();
-  const first = messages[0] ?? 'The given data was invalid.';
-  const more = Math.max(total ?? 0, messages.length) - 1;
-  if (more <= 0) return first;
-  return `${first} (and ${more} more ${more === 1 ? 'error' : 'errors'})`;
-}
-
-export function validationError(fields: FieldErrors, total?: number): AppError {
-  return new AppError('validation_failed', summarizeFieldErrors(fields, total), fields);
-}
-
-export function fieldError(field: string, message: string): AppError {
-  return validationError({ [field]: [message] });
+export function underPath<E>(
+  error: E,
+  prefix: string,
+  stays: (field: string) => boolean = () => false,
+): E | AppError {
+  if (!(error instanceof AppError) || error.code !== 'validation_failed') return error;
+  return validationError(
+    error.problems.map((p) => (stays(p.field) ? p : { ...p, field: `${prefix}${p.field}` })),
+    error.total,
+  );
 }
 
 export function notFound(what = 'Resource'): AppError {

@@ -1,6 +1,5 @@
 import { isCountryCode } from './countries.ts';
-import type { FieldErrors } from './errors.ts';
-import { messages } from './messages.ts';
+import { type FieldProblem, problem } from './errors.ts';
 
 /**
  * Leads: the custom form partners answer when they submit one, and the moves a lead can make.
@@ -49,27 +48,26 @@ export function assignFieldIds(
   incoming: readonly LeadFormFieldInput[],
   nextId: number,
   prefix = 'leads_custom_form_fields',
-): { fields: LeadFormField[]; nextId: number; errors: FieldErrors } {
+): { fields: LeadFormField[]; nextId: number; errors: FieldProblem[] } {
   const known = new Set(current.map((field) => field.id));
   const seen = new Set<number>();
-  const errors: FieldErrors = {};
+  const errors: FieldProblem[] = [];
   const fields: LeadFormField[] = [];
   let next = nextId;
   for (const [index, input] of incoming.entries()) {
     const path = `${prefix}.${index}`;
     let id = input.id;
     if (id !== undefined) {
-      if (!known.has(id)) errors[`${path}.id`] = [messages.invalid(`${path}.id`)];
-      else if (seen.has(id)) errors[`${path}.id`] = [messages.distinct(`${path}.id`)];
+      if (!known.has(id)) errors.push(problem(`${path}.id`, 'invalid'));
+      else if (seen.has(id)) errors.push(problem(`${path}.id`, 'distinct'));
       seen.add(id);
     } else {
       id = next++;
     }
     const options = withOptions.has(input.type) ? [...input.options] : [];
     if (withOptions.has(input.type)) {
-      if (options.length === 0) errors[`${path}.options`] = [messages.required(`${path}.options`)];
-      else if (new Set(options).size !== options.length)
-        errors[`${path}.options`] = [messages.distinct(`${path}.options`)];
+      if (options.length === 0) errors.push(problem(`${path}.options`, 'required'));
+      else if (new Set(options).size !== options.length) errors.push(problem(`${path}.options`, 'distinct'));
     }
     fields.push({
       id,
@@ -95,47 +93,47 @@ const isBlank = (answer: LeadAnswer | undefined) =>
 export function checkLeadAnswers(
   form: readonly LeadFormField[],
   cfields: Readonly<Record<string, LeadAnswer>> | undefined,
-): { answers: Record<string, LeadAnswer>; errors: FieldErrors } {
+): { answers: Record<string, LeadAnswer>; errors: FieldProblem[] } {
   const given = cfields ?? {};
-  const errors: FieldErrors = {};
+  const errors: FieldProblem[] = [];
   const answers: Record<string, LeadAnswer> = {};
   const byId = new Map(form.map((field) => [String(field.id), field]));
   for (const key of Object.keys(given)) {
-    if (!byId.has(key)) errors[`cfields.${key}`] = [messages.invalid(`cfields.${key}`)];
+    if (!byId.has(key)) errors.push(problem(`cfields.${key}`, 'invalid'));
   }
   for (const field of form) {
     const path = `cfields.${field.id}`;
     const answer = given[String(field.id)];
-    if (isBlank(answer)) {
-      if (field.required) errors[path] = [messages.required(path)];
+    if (answer === undefined || isBlank(answer)) {
+      if (field.required) errors.push(problem(path, 'required'));
       continue;
     }
-    const problem = answerProblem(field, answer!, path);
-    if (problem) errors[path] = [problem];
-    else answers[String(field.id)] = normalized(field, answer!);
+    const refused = answerProblem(field, answer, path);
+    if (refused) errors.push(refused);
+    else answers[String(field.id)] = normalized(field, answer);
   }
   return { answers, errors };
 }
 
-function answerProblem(field: LeadFormField, answer: LeadAnswer, path: string): string | undefined {
+function answerProblem(field: LeadFormField, answer: LeadAnswer, path: string): FieldProblem | undefined {
   switch (field.type) {
     case 'checkbox':
-      if (!Array.isArray(answer)) return messages.array(path);
-      if (new Set(answer).size !== answer.length) return messages.distinct(path);
-      return answer.every((choice) => field.options.includes(choice)) ? undefined : messages.invalid(path);
+      if (!Array.isArray(answer)) return problem(path, 'array');
+      if (new Set(answer).size !== answer.length) return problem(path, 'distinct');
+      return answer.every((choice) => field.options.includes(choice)) ? undefined : problem(path, 'invalid');
     case 'radio':
     case 'select':
-      if (typeof answer !== 'string') return messages.string(path);
-      return field.options.includes(answer) ? undefined : messages.invalid(path);
+      if (typeof answer !== 'string') return problem(path, 'string');
+      return field.options.includes(answer) ? undefined : problem(path, 'invalid');
     case 'countries':
-      if (typeof answer !== 'string') return messages.string(path);
-      return isCountryCode(answer.trim().toUpperCase()) ? undefined : messages.invalid(path);
+      if (typeof answer !== 'string') return problem(path, 'string');
+      return isCountryCode(answer.trim().toUpperCase()) ? undefined : problem(path, 'invalid');
     case 'text':
     case 'input':
     case 'textarea': {
-      if (typeof answer !== 'string') return messages.string(path);
+      if (typeof answer !== 'string') return problem(path, 'string');
       const limit = answerLimits[field.type];
-      return [...answer].length > limit ? messages.maxLength(path, limit) : undefined;
+      return [...answer].length > limit ? problem(path, 'maxLength', limit) : undefined;
     }
   }
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { AppError } from './errors.ts';
+import { renderFieldErrors } from './messages.ts';
 import {
   amountOrThrow,
   divideRoundingHalfUp,
@@ -63,8 +65,8 @@ test('amountOrThrow answers a 422 on the field in Laravel wording', () => {
     try {
       amountOrThrow(value, 'amount', options);
     } catch (error) {
-      const { status, fields } = error as { status: number; fields: Record<string, string[]> };
-      return { status, fields };
+      if (!(error instanceof AppError)) throw error;
+      return { status: error.status, fields: renderFieldErrors(error.problems) };
     }
     return undefined;
   };

@@ -1,5 +1,4 @@
-import { fieldError } from './errors.ts';
-import { attributeName, messages } from './messages.ts';
+import { type FieldProblem, problem, validationError } from './errors.ts';
 
 /**
  * Money is exact integer micro-units (amount × 1,000,000) held in `bigint`: a sale of
@@ -84,9 +83,9 @@ export function amountOrThrow(
   field: string,
   options: { allowNegative?: boolean } = {},
 ): Micros {
-  const message = amountProblem(value, field, options);
-  if (typeof message === 'string') throw fieldError(field, message);
-  return message;
+  const checked = amountProblem(value, field, options);
+  if (typeof checked === 'bigint') return checked;
+  throw validationError([checked]);
 }
 
 /** Which sign an amount field accepts: a sale is never negative, a credit is more than zero. */
@@ -103,30 +102,30 @@ export function checkAmount(value: unknown, sign: AmountSign = 'non-negative'): 
   return parsed.micros;
 }
 
-/** Laravel's wording for each refusal (core/messages.ts). */
-export function amountMessage(problem: AmountProblem, field: string): string {
-  switch (problem) {
+/** The field problem of each refusal (worded by core/messages.ts). */
+export function amountFieldProblem(refusal: AmountProblem, field: string): FieldProblem {
+  switch (refusal) {
     case 'numeric':
-      return messages.numeric(field);
+      return problem(field, 'numeric');
     case 'decimals':
-      return `The ${attributeName(field)} field must not have more than ${AMOUNT_DECIMALS} decimal places.`;
+      return problem(field, 'decimals', AMOUNT_DECIMALS);
     case 'range':
-      return `The ${attributeName(field)} field must be less than ${AMOUNT_LIMIT}.`;
+      return problem(field, 'lessThan', AMOUNT_LIMIT);
     case 'negative':
-      return messages.min(field, 0);
+      return problem(field, 'min', 0);
     case 'not-positive':
-      return messages.gt(field, 0);
+      return problem(field, 'gt', 0);
   }
 }
 
-/** The micro-units of an amount, or the Laravel message that refuses it. */
+/** The micro-units of an amount, or the field problem that refuses it. */
 export function amountProblem(
   value: unknown,
   field: string,
   options: { allowNegative?: boolean } = {},
-): Micros | string {
+): Micros | FieldProblem {
   const checked = checkAmount(value, options.allowNegative ? 'any' : 'non-negative');
-  return typeof checked === 'bigint' ? checked : amountMessage(checked, field);
+  return typeof checked === 'bigint' ? checked : amountFieldProblem(checked, field);
 }
 
 /** Exact decimal text of micro-units: `1124900000n` → `"1124.9"`. */

@@ -1,3 +1,4 @@
+import { type FieldProblem, problem } from './errors.ts';
 import { divideRoundingHalfUp, MICROS_PER_UNIT, parseAmount } from './money.ts';
 
 /**
@@ -118,25 +119,21 @@ export function payoutDetailsProblems(
   method: PayoutMethod,
   details: PayoutDetails,
   prefix: string,
-): Record<string, string[]> {
-  const missing = (field: string) => [
-    `The ${`${prefix}payout_details.${field}`.replaceAll('_', ' ')} field is required when payout method is ${method}.`,
-  ];
-  const problems: Record<string, string[]> = {};
+): FieldProblem[] {
+  const missing = (field: string) =>
+    problem(`${prefix}payout_details.${field}`, 'requiredWhen', 'payout_method', method);
+  const problems: FieldProblem[] = [];
   switch (method) {
     case 'paypal':
-      if (!details.email) problems[`${prefix}payout_details.email`] = missing('email');
+      if (!details.email) problems.push(missing('email'));
       break;
     case 'wise':
-      if (!details.email && !details.iban) problems[`${prefix}payout_details.email`] = missing('email');
-      if (details.iban && !details.account_holder)
-        problems[`${prefix}payout_details.account_holder`] = missing('account_holder');
+      if (!details.email && !details.iban) problems.push(missing('email'));
+      if (details.iban && !details.account_holder) problems.push(missing('account_holder'));
       break;
     case 'bank_transfer':
-      if (!details.account_holder)
-        problems[`${prefix}payout_details.account_holder`] = missing('account_holder');
-      if (!details.iban && !details.account_number)
-        problems[`${prefix}payout_details.iban`] = missing('iban');
+      if (!details.account_holder) problems.push(missing('account_holder'));
+      if (!details.iban && !details.account_number) problems.push(missing('iban'));
       break;
     case 'manual':
       break;

@@ -1,5 +1,4 @@
 import { fieldError } from '../core/errors.ts';
-import { messages } from '../core/messages.ts';
 
 /**
  * Driver errors of both databases, translated in one place. Services ask "was this a unique
@@ -65,7 +64,7 @@ export function takenFieldError(error: unknown, prefix = ''): unknown {
   const column = uniqueViolationColumn(error);
   const field = column === undefined ? undefined : takenFields[column];
   if (field === undefined) return error;
-  return fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
+  return fieldError(`${prefix}${field}`, 'taken');
 }
 
 /**

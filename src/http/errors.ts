@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../core/errors.ts';
+import { renderFieldErrors, summarizeFieldErrors } from '../core/messages.ts';
 import { validationErrorFromAjv } from './validation.ts';
 
 export function routeNotFound(request: FastifyRequest): AppError {
@@ -44,6 +45,16 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal', 'Server Error.');
 }
 
+/**
+ * The body of an error answer. The one place field problems are worded: a 422's `message` is
+ * Laravel's summary of its `errors`.
+ */
+export function errorBody(error: AppError) {
+  if (error.code !== 'validation_failed') return { message: error.message, errors: {}, status: 0 as const };
+  const errors = renderFieldErrors(error.problems);
+  return { message: summarizeFieldErrors(errors, error.total), errors, status: 0 as const };
+}
+
 export const errorHandling = fp(async (app: FastifyInstance) => {
   let closing = false;
   app.addHook('preClose', async () => {
@@ -60,9 +71,7 @@ export const errorHandling = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(appError.status)
-      .send({ message: appError.message, errors: appError.fields, status: 0 });
+    return reply.code(appError.status).send(errorBody(appError));
   });
 
   app.setNotFoundHandler((request, reply) => {

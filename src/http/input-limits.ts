@@ -1,5 +1,4 @@
-import { type FieldErrors, validationError } from '../core/errors.ts';
-import { messages } from '../core/messages.ts';
+import { type FieldProblem, fieldError, problem, validationError } from '../core/errors.ts';
 import { MAX_LISTED_MESSAGES } from './validation.ts';
 
 /**
@@ -42,9 +41,17 @@ export function screenJsonText(text: string): 'too-deep' | 'too-many' | 'inspect
       if (++depth > MAX_JSON_DEPTH) return 'too-deep';
       counts[depth] = c === 91 ? 1 : -1;
     } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
-    else if (c === 44 /* , */ && counts[depth]! > 0 && ++counts[depth]! > MAX_ARRAY_ITEMS) return 'too-many';
+    else if (c === 44 /* , */ && countAfterComma(counts, depth) > MAX_ARRAY_ITEMS) return 'too-many';
   }
   return inspect ? 'inspect' : 'clean';
+}
+
+/** A comma at `depth`: one more element when the level is an array (its new count), else 0. */
+function countAfterComma(counts: number[], depth: number): number {
+  const count = counts[depth] ?? 0;
+  if (count <= 0) return 0;
+  counts[depth] = count + 1;
+  return count + 1;
 }
 
 /**
@@ -60,7 +67,10 @@ export function oversizedArrayPath(text: string): string {
   const keys: string[] = [];
   const path = () => {
     const parts: string[] = [];
-    for (let d = 1; d < depth; d++) parts.push(counts[d]! > 0 ? String(counts[d]! - 1) : keys[d]!);
+    for (let d = 1; d < depth; d++) {
+      const count = counts[d] ?? 0;
+      parts.push(count > 0 ? String(count - 1) : (keys[d] ?? ''));
+    }
     return parts.join('.') || 'body';
   };
   for (let i = 0; i < text.length; i++) {
@@ -74,7 +84,7 @@ export function oversizedArrayPath(text: string): string {
     } else if (c === 34) {
       inString = true;
       stringStart = i;
-    } else if (c === 58 /* : */ && counts[depth]! < 0) {
+    } else if (c === 58 /* : */ && (counts[depth] ?? 0) < 0) {
       try {
         keys[depth] = String(JSON.parse(lastString));
       } catch {
@@ -84,7 +94,7 @@ export function oversizedArrayPath(text: string): string {
       depth++;
       counts[depth] = c === 91 ? 1 : -1;
     } else if (c === 125 || c === 93) depth--;
-    else if (c === 44 && counts[depth]! > 0 && ++counts[depth]! > MAX_ARRAY_ITEMS) return path();
+    else if (c === 44 && countAfterComma(counts, depth) > MAX_ARRAY_ITEMS) return path();
   }
   return 'body';
 }
@@ -98,7 +108,7 @@ export function tooManyItems(path: string, schema: Schema | undefined): Error {
     }
   }
   const limit = Math.min(maxItemsOf(current) ?? MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS);
-  return validationError({ [path]: [messages.maxItems(path, limit)] });
+  return fieldError(path, 'maxItems', limit);
 }
 
 type Schema = Record<string, unknown>;
@@ -136,21 +146,21 @@ const hasNul = (text: string) => text.includes('\u0000');
  * Throws the 422 of the first MAX_LISTED_MESSAGES problems, counting them all.
  */
 export function assertAcceptableInput(value: unknown, schema: Schema | undefined): void {
-  const fields: FieldErrors = {};
+  const problems: FieldProblem[] = [];
   let total = 0;
-  const report = (path: string, message: string) => {
+  const report = (found: FieldProblem) => {
     total++;
-    if (total <= MAX_LISTED_MESSAGES) (fields[path || 'body'] ??= []).push(message);
+    if (total <= MAX_LISTED_MESSAGES) problems.push(found);
   };
   const stack: { value: unknown; schema: Schema | undefined; path: string }[] = [{ value, schema, path: '' }];
-  while (stack.length > 0) {
-    const { value: current, schema: currentSchema, path } = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: current, schema: currentSchema, path } = next;
     if (typeof current === 'string') {
-      if (hasNul(current)) report(path, messages.nulCharacter(path || 'body'));
+      if (hasNul(current)) report(problem(path || 'body', 'nulCharacter'));
     } else if (Array.isArray(current)) {
       if (current.length > MAX_ARRAY_ITEMS) {
         const limit = Math.min(maxItemsOf(currentSchema) ?? MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS);
-        report(path, messages.maxItems(path || 'body', limit));
+        report(problem(path || 'body', 'maxItems', limit));
         continue;
       }
       const items = childSchema(currentSchema, 0);
@@ -159,11 +169,10 @@ export function assertAcceptableInput(value: unknown, schema: Schema | undefined
       }
     } else if (typeof current === 'object' && current !== null) {
       const keys = Object.keys(current);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i]!;
+      for (const key of keys.toReversed()) {
         const keyPath = path ? `${path}.${key}` : key;
         if (hasNul(key)) {
-          report(path, messages.nulCharacter(path || 'body'));
+          report(problem(path || 'body', 'nulCharacter'));
           continue;
         }
         stack.push({
@@ -174,5 +183,5 @@ export function assertAcceptableInput(value: unknown, schema: Schema | undefined
       }
     }
   }
-  if (total > 0) throw validationError(fields, total);
+  if (total > 0) throw validationError(problems, total);
 }

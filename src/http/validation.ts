@@ -3,9 +3,9 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { isCurrencyCode } from '../core/currencies.ts';
-import { type AppError, type FieldErrors, validationError } from '../core/errors.ts';
-import { messages } from '../core/messages.ts';
-import { type AmountProblem, type AmountSign, amountMessage, checkAmount } from '../core/money.ts';
+import { type AppError, type FieldProblem, problem, validationError } from '../core/errors.ts';
+import { messages, type RenderedFieldErrors, renderFieldErrors } from '../core/messages.ts';
+import { type AmountProblem, type AmountSign, amountFieldProblem, checkAmount } from '../core/money.ts';
 
 // ajv-formats is CommonJS with its function on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
@@ -95,103 +95,86 @@ type Unary = {
   [K in keyof typeof messages]: (typeof messages)[K] extends (path: string) => string ? K : never;
 }[keyof typeof messages];
 
-function typeMessage(path: string, type: string): string {
+function typeProblem(path: string, type: string): FieldProblem {
   switch (type) {
     case 'string':
-      return messages.string(path);
+      return problem(path, 'string');
     case 'integer':
-      return messages.integer(path);
+      return problem(path, 'integer');
     case 'number':
-      return messages.numeric(path);
+      return problem(path, 'numeric');
     case 'boolean':
-      return messages.boolean(path);
+      return problem(path, 'boolean');
     case 'object':
     case 'array':
-      return messages.array(path);
+      return problem(path, 'array');
     default:
-      return messages.format(path);
+      return problem(path, 'format');
   }
 }
 
-function formatMessage(path: string, format: string): string {
+function formatProblem(path: string, format: string): FieldProblem {
   switch (format) {
     case 'email':
-      return messages.email(path);
+      return problem(path, 'email');
     case 'uri':
     case 'url':
     case 'http-url':
-      return messages.url(path);
+      return problem(path, 'url');
     case 'date':
-      return messages.date(path);
+      return problem(path, 'date');
     case 'iso4217':
-      return messages.invalid(path);
+      return problem(path, 'invalid');
     default:
-      return messages.format(path);
+      return problem(path, 'format');
   }
 }
 
-function messageFor(error: ErrorObject): { path: string; message: string } {
+/** A rule of `x-error`: one that takes no parameter (its wording's only argument is the path). */
+const isUnary = (rule: unknown): rule is Unary =>
+  typeof rule === 'string' && rule in messages && messages[rule as keyof typeof messages].length === 1;
+
+/** The field problem of one Ajv error; `field` is '' for the body itself. */
+function problemOf(error: ErrorObject): FieldProblem {
   const path = pathOf(error.instancePath);
   const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'x-amount')
-    return { path, message: amountMessage(params.problem as AmountProblem, path) };
+  if (error.keyword === 'x-amount') return amountFieldProblem(params.problem as AmountProblem, path);
   const custom = schema['x-error'];
-  if (typeof custom === 'string' && custom in messages && error.keyword !== 'required') {
-    return { path, message: (messages[custom as Unary] as (p: string) => string)(path) };
-  }
+  if (isUnary(custom) && error.keyword !== 'required') return problem(path, custom);
+  const limit = Number(params.limit);
   switch (error.keyword) {
-    case 'required': {
-      const field = join(path, String(params.missingProperty));
-      return { path: field, message: messages.required(field) };
-    }
-    case 'additionalProperties': {
-      const field = join(path, String(params.additionalProperty));
-      return { path: field, message: messages.prohibited(field) };
-    }
+    case 'required':
+      return problem(join(path, String(params.missingProperty)), 'required');
+    case 'additionalProperties':
+      return problem(join(path, String(params.additionalProperty)), 'prohibited');
     case 'type': {
       const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
-      return { path, message: typeMessage(path, String(types.find((t) => t !== 'null') ?? types[0])) };
+      return typeProblem(path, String(types.find((t) => t !== 'null') ?? types[0]));
     }
     case 'minimum':
     case 'maximum':
       if (typeof schema.minimum === 'number' && typeof schema.maximum === 'number') {
-        return { path, message: messages.between(path, schema.minimum, schema.maximum) };
+        return problem(path, 'between', schema.minimum, schema.maximum);
       }
-      return {
-        path,
-        message:
-          error.keyword === 'minimum'
-            ? messages.min(path, Number(params.limit))
-            : messages.max(path, Number(params.limit)),
-      };
+      return error.keyword === 'minimum' ? problem(path, 'min', limit) : problem(path, 'max', limit);
     case 'exclusiveMinimum':
-      return { path, message: messages.gt(path, Number(params.limit)) };
+      return problem(path, 'gt', limit);
     case 'minLength':
-      return {
-        path,
-        message:
-          Number(params.limit) <= 1
-            ? messages.required(path)
-            : messages.minLength(path, Number(params.limit)),
-      };
+      return limit <= 1 ? problem(path, 'required') : problem(path, 'minLength', limit);
     case 'maxLength':
-      return { path, message: messages.maxLength(path, Number(params.limit)) };
+      return problem(path, 'maxLength', limit);
     case 'minItems':
-      return {
-        path,
-        message:
-          Number(params.limit) <= 1 ? messages.required(path) : messages.minItems(path, Number(params.limit)),
-      };
+      return limit <= 1 ? problem(path, 'required') : problem(path, 'minItems', limit);
     case 'maxItems':
-      return { path, message: messages.maxItems(path, Number(params.limit)) };
+      return problem(path, 'maxItems', limit);
     case 'uniqueItems':
-      return { path, message: messages.distinct(path) };
+      return problem(path, 'distinct');
     case 'format':
-      return { path, message: formatMessage(path, String(params.format)) };
+      return formatProblem(path, String(params.format));
     default:
       // enum, const, pattern, anyOf without a hint: the value is not one we accept.
-      return { path, message: error.keyword === 'pattern' ? messages.format(path) : messages.invalid(path) };
+      return problem(path, error.keyword === 'pattern' ? 'format' : 'invalid');
   }
 }
 
@@ -199,17 +182,18 @@ function messageFor(error: ErrorObject): { path: string; message: string } {
 export const MAX_LISTED_MESSAGES = 50;
 
 /**
- * Turns Ajv's errors into Laravel's `{field: [messages]}`, listing at most `limit` messages and
- * counting every distinct one. A failed union (anyOf) is one error on its field, not one per branch.
+ * Turns Ajv's errors into field problems, listing at most `limit` and counting every distinct
+ * one. A failed union (anyOf) is one error on its field, not one per branch. A problem with the
+ * body itself is listed under `body`.
  */
-export function collectFieldErrors(
+export function collectFieldProblems(
   errors: readonly ErrorObject[],
   limit = MAX_LISTED_MESSAGES,
-): { fields: FieldErrors; total: number } {
+): { problems: FieldProblem[]; total: number } {
   const unions = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((e) => e.schemaPath);
-  const fields: FieldErrors = {};
+  const problems: FieldProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
     // `if`/`then` reports the failed `then` itself; the `if` error only repeats it on the parent.
@@ -217,23 +201,23 @@ export function collectFieldErrors(
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') {
       if (unions.some((union) => error.schemaPath.startsWith(`${union}/`))) continue;
     }
-    const { path, message } = messageFor(error);
-    const key = path || 'body';
-    const id = `${key}\u0000${message}`;
+    const found = problemOf(error);
+    const field = found.field || 'body';
+    const id = `${field}\u0000${found.rule}\u0000${JSON.stringify(found.params)}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    if (seen.size <= limit) (fields[key] ??= []).push(message);
+    if (seen.size <= limit) problems.push({ ...found, field });
   }
-  return { fields, total: seen.size };
+  return { problems, total: seen.size };
 }
 
-/** Every message, unbounded (unit tests and callers that list a handful of errors). */
-export function fieldErrorsFromAjv(errors: readonly ErrorObject[]): FieldErrors {
-  return collectFieldErrors(errors, Number.POSITIVE_INFINITY).fields;
+/** Every message, unbounded and worded (unit tests of the schemas' wording). */
+export function fieldErrorsFromAjv(errors: readonly ErrorObject[]): RenderedFieldErrors {
+  return renderFieldErrors(collectFieldProblems(errors, Number.POSITIVE_INFINITY).problems);
 }
 
-/** The 422 of a failed validation: the first messages listed, the summary counting them all. */
+/** The 422 of a failed validation: the first problems listed, the summary counting them all. */
 export function validationErrorFromAjv(errors: readonly ErrorObject[]): AppError {
-  const { fields, total } = collectFieldErrors(errors);
-  return validationError(fields, total);
+  const { problems, total } = collectFieldProblems(errors);
+  return validationError(problems, total);
 }

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { TSchema } from 'typebox';
-import type { FieldErrors } from '../core/errors.ts';
-import { compileBodyValidator, fieldErrorsFromAjv } from '../http/validation.ts';
+import type { FieldProblem } from '../core/errors.ts';
+import { collectFieldProblems, compileBodyValidator } from '../http/validation.ts';
 
 /** Form pieces every page form uses: labelled fields with their error, CSRF token, honeypot. */
 
@@ -149,11 +149,14 @@ export function CopyField(props: { id: string; url: string; label: string }) {
 
 /**
  * A form's values checked against a route's body schema, with the same validator and messages as
- * the API: the field errors by dotted path, or undefined when the values pass.
+ * the API: the field problems, or undefined when the values pass.
  */
-export function formValidator(schema: TSchema): (values: unknown) => FieldErrors | undefined {
+export function formValidator(schema: TSchema): (values: unknown) => readonly FieldProblem[] | undefined {
   const validate = compileBodyValidator(schema);
-  return (values) => (validate(values) ? undefined : fieldErrorsFromAjv(validate.errors ?? []));
+  return (values) =>
+    validate(values)
+      ? undefined
+      : collectFieldProblems(validate.errors ?? [], Number.POSITIVE_INFINITY).problems;
 }
 
 /** A labelled choice of one of `options` (value and words), with its error. */

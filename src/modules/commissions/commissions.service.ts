@@ -10,8 +10,7 @@ import {
   storedOfStatus,
 } from '../../core/commission-status.ts';
 import type { StoredRewardStatus } from '../../core/commissions.ts';
-import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
+import { AppError, type FieldProblem, fieldError, problem, validationError } from '../../core/errors.ts';
 import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -369,8 +368,19 @@ export async function getCommission(ctx: ProgramContext, segment: string) {
   const db = ctx.database.db;
   const [row] = await repository.findCommissionsByIds(db, ctx.program.id, [id]);
   if (!row) throw commissionNotFound();
-  const [data] = await serializeCommissions(db, ctx, [row]);
-  return data!;
+  return serializeCommission(db, ctx, row);
+}
+
+/** One commission on the wire (`serializeCommissions` answers one per row). */
+async function serializeCommission(
+  db: Kysely<DB>,
+  ctx: ProgramContext,
+  row: CommissionRow,
+  autoApprove?: boolean,
+) {
+  const [data] = await serializeCommissions(db, ctx, [row], autoApprove);
+  if (data === undefined) throw new Error('a commission row serialized to nothing');
+  return data;
 }
 
 const reviewEvent = { approve: 'commission.approved', deny: 'commission.denied' } as const;
@@ -387,12 +397,12 @@ export async function reviewCommissions(
 ) {
   const programId = ctx.program.id;
   const seen = new Set<number>();
-  const duplicates: FieldErrors = {};
+  const duplicates: FieldProblem[] = [];
   body.ids.forEach((id, index) => {
-    if (seen.has(id)) duplicates[`ids.${index}`] = [messages.distinct(`ids.${index}`)];
+    if (seen.has(id)) duplicates.push(problem(`ids.${index}`, 'distinct'));
     seen.add(id);
   });
-  if (Object.keys(duplicates).length > 0) throw validationError(duplicates);
+  if (duplicates.length > 0) throw validationError(duplicates);
   await settleDueCommissions(ctx);
   const { autoApprove } = await commissionSettings(ctx.database.db, programId);
   return ctx.database.db.transaction().execute(async (trx) => {
@@ -410,13 +420,13 @@ export async function reviewCommissions(
         )
       ).map((s) => [Number(s.id), s]),
     );
-    const errors: FieldErrors = {};
+    const errors: FieldProblem[] = [];
     const moves: { row: CommissionRow; to: StoredRewardStatus; changed: boolean }[] = [];
     body.ids.forEach((id, index) => {
       const row = rows.get(id);
       const field = `ids.${index}`;
       if (!row) {
-        errors[field] = [messages.invalid(field)];
+        errors.push(problem(field, 'invalid'));
         return;
       }
       const move = moveCommission(
@@ -424,10 +434,10 @@ export async function reviewCommissions(
         action satisfies CommissionAction,
         { now, autoApprove },
       );
-      if (!move.ok) errors[field] = [`${move.message.replace('The commission', `The commission ${id}`)}`];
+      if (!move.ok) errors.push(problem(field, 'commissionMove', id, move.state, move.verb));
       else moves.push({ row, to: move.to, changed: move.changed });
     });
-    if (Object.keys(errors).length > 0) throw validationError(errors);
+    if (errors.length > 0) throw validationError(errors);
     const changed = moves.filter((m) => m.changed);
     const values =
       action === 'approve'
@@ -458,7 +468,8 @@ export async function reviewCommissions(
     const data = await serializeCommissions(
       trx,
       ctx,
-      body.ids.map((id) => byId.get(id)!),
+      // Every id was found and moved above, in this transaction.
+      body.ids.flatMap((id) => byId.get(id) ?? []),
       autoApprove,
     );
     const changedIds = new Set(changed.map((m) => Number(m.row.id)));
@@ -480,12 +491,12 @@ export async function createCommission(ctx: ProgramContext, body: CreateCommissi
   const programId = ctx.program.id;
   const db = ctx.database.db;
   const amountMicros = amountOrThrow(body.amount, 'amount', { allowNegative: true });
-  if (amountMicros === 0n) throw fieldError('amount', messages.invalid('amount'));
+  if (amountMicros === 0n) throw fieldError('amount', 'invalid');
   const partner =
     typeof body.partner === 'string'
       ? await getPartnerByPathOrThrow(db, programId, body.partner).catch(() => undefined)
       : await findPartnerByRef(db, programId, body.partner);
-  if (!partner) throw fieldError('partner', messages.invalid('partner'));
+  if (!partner) throw fieldError('partner', 'invalid');
   const settings = await commissionSettings(db, programId);
   const currency = (body.currency ?? settings.currency).toUpperCase();
   return db.transaction().execute(async (trx) => {
@@ -517,9 +528,9 @@ export async function createCommission(ctx: ProgramContext, body: CreateCommissi
       programId,
       newCommissionFigures(Number(partner.id), 'ok', currency, amountMicros),
     );
-    const [data] = await serializeCommissions(trx, ctx, [row], settings.autoApprove);
+    const data = await serializeCommission(trx, ctx, row, settings.autoApprove);
     await recordEvent(trx, programId, 'commission.created', data, now);
-    return data!;
+    return data;
   });
 }
 

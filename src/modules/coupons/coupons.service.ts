@@ -12,7 +12,6 @@ import {
 import { AppError, fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { messages } from '../../core/messages.ts';
 import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import type { PageRequest } from '../../core/pages.ts';
 import { requestDigest } from '../../core/request-digest.ts';
@@ -146,7 +145,7 @@ function mergeSettings(base: CouponSettings, changes: CouponChanges): CouponSett
 
 function settingsOrThrow(settings: CouponSettings): CouponSettings {
   const problems = couponSettingsProblems(settings);
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (problems.length > 0) throw validationError(problems);
   return settings;
 }
 
@@ -203,7 +202,7 @@ export async function createCoupon(ctx: ProgramContext, body: CreateCouponBody, 
     const outcome = await insertOrReplay({
       find: () => repository.findCouponByUuid(trx, programId, uuidCode),
       sameRequest: (stored) => stored.request_digest === digest,
-      taken: () => fieldError('uuid_code', messages.taken('uuid_code')),
+      taken: () => fieldError('uuid_code', 'taken'),
       insert: async () => {
         const now = nowTimestamp(ctx.clock);
         const inserted = await repository.insertCouponIfFree(trx, {
@@ -266,7 +265,7 @@ async function couponToUpdate(ctx: ProgramContext, segment: string | undefined, 
   else if (body.id !== undefined) row = await repository.findLiveCouponById(db, programId, body.id);
   else if (body.uuid_code !== undefined)
     row = await repository.findCouponByUuid(db, programId, body.uuid_code);
-  else throw fieldError('uuid_code', messages.required('uuid_code'));
+  else throw fieldError('uuid_code', 'required');
   if (!row) throw couponNotFound();
   return row;
 }

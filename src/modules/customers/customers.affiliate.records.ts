@@ -3,7 +3,6 @@ import type { ProgramContext } from '../../context.ts';
 import { partnerMetrics } from '../../core/commissions.ts';
 import { fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { isSelfReferral } from '../../core/self-referral.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
@@ -73,19 +72,14 @@ export async function insertAffiliateCustomer(
 ): Promise<CustomerRow> {
   const programId = ctx.program.id;
   const partner = await findPartnerByRef(trx, programId, input.partner);
-  if (!partner) throw fieldError(`${prefix}partner`, messages.invalid(`${prefix}partner`));
-  if (partner.status === 'archived')
-    throw fieldError(
-      `${prefix}partner`,
-      `The selected ${`${prefix}partner`.replaceAll('_', ' ')} is archived.`,
-    );
+  if (!partner) throw fieldError(`${prefix}partner`, 'invalid');
+  if (partner.status === 'archived') throw fieldError(`${prefix}partner`, 'archived');
   let linkId: number | undefined;
   if (input.options?.referral_url !== undefined) {
     const context = await loadLinkUrlContext(trx, programId, 'affiliate', { withDomains: false });
     const key = linkKeyOf(input.options.referral_url, context.parameter);
     const link = key === undefined ? undefined : await findLinkByKey(trx, programId, key);
-    if (!link || link.partner_id !== partner.id)
-      throw fieldError('options.referral_url', messages.invalid('options.referral_url'));
+    if (!link || link.partner_id !== partner.id) throw fieldError('options.referral_url', 'invalid');
     linkId = link.id;
   } else {
     const links = await listLinksOf(trx, programId, { partnerId: partner.id });
@@ -96,10 +90,9 @@ export async function insertAffiliateCustomer(
     linkId = (followed ?? links.find((link) => Boolean(link.is_default)) ?? links[0])?.id;
   }
   const key = input.key ?? newKey();
-  if (await findCustomerBy(trx, programId, 'key', key))
-    throw fieldError(`${prefix}key`, messages.taken(`${prefix}key`));
+  if (await findCustomerBy(trx, programId, 'key', key)) throw fieldError(`${prefix}key`, 'taken');
   if (input.email !== undefined && (await findCustomerBy(trx, programId, 'email', input.email)))
-    throw fieldError(`${prefix}email`, messages.taken(`${prefix}email`));
+    throw fieldError(`${prefix}email`, 'taken');
   const now = nowTimestamp(ctx.clock);
   const createdAt = signupTimeOrThrow(input.created_at, now, `${prefix}created_at`);
   const selfReferral = isSelfReferral(input.email, partner.email);

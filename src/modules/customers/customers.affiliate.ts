@@ -2,7 +2,6 @@ import type { Kysely, Updateable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { partnerMetrics } from '../../core/commissions.ts';
 import { fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { storedTags } from '../../core/tags.ts';
@@ -124,7 +123,7 @@ async function getForRequestOrThrow(
 ) {
   if (segment !== undefined) return getCustomerByPathOrThrow(db, ctx.program.id, segment, PATH_ORDER);
   if (ref.key === undefined && ref.email === undefined && ref.id === undefined)
-    throw fieldError('key', messages.required('key'));
+    throw fieldError('key', 'required');
   const row = await findCustomerByRef(db, ctx.program.id, ref);
   if (!row) throw customerNotFound();
   return row;

@@ -2,7 +2,6 @@ import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { isCurrencyCode } from '../../core/currencies.ts';
 import { fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { amountOrThrow, microsFrom, microsToNumber } from '../../core/money.ts';
 import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -51,10 +50,9 @@ export async function creditCustomerBalance(
 ): Promise<void> {
   // The money rule (core/money.ts): exact to a micro-unit below 10^12, or a 422 on `amount`.
   const micros = amountOrThrow(body.amount, 'amount', { allowNegative: true });
-  if (micros <= 0n) throw fieldError('amount', messages.gt('amount', 0));
+  if (micros <= 0n) throw fieldError('amount', 'gt', 0);
   const isCurrency = booleanOf(body.is_currency, false);
-  if (isCurrency && !isCurrencyCode(body.amount_units))
-    throw fieldError('amount_units', messages.invalid('amount_units'));
+  if (isCurrency && !isCurrencyCode(body.amount_units)) throw fieldError('amount_units', 'invalid');
   await ctx.database.db.transaction().execute(async (trx) => {
     const row = await getReferralCustomerOrThrow(trx, ctx, id);
     const metric = balanceMetric(isCurrency, body.amount_units);
@@ -70,7 +68,9 @@ export async function creditCustomerBalance(
       const available = figures.micros(metric);
       throw fieldError(
         'amount',
-        `The amount must not be greater than the balance (${microsToNumber(available > 0n ? available : 0n)} ${body.amount_units}).`,
+        'overBalance',
+        microsToNumber(available > 0n ? available : 0n),
+        body.amount_units,
       );
     }
     await repository.insertBalanceCredit(trx, {

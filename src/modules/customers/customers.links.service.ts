@@ -1,6 +1,5 @@
 import type { ProgramContext } from '../../context.ts';
 import { fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
@@ -36,10 +35,10 @@ async function getLinkOrThrow(ctx: ProgramContext, key: string, db = ctx.databas
 
 export async function createCustomerReferralLink(ctx: ProgramContext, body: CreateCustomerReferralLinkBody) {
   const { id, key, email } = body.customer;
-  if (!id && !key && !email) throw fieldError('customer.id', messages.required('customer.id'));
+  if (!id && !key && !email) throw fieldError('customer.id', 'required');
   const db = ctx.database.db;
   const customer = await findCustomerByRef(db, ctx.program.id, { id, key, email });
-  if (!customer) throw fieldError('customer', messages.invalid('customer'));
+  if (!customer) throw fieldError('customer', 'invalid');
   const now = nowTimestamp(ctx.clock);
   try {
     const row = await insertLink(db, {
@@ -111,7 +110,8 @@ export async function updateCustomerReferralLink(
 
 export async function deleteCustomerReferralLink(ctx: ProgramContext, key: string): Promise<void> {
   const link = await getLinkOrThrow(ctx, key);
-  if (link.is_default) throw fieldError('id', 'The default referral link of a customer cannot be deleted.');
+  if (link.is_default)
+    throw fieldError('id', 'refused', 'The default referral link of a customer cannot be deleted.');
   await deleteLink(ctx.database.db, ctx.program.id, link.id);
 }
 

@@ -1,8 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { fieldError, validationError } from '../../core/errors.ts';
+import { fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { isSelfReferral } from '../../core/self-referral.ts';
@@ -163,8 +162,7 @@ type ReferrerRef = { id?: string | undefined; key?: string | undefined; email?: 
 function referrerRefOf(ref: ReferrerRef | undefined, field: string): ReferrerRef | undefined {
   if (ref === undefined) return undefined;
   const given = { id: ref.id || undefined, key: ref.key || undefined, email: ref.email || undefined };
-  if (!given.id && !given.key && !given.email)
-    throw fieldError(`${field}.id`, messages.required(`${field}.id`));
+  if (!given.id && !given.key && !given.email) throw fieldError(`${field}.id`, 'required');
   return given;
 }
 
@@ -188,7 +186,7 @@ export async function resolveReferrer(
     if (link?.customer_id != null)
       row = await repository.findCustomerById(db, ctx.program.id, link.customer_id);
   }
-  if (!row || row.status === 'archived') throw fieldError(field, messages.invalid(field));
+  if (!row || row.status === 'archived') throw fieldError(field, 'invalid');
   return row;
 }
 
@@ -248,14 +246,14 @@ export async function insertReferralCustomer(
 }
 
 async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
-  if (body.partner !== undefined) throw fieldError('partner', messages.prohibited('partner'));
+  if (body.partner !== undefined) throw fieldError('partner', 'prohibited');
   const ref = body.referring_customer;
   // The referrer is named by `id` when given (it wins over `key`), else by `key`.
   const selfReferral =
     ref !== undefined &&
     (ref.id !== undefined ? ref.id === body.id : ref.key !== undefined && ref.key === body.key);
   if (selfReferral) {
-    throw fieldError('referring_customer', 'A customer cannot refer itself.');
+    throw fieldError('referring_customer', 'refused', 'A customer cannot refer itself.');
   }
   try {
     if (ctx.database.dialect === 'postgres') {
@@ -310,10 +308,9 @@ async function createAtOnce(
     if (ref !== undefined && !referrer) {
       // `resolveReferrer` also finds a customer by the key of one of its additional links.
       if (ref.id === undefined && ref.key !== undefined) return undefined;
-      throw fieldError('referring_customer', messages.invalid('referring_customer'));
+      throw fieldError('referring_customer', 'invalid');
     }
-    if (referrer?.row.status === 'archived')
-      throw fieldError('referring_customer', messages.invalid('referring_customer'));
+    if (referrer?.row.status === 'archived') throw fieldError('referring_customer', 'invalid');
     const now = nowTimestamp(ctx.clock);
     const selfReferral = referrer !== undefined && isSelfReferral(body.email, referrer.row.email);
     const row: CustomerRow = {
@@ -490,7 +487,7 @@ async function update(ctx: ProgramContext, id: string | undefined, body: UpdateR
       if (id !== undefined) row = await getReferralCustomerOrThrow(trx, ctx, id);
       else {
         const ref = { id: body.id, key: body.key };
-        if (ref.id === undefined && ref.key === undefined) throw fieldError('id', messages.required('id'));
+        if (ref.id === undefined && ref.key === undefined) throw fieldError('id', 'required');
         const found = await findCustomerByRef(trx, ctx.program.id, ref);
         if (!found) throw customerNotFound();
         row = found;
@@ -567,7 +564,7 @@ async function remove(
 /** Refer-a-friend `limit` is 10–100 (spec, Limits); the shared route validates the widest range. */
 async function transactionsPage(ctx: ProgramContext, id: string, query: CustomerTransactionsQuery) {
   const limit = query.limit ?? 10;
-  if (limit < 10 || limit > 100) throw validationError({ limit: [messages.between('limit', 10, 100)] });
+  if (limit < 10 || limit > 100) throw fieldError('limit', 'between', 10, 100);
   const page = query.page ?? 1;
   const row = await getReferralCustomerOrThrow(ctx.database.db, ctx, id);
   return { customerId: row.id, window: exactPageWindow({ page, limit }) };

@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { normalizeTimestamp } from '../../core/time.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
@@ -25,8 +24,8 @@ export type CustomerRow = Selectable<CustomersTable>;
 export function signupTimeOrThrow(given: string | undefined, now: string, field: string): string {
   if (given === undefined) return now;
   const normalized = normalizeTimestamp(given);
-  if (normalized === undefined) throw fieldError(field, messages.format(field));
-  if (normalized > now) throw fieldError(field, messages.notFuture(field));
+  if (normalized === undefined) throw fieldError(field, 'format');
+  if (normalized > now) throw fieldError(field, 'notFuture');
   return normalized;
 }
 

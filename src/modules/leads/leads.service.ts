@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import type { CommissionRule, CommissionType } from '../../core/commissions.ts';
-import { AppError, fieldError, notFound, validationError } from '../../core/errors.ts';
+import {
+  AppError,
+  type FieldProblem,
+  fieldError,
+  notFound,
+  problem,
+  validationError,
+} from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import {
   assignFieldIds,
@@ -14,7 +21,6 @@ import {
   refusedLeadMove,
   submissionForm,
 } from '../../core/lead-form.ts';
-import { messages } from '../../core/messages.ts';
 import { amountOrThrow } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -125,7 +131,7 @@ export async function updateLeadSetup(ctx: ProgramContext, body: UpdateLeadSetup
     const commission = { ...current.commission, ...storedCommission };
     if (commission.commission_type === 'percent' && commission.commission > 100) {
       const field = 'leads_commission.commission';
-      throw fieldError(field, messages.max(field, 100));
+      throw fieldError(field, 'max', 100);
     }
     let fields = current.fields;
     let nextFieldId = current.nextFieldId;
@@ -143,7 +149,7 @@ export async function updateLeadSetup(ctx: ProgramContext, body: UpdateLeadSetup
         })),
         current.nextFieldId,
       );
-      if (Object.keys(assigned.errors).length > 0) throw validationError(assigned.errors);
+      if (assigned.errors.length > 0) throw validationError(assigned.errors);
       fields = assigned.fields;
       nextFieldId = assigned.nextId;
     }
@@ -207,14 +213,14 @@ export async function createLead(ctx: ProgramContext, body: CreateLeadBody) {
   return ctx.database.db.transaction().execute(async (trx) => {
     const setup = await readSetup(trx, programId);
     if (!setup.enabled) throw new AppError('forbidden', 'Leads are disabled for this program.');
-    if (Object.keys(body.partner).length === 0) throw fieldError('partner', messages.required('partner'));
+    if (Object.keys(body.partner).length === 0) throw fieldError('partner', 'required');
     const partner = await findPartnerByRef(trx, programId, body.partner);
-    const errors: Record<string, string[]> = {};
-    if (!partner) errors.partner = [messages.invalid('partner')];
-    else if (partner.status === 'archived') errors.partner = ['The selected partner is archived.'];
+    const errors: FieldProblem[] = [];
+    if (!partner) errors.push(problem('partner', 'invalid'));
+    else if (partner.status === 'archived') errors.push(problem('partner', 'archived'));
     const checked = checkLeadAnswers(setup.fields, body.cfields);
-    Object.assign(errors, checked.errors);
-    if (!partner || Object.keys(errors).length > 0) throw validationError(errors);
+    errors.push(...checked.errors);
+    if (!partner || errors.length > 0) throw validationError(errors);
     const lead = { name: body.name, email: body.email };
     // Taken inside the write transaction, so creation order and `created_at` agree.
     const now = nowTimestamp(ctx.clock);
@@ -277,7 +283,8 @@ async function claimLead(
   if (claimed) return claimed;
   const row = await repository.findLead(trx, ctx.program.id, id);
   if (!row) throw notFound('Lead');
-  throw fieldError('id', refusedLeadMove(row.status as LeadStatus, move) ?? messages.invalid('id'));
+  const refusal = refusedLeadMove(row.status as LeadStatus, move);
+  throw refusal === undefined ? fieldError('id', 'invalid') : fieldError('id', 'refused', refusal);
 }
 
 /**
@@ -295,12 +302,12 @@ export async function convertLead(ctx: ProgramContext, input: ConvertLeadInput) 
     const lead = await claimLead(trx, ctx, id, 'convert', now);
     const partner =
       lead.partner_id === null ? undefined : await findPartnerById(trx, programId, lead.partner_id);
-    if (!partner) throw fieldError('id', 'The partner who submitted the lead no longer exists.');
+    if (!partner) throw fieldError('id', 'refused', 'The partner who submitted the lead no longer exists.');
     if (partner.status === 'archived')
-      throw fieldError('id', 'The partner who submitted the lead is archived.');
+      throw fieldError('id', 'refused', 'The partner who submitted the lead is archived.');
     const existing = await findCustomerByRef(trx, programId, { email: lead.email });
     if (existing && existing.partner_id !== partner.id)
-      throw fieldError('id', "The lead's email address belongs to a customer of another partner.");
+      throw fieldError('id', 'refused', "The lead's email address belongs to a customer of another partner.");
     const setup = await readSetup(trx, programId);
     const own = setup.commissionType === 'lead_specific';
     const key = newKey();
@@ -323,7 +330,7 @@ export async function convertLead(ctx: ProgramContext, input: ConvertLeadInput) 
     // A conversion of another partner's lead with this e-mail may have created the customer
     // first; the sale then went to that customer, and this conversion must not stand.
     if (customer?.partner_id !== partner.id)
-      throw fieldError('id', "The lead's email address belongs to a customer of another partner.");
+      throw fieldError('id', 'refused', "The lead's email address belongs to a customer of another partner.");
     const converted = await repository.recordConversion(trx, programId, id, {
       converted_to: JSON.stringify({
         key: customer?.key ?? '',

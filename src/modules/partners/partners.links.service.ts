@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { exactPageWindow, type PageRequest, pageWindow } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { takenFieldError } from '../../db/errors.ts';
@@ -45,18 +44,18 @@ async function getLinkOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string):
 export async function createPartnerLink(ctx: ProgramContext, body: CreatePartnerLinkBody) {
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  if (Object.keys(body.partner).length === 0) throw fieldError('partner', messages.required('partner'));
+  if (Object.keys(body.partner).length === 0) throw fieldError('partner', 'required');
   if (body.domain_id !== undefined && body.is_additional === undefined)
-    throw fieldError('is_additional', messages.required('is_additional'));
+    throw fieldError('is_additional', 'required');
   const partner = await findPartnerByRef(db, programId, body.partner);
-  if (!partner) throw fieldError('partner', messages.invalid('partner'));
+  if (!partner) throw fieldError('partner', 'invalid');
   let domainId: number | null = null;
   if (body.domain_id !== undefined) {
     const domain = await repository.findDomain(db, programId, Number(body.domain_id));
-    if (!domain) throw fieldError('domain_id', messages.invalid('domain id'));
+    if (!domain) throw fieldError('domain_id', 'invalid');
     domainId = domain.id;
   }
-  if (await findLinkByKey(db, programId, body.key)) throw fieldError('key', messages.taken('key'));
+  if (await findLinkByKey(db, programId, body.key)) throw fieldError('key', 'taken');
   const now = nowTimestamp(ctx.clock);
   try {
     const row = await insertLink(db, {
@@ -85,7 +84,7 @@ export async function updatePartnerLink(ctx: ProgramContext, key: string, body: 
   const db = ctx.database.db;
   const row = await getLinkOrThrow(db, ctx, key);
   if (body.key !== row.key && (await findLinkByKey(db, ctx.program.id, body.key)))
-    throw fieldError('key', messages.taken('key'));
+    throw fieldError('key', 'taken');
   try {
     const updated = await updateLink(db, ctx.program.id, row.id, {
       key: body.key,
@@ -101,7 +100,8 @@ export async function updatePartnerLink(ctx: ProgramContext, key: string, body: 
 export async function deletePartnerLink(ctx: ProgramContext, key: string): Promise<void> {
   await ctx.database.db.transaction().execute(async (trx) => {
     const row = await getLinkOrThrow(trx, ctx, key);
-    if (row.is_default) throw fieldError('id', 'The default referral link of a partner cannot be deleted.');
+    if (row.is_default)
+      throw fieldError('id', 'refused', 'The default referral link of a partner cannot be deleted.');
     await repository.deleteLinkCounters(trx, ctx.program.id, row.id);
     await deleteLink(trx, ctx.program.id, row.id);
   });

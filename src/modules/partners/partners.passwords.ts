@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { messages } from '../../core/messages.ts';
+import { type FieldProblem, problem } from '../../core/errors.ts';
 
 /**
  * Partner passwords: the spec's strength rule, and scrypt hashes (never returned) with OWASP's
@@ -63,14 +63,10 @@ export async function verifyPassword(
 }
 
 /** At least 8 characters with a lowercase letter, an uppercase letter and a digit (Laravel's wording). */
-export function passwordProblems(field: string, password: string): string[] {
-  const problems: string[] = [];
-  if (password.length < 8) problems.push(messages.minLength(field, 8));
-  if (!/[a-z]/.test(password) || !/[A-Z]/.test(password))
-    problems.push(
-      `The ${field.replaceAll('_', ' ')} field must contain at least one uppercase and one lowercase letter.`,
-    );
-  if (!/\d/.test(password))
-    problems.push(`The ${field.replaceAll('_', ' ')} field must contain at least one number.`);
+export function passwordProblems(field: string, password: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (password.length < 8) problems.push(problem(field, 'minLength', 8));
+  if (!/[a-z]/.test(password) || !/[A-Z]/.test(password)) problems.push(problem(field, 'mixedCase'));
+  if (!/\d/.test(password)) problems.push(problem(field, 'digit'));
   return problems;
 }

@@ -1,9 +1,8 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { partnerMetrics } from '../../core/commissions.ts';
-import { type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
+import { type FieldProblem, fieldError, problem, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { type PayoutDetails, type PayoutMethod, payoutDetailsProblems } from '../../core/payouts.ts';
@@ -169,16 +168,14 @@ async function serializePartnerDetail(
   };
 }
 
-function checkPassword(field: string, password: string | undefined): FieldErrors {
-  if (password === undefined) return {};
-  const problems = passwordProblems(field, password);
-  return problems.length > 0 ? { [field]: problems } : {};
+function checkPassword(field: string, password: string | undefined): FieldProblem[] {
+  return password === undefined ? [] : passwordProblems(field, password);
 }
 
 async function resolveReferringPartner(db: Kysely<DB>, programId: number, ref: PartnerRef | undefined) {
   if (!ref || Object.keys(ref).length === 0) return null;
   const row = await findPartnerByRef(db, programId, ref);
-  if (!row) throw fieldError('referring_partner', messages.invalid('referring partner'));
+  if (!row) throw fieldError('referring_partner', 'invalid');
   return row.id;
 }
 
@@ -190,14 +187,14 @@ function payoutValues(
   given: { payout_method?: PayoutMethod | undefined; payout_details?: PayoutDetails | undefined },
   stored: { method: string | null; details: string | null },
   prefix: string,
-): { payout_method: string; payout_details: string } | FieldErrors | undefined {
+): { payout_method: string; payout_details: string } | FieldProblem[] | undefined {
   if (given.payout_method === undefined && given.payout_details === undefined) return undefined;
   const method = given.payout_method ?? (stored.method as PayoutMethod | null);
-  if (method === null) return { [`${prefix}payout_method`]: [messages.required(`${prefix}payout_method`)] };
+  if (method === null) return [problem(`${prefix}payout_method`, 'required')];
   const details =
     given.payout_details ?? (given.payout_method === undefined ? parseDetails(stored.details) : {});
   const problems = payoutDetailsProblems(method, details, prefix);
-  if (Object.keys(problems).length > 0) return problems;
+  if (problems.length > 0) return problems;
   return { payout_method: method, payout_details: JSON.stringify(details) };
 }
 
@@ -208,15 +205,14 @@ function parseDetails(text: string | null): PayoutDetails {
 
 function payoutValuesOrThrow(...args: Parameters<typeof payoutValues>) {
   const values = payoutValues(...args);
-  if (values !== undefined && !('payout_method' in values && typeof values.payout_method === 'string'))
-    throw validationError(values as FieldErrors);
-  return values as { payout_method: string; payout_details: string } | undefined;
+  if (Array.isArray(values)) throw validationError(values);
+  return values;
 }
 
 export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody) {
   const payout = payoutValuesOrThrow(body, { method: null, details: null }, '');
   const errors = checkPassword('password', body.password);
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (errors.length > 0) throw validationError(errors);
   const db = ctx.database.db;
   const programId = ctx.program.id;
   const passwordHash = body.password !== undefined ? await hashPassword(body.password) : null;
@@ -307,7 +303,7 @@ async function getPartnerForRequestOrThrow(
   ref?: PartnerRef,
 ) {
   if (segment !== undefined) return getPartnerByPathOrThrow(db, programId, segment);
-  if (!ref || Object.keys(ref).length === 0) throw fieldError('id', messages.required('id'));
+  if (!ref || Object.keys(ref).length === 0) throw fieldError('id', 'required');
   const row = await findPartnerByRef(db, programId, ref);
   if (!row) throw partnerNotFound();
   return row;
@@ -321,7 +317,7 @@ export async function updatePartner(
 ) {
   const { ref, changes } = splitUpdateBody(segment, body, ['id', 'key', 'email']);
   const errors = checkPassword(body.update ? 'update.password' : 'password', changes.password);
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (errors.length > 0) throw validationError(errors);
   const db = ctx.database.db;
   const programId = ctx.program.id;
   const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
@@ -365,7 +361,7 @@ async function renameDefaultLink(
   const current = links.find((link) => Boolean(link.is_default));
   if (!current || current.key === key) return;
   const taken = await findLinkByKey(trx, programId, key);
-  if (taken) throw fieldError(field, messages.taken(field));
+  if (taken) throw fieldError(field, 'taken');
   await updateLink(trx, programId, current.id, { key, updated_at: now });
 }
 

@@ -4,7 +4,6 @@ import type { ProgramContext } from '../../context.ts';
 import { csvField, csvRecord } from '../../core/csv.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { approvedBy, exportAmount, payoutMinimumOf } from '../../core/payouts.ts';
@@ -59,8 +58,9 @@ async function* namedItemsOf(db: Kysely<DB>, programId: number, payoutId: number
   for (;;) {
     const items = await repository.listNamedPayoutItems(db, programId, payoutId, { after, limit });
     if (items.length > 0) yield items;
-    if (items.length < limit) return;
-    after = Number(items[items.length - 1]!.id);
+    const last = items.at(-1);
+    if (items.length < limit || last === undefined) return;
+    after = Number(last.id);
   }
 }
 
@@ -98,7 +98,7 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
       typeof body.partner === 'string'
         ? await getPartnerByPathOrThrow(db, programId, body.partner).catch(() => undefined)
         : await findPartnerByRef(db, programId, body.partner);
-    if (!partner) throw fieldError('partner', messages.invalid('partner'));
+    if (!partner) throw fieldError('partner', 'invalid');
     partnerId = Number(partner.id);
   }
   const minimum = payoutMinimumOf(settings.payoutMinimum, currency);
@@ -142,6 +142,7 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
     if (partners === 0)
       throw fieldError(
         'currency',
+        'refused',
         `No partner has approved commissions in ${currency} that reach the payout minimum.`,
       );
     await repository.updatePayout(trx, programId, payoutId, { total, partner_count: partners });
@@ -192,7 +193,7 @@ export async function listPartnerPayouts(ctx: ProgramContext, partnerId: number,
 
 function refuseUnlessPending(row: PayoutRow, what: string) {
   if (row.status !== 'pending')
-    throw fieldError('status', `The payout is ${row.status} and cannot be ${what}.`);
+    throw fieldError('status', 'refused', `The payout is ${row.status} and cannot be ${what}.`);
 }
 
 /**
@@ -346,8 +347,9 @@ function exportFile<Row extends readonly [id: number, ...unknown[]]>(
         let chunk = '';
         for (const item of items) chunk += record(item);
         if (chunk.length > 0) yield chunk;
-        if (items.length < EXPORT_PAGE) return;
-        after = Number(items[items.length - 1]![0]);
+        const last = items.at(-1);
+        if (items.length < EXPORT_PAGE || last === undefined) return;
+        after = Number(last[0]);
       }
     },
   };

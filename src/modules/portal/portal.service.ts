@@ -1,6 +1,7 @@
 import type { Deps, ProgramContext } from '../../context.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
-import { AppError, type FieldErrors } from '../../core/errors.ts';
+import { AppError, type FieldProblem } from '../../core/errors.ts';
+import { renderProblem } from '../../core/messages.ts';
 import type { PayoutDetails, PayoutMethod } from '../../core/payouts.ts';
 import {
   commissionTermsInWords,
@@ -224,9 +225,10 @@ export async function signUp(
     return { kind: 'signed_up', token: await startSession(portal, row) };
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 422) throw error;
-    if (error.fields.email) return { kind: 'taken' };
-    const password = error.fields.password;
-    if (password) return { kind: 'invalid', errors: { password: password.join(' ') } };
+    if (error.problemOn('email')) return { kind: 'taken' };
+    const password = error.problems.filter((found) => found.field === 'password');
+    if (password.length > 0)
+      return { kind: 'invalid', errors: { password: password.map(renderProblem).join(' ') } };
     throw error;
   }
 }
@@ -501,10 +503,14 @@ export function payoutInput(form: PayoutForm) {
   };
 }
 
-/** The API's field errors (`payout_details.iban`: […]) in the page's words, by form field. */
-export function payoutProblemsInWords(fields: FieldErrors): PayoutErrors {
+/** Whether a problem is a value missing (Laravel's `required` and `required_if`). */
+const isMissing = (found: FieldProblem) => found.rule === 'required' || found.rule === 'requiredWhen';
+
+/** The API's field problems (`payout_details.iban`) in the page's words, by form field. */
+export function payoutProblemsInWords(problems: readonly FieldProblem[]): PayoutErrors {
   const errors: PayoutErrors = {};
-  for (const [path, messages] of Object.entries(fields)) {
+  for (const path of new Set(problems.map((found) => found.field))) {
+    const onField = problems.filter((found) => found.field === path);
     if (path === 'payout_method') {
       errors.payout_method = 'Choose how you want to be paid.';
       continue;
@@ -512,12 +518,12 @@ export function payoutProblemsInWords(fields: FieldErrors): PayoutErrors {
     const field = /^payout_details\.(\w+)$/.exec(path)?.[1] as PayoutField | undefined;
     if (!field || !(field in payoutFieldWords)) continue;
     const words = payoutFieldWords[field];
-    const longest = /greater than (\d+) characters/.exec(messages.join(' '))?.[1];
-    errors[field] = messages.some((m) => m.includes('required'))
+    const longest = onField.flatMap((found) => (found.rule === 'maxLength' ? [found.params[0]] : []))[0];
+    errors[field] = onField.some(isMissing)
       ? field === 'iban'
         ? 'Enter your IBAN or your account number.'
         : `Enter your ${words}.`
-      : longest
+      : longest !== undefined
         ? `Enter at most ${longest} characters.`
         : `This ${words} is not valid: check it and try again.`;
   }
@@ -541,7 +547,7 @@ export async function updatePayout(
     });
     return undefined;
   } catch (error) {
-    if (error instanceof AppError && error.status === 422) return payoutProblemsInWords(error.fields);
+    if (error instanceof AppError && error.status === 422) return payoutProblemsInWords(error.problems);
     throw error;
   }
 }
@@ -637,7 +643,7 @@ export async function submitLead(
   const email = emailProblem(form.email);
   if (email) errors.email = email;
   const answers = Object.fromEntries(Object.entries(form.answers).filter(([, answer]) => answer.length > 0));
-  let problems: FieldErrors = {};
+  let problems: readonly FieldProblem[] = [];
   try {
     if (Object.keys(errors).length > 0) problems = await leadAnswerProblems(portal.ctx, answers);
     else {
@@ -653,13 +659,13 @@ export async function submitLead(
     if (!(error instanceof AppError)) throw error;
     if (error.status === 403) return { kind: 'disabled' };
     if (error.status !== 422) throw error;
-    problems = error.fields;
+    problems = error.problems;
   }
   // The service names answers `cfields.{id}` in the API's words; the page says it plainly.
-  for (const [path, messages] of Object.entries(problems)) {
+  for (const path of new Set(problems.map((found) => found.field))) {
     const id = /^cfields\.(\d+)$/.exec(path)?.[1];
     if (id)
-      errors[id] = messages.some((m) => m.includes('required'))
+      errors[id] = problems.some((found) => found.field === path && isMissing(found))
         ? 'Answer this question.'
         : 'Check this answer.';
   }
@@ -684,7 +690,7 @@ export async function createCustomLink(
     await createPartnerLink(portal.ctx, { key, partner: { id: partner.row.public_id }, is_additional: true });
     return undefined;
   } catch (error) {
-    if (error instanceof AppError && error.status === 422 && error.fields.key)
+    if (error instanceof AppError && error.status === 422 && error.problemOn('key'))
       return 'This key is taken: choose another one.';
     throw error;
   }

@@ -3,7 +3,6 @@ import type { Deps, ProgramContext } from '../../context.ts';
 import { lacksDurationCount } from '../../core/commissions.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
@@ -32,8 +31,9 @@ export async function* programsOfType(db: Kysely<DB>, type: ProgramType) {
   for (;;) {
     const page = await repository.listProgramsOfType(db, type, after, 500);
     if (page.length > 0) yield page;
-    if (page.length < 500) return;
-    after = Number(page[page.length - 1]!.id);
+    const last = page.at(-1);
+    if (page.length < 500 || last === undefined) return;
+    after = Number(last.id);
   }
 }
 
@@ -108,10 +108,7 @@ export function readPageProgram(deps: Deps, by: { publicId: string } | { host: s
 
 function refuseCountlessDuration(commission: unknown) {
   if (lacksDurationCount(commission))
-    throw fieldError(
-      'program_settings.commission.duration_value',
-      messages.required('program_settings.commission.duration_value'),
-    );
+    throw fieldError('program_settings.commission.duration_value', 'required');
 }
 
 export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody): Promise<void> {
@@ -147,7 +144,11 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
     pageProgramCaches.get(ctx.database)?.clear();
   } catch (error) {
     if (uniqueViolationColumn(error) === 'portal_host')
-      throw fieldError('program_settings.portal_host', 'The portal host is used by another program.');
+      throw fieldError(
+        'program_settings.portal_host',
+        'refused',
+        'The portal host is used by another program.',
+      );
     throw error;
   }
 }

@@ -9,11 +9,11 @@ import {
   redemptionRefusal,
   requiredWhenOn,
 } from '../../core/coupons.ts';
-import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
+import { AppError, type FieldProblem, fieldError, problem, validationError } from '../../core/errors.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { messages } from '../../core/messages.ts';
 import type { PageRequest } from '../../core/pages.ts';
+import type { ProgramType } from '../../core/program-types.ts';
 import { requestDigest } from '../../core/request-digest.ts';
 import { dayOf, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
@@ -110,6 +110,18 @@ async function serializeCodes(
   );
 }
 
+/** One code on the wire (`serializeCodes` answers one per row). */
+async function serializeCode(
+  db: Kysely<DB>,
+  programId: number,
+  row: PromotionCodeRow,
+  coupons?: ReadonlyMap<number, Pick<CouponRow, 'uuid_code'>>,
+) {
+  const [code] = await serializeCodes(db, programId, [row], coupons);
+  if (code === undefined) throw new Error('a promotion code row serialized to nothing');
+  return code;
+}
+
 async function written(
   ctx: ProgramContext,
   db: Kysely<DB>,
@@ -118,14 +130,58 @@ async function written(
   coupon?: Pick<CouponRow, 'id' | 'uuid_code'>,
 ) {
   const known = coupon ? new Map([[Number(coupon.id), coupon]]) : undefined;
-  const [code] = await serializeCodes(db, ctx.program.id, [row], known);
-  return { ...code!, message, ...synchronization };
+  const code = await serializeCode(db, ctx.program.id, row, known);
+  return { ...code, message, ...synchronization };
 }
 
 // ---- settings: create and update ----
 
-const hasProblemsUnder = (problems: FieldErrors, field: string) =>
-  Object.keys(problems).some((key) => key === field || key.startsWith(`${field}.`));
+/**
+ * Who a program type's codes may be limited to: its partners, its customers (a type without
+ * them refuses both the list and its switch). Adding a type is adding a row.
+ */
+const codeAudiences: Record<ProgramType, { partners: boolean; customers: boolean }> = {
+  affiliate: { partners: true, customers: true },
+  referral: { partners: false, customers: true },
+  newsletter: { partners: false, customers: false },
+};
+
+/** One audience's limit as the body names it: the list, its switch, and how a listed id resolves. */
+interface AudienceLimit<Given extends { id: string }> {
+  list: 'coupon_specific_partners' | 'coupon_specific_customers';
+  on: 'limit_to_specific_partner' | 'limit_to_specific_customer';
+  allowed: boolean;
+  given: readonly Given[] | undefined;
+  switchGiven: PromotionCodeChanges['limit_to_specific_partner'];
+  stored: { on: boolean; list: string };
+  resolve: (given: Given) => Promise<unknown | undefined>;
+}
+
+/** An audience limit's columns (switch and resolved list), its problems pushed to `problems`. */
+async function audienceColumns<Given extends { id: string }>(
+  limit: AudienceLimit<Given>,
+  prefix: string,
+  problems: FieldProblem[],
+): Promise<{ on: boolean; list: string }> {
+  const found: FieldProblem[] = [];
+  const on = switchOf(limit.switchGiven, limit.stored.on);
+  let list = limit.stored.list;
+  if (limit.given !== undefined) {
+    if (!limit.allowed) found.push(problem(`${prefix}${limit.list}`, 'prohibited'));
+    const resolved: unknown[] = [];
+    for (const [i, given] of limit.given.entries()) {
+      const reference = limit.allowed ? await limit.resolve(given) : undefined;
+      if (reference !== undefined) resolved.push(reference);
+      else if (limit.allowed) found.push(problem(`${prefix}${limit.list}.${i}.id`, 'invalid'));
+    }
+    list = JSON.stringify(resolved);
+  }
+  if (on && !limit.allowed) found.push(problem(`${prefix}${limit.on}`, 'prohibited'));
+  else if (on && (JSON.parse(list) as unknown[]).length === 0 && found.length === 0)
+    found.push(requiredWhenOn(`${prefix}${limit.list}`, limit.on));
+  problems.push(...found);
+  return { on, list };
+}
 
 /** The columns a code's settings set, checked and with its partners and customers resolved. */
 async function settingsColumns(
@@ -136,101 +192,69 @@ async function settingsColumns(
   prefix: string,
 ) {
   const programId = ctx.program.id;
-  const problems: FieldErrors = {};
-  const add = (field: string, message: string) => {
-    (problems[`${prefix}${field}`] ??= []).push(
-      message.replace(`The ${field.replaceAll('_', ' ')}`, `The ${`${prefix}${field}`.replaceAll('_', ' ')}`),
-    );
-  };
-
-  const limitPartners = switchOf(input.limit_to_specific_partner, Boolean(base?.limit_partners ?? false));
-  let partners = base ? base.partners : '[]';
-  if (input.coupon_specific_partners !== undefined) {
-    if (ctx.program.type !== 'affiliate')
-      add('coupon_specific_partners', messages.prohibited('coupon_specific_partners'));
-    const resolved: Reference[] = [];
-    for (const [i, given] of input.coupon_specific_partners.entries()) {
-      const partner =
-        ctx.program.type === 'affiliate'
-          ? await findPartnerByRef(db, programId, { id: given.id })
-          : undefined;
-      if (!partner) {
-        if (ctx.program.type === 'affiliate')
-          add(`coupon_specific_partners.${i}.id`, messages.invalid(`coupon_specific_partners.${i}.id`));
-        continue;
-      }
-      const fullName = given.full_name ?? [partner.name, partner.surname].filter((part) => part).join(' ');
-      resolved.push({ id: given.id, full_name: fullName, ref: Number(partner.id) });
-    }
-    partners = JSON.stringify(resolved);
-  }
-  if (limitPartners && ctx.program.type !== 'affiliate')
-    add('limit_to_specific_partner', messages.prohibited('limit_to_specific_partner'));
-  else if (
-    limitPartners &&
-    (JSON.parse(partners) as unknown[]).length === 0 &&
-    !hasProblemsUnder(problems, `${prefix}coupon_specific_partners`)
-  ) {
-    add('coupon_specific_partners', requiredWhenOn('coupon_specific_partners', 'limit_to_specific_partner'));
-  }
-
-  const limitCustomers = switchOf(input.limit_to_specific_customer, Boolean(base?.limit_customers ?? false));
-  let customers = base ? base.customers : '[]';
-  const hasCustomers = ctx.program.type === 'affiliate' || ctx.program.type === 'referral';
-  if (input.coupon_specific_customers !== undefined) {
-    if (!hasCustomers) add('coupon_specific_customers', messages.prohibited('coupon_specific_customers'));
-    const resolved: CustomerReference[] = [];
-    for (const [i, given] of input.coupon_specific_customers.entries()) {
-      const customer = hasCustomers
-        ? ((await findCustomerByRef(db, programId, { id: given.id })) ??
-          (await findCustomerByRef(db, programId, { key: given.id })))
-        : undefined;
-      if (!customer) {
-        if (hasCustomers)
-          add(`coupon_specific_customers.${i}.id`, messages.invalid(`coupon_specific_customers.${i}.id`));
-        continue;
-      }
-      const fullName =
-        given.customer_full_name ?? [customer.name, customer.surname].filter(Boolean).join(' ');
-      resolved.push({ id: given.id, customer_full_name: fullName, ref: Number(customer.id) });
-    }
-    customers = JSON.stringify(resolved);
-  }
-  if (limitCustomers && !hasCustomers)
-    add('limit_to_specific_customer', messages.prohibited('limit_to_specific_customer'));
-  else if (
-    limitCustomers &&
-    (JSON.parse(customers) as unknown[]).length === 0 &&
-    !hasProblemsUnder(problems, `${prefix}coupon_specific_customers`)
-  ) {
-    add(
-      'coupon_specific_customers',
-      requiredWhenOn('coupon_specific_customers', 'limit_to_specific_customer'),
-    );
-  }
+  const audience = codeAudiences[ctx.program.type];
+  const problems: FieldProblem[] = [];
+  const partners = await audienceColumns(
+    {
+      list: 'coupon_specific_partners',
+      on: 'limit_to_specific_partner',
+      allowed: audience.partners,
+      given: input.coupon_specific_partners,
+      switchGiven: input.limit_to_specific_partner,
+      stored: { on: Boolean(base?.limit_partners ?? false), list: base ? base.partners : '[]' },
+      resolve: async (given): Promise<Reference | undefined> => {
+        const partner = await findPartnerByRef(db, programId, { id: given.id });
+        if (!partner) return undefined;
+        const fullName = given.full_name ?? [partner.name, partner.surname].filter((part) => part).join(' ');
+        return { id: given.id, full_name: fullName, ref: Number(partner.id) };
+      },
+    },
+    prefix,
+    problems,
+  );
+  const customers = await audienceColumns(
+    {
+      list: 'coupon_specific_customers',
+      on: 'limit_to_specific_customer',
+      allowed: audience.customers,
+      given: input.coupon_specific_customers,
+      switchGiven: input.limit_to_specific_customer,
+      stored: { on: Boolean(base?.limit_customers ?? false), list: base ? base.customers : '[]' },
+      resolve: async (given): Promise<CustomerReference | undefined> => {
+        const customer =
+          (await findCustomerByRef(db, programId, { id: given.id })) ??
+          (await findCustomerByRef(db, programId, { key: given.id }));
+        if (!customer) return undefined;
+        const fullName =
+          given.customer_full_name ?? [customer.name, customer.surname].filter(Boolean).join(' ');
+        return { id: given.id, customer_full_name: fullName, ref: Number(customer.id) };
+      },
+    },
+    prefix,
+    problems,
+  );
+  const requireValue = (field: string, status: string) =>
+    problems.push(requiredWhenOn(`${prefix}${field}`, status));
 
   const pick = <T>(given: T | undefined, stored: T) => (given === undefined ? stored : given);
   const minimumStatus = switchOf(input.minimum_order_status, Boolean(base?.minimum_order_status ?? false));
   const minimumValue = pick(input.minimum_order_value, base?.minimum_order_value ?? null);
-  if (minimumStatus && minimumValue === null)
-    add('minimum_order_value', requiredWhenOn('minimum_order_value', 'minimum_order_status'));
+  if (minimumStatus && minimumValue === null) requireValue('minimum_order_value', 'minimum_order_status');
   const expirationStatus = switchOf(input.expiration_date_status, Boolean(base?.expiration_status ?? false));
   const expirationValue = pick(input.expiration_date_value, base?.expiration_value ?? null);
-  if (expirationStatus && expirationValue === null) {
-    add('expiration_date_value', requiredWhenOn('expiration_date_value', 'expiration_date_status'));
-  }
+  if (expirationStatus && expirationValue === null)
+    requireValue('expiration_date_value', 'expiration_date_status');
   const timesStatus = switchOf(input.redemption_times_status, Boolean(base?.times_status ?? false));
   const timesValue = pick(input.redemption_times_value, base?.times_value ?? null);
-  if (timesStatus && timesValue === null)
-    add('redemption_times_value', requiredWhenOn('redemption_times_value', 'redemption_times_status'));
+  if (timesStatus && timesValue === null) requireValue('redemption_times_value', 'redemption_times_status');
 
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (problems.length > 0) throw validationError(problems);
   return {
     first_time_order: switchOf(input.first_time_order, Boolean(base?.first_time_order ?? false)),
-    limit_partners: limitPartners,
-    partners,
-    limit_customers: limitCustomers,
-    customers,
+    limit_partners: partners.on,
+    partners: partners.list,
+    limit_customers: customers.on,
+    customers: customers.list,
     minimum_order_status: minimumStatus,
     minimum_order_value: minimumValue,
     expiration_status: expirationStatus,
@@ -277,11 +301,11 @@ export const couponCodes: CouponCodes = {
     const rows = await repository.listCodesOfCoupons(db, ctx.program.id, couponIds);
     const out = new Map<number, PromotionCodeOnWire[]>();
     const serialized = await serializeCodes(db, ctx.program.id, rows);
-    rows.forEach((row, i) => {
-      const id = Number(row.coupon_id);
+    serialized.forEach((code, i) => {
+      const id = Number(rows[i]?.coupon_id);
       let list = out.get(id);
       if (!list) out.set(id, (list = []));
-      list.push(serialized[i]!);
+      list.push(code);
     });
     return out;
   },
@@ -289,7 +313,7 @@ export const couponCodes: CouponCodes = {
     for (const [i, body] of bodies.entries()) {
       const prefix = `promotion_codes.${i}.`;
       const row = await insertCodeIfFree(trx, ctx, coupon, body, { prefix, digest: null });
-      if (!row) throw fieldError(`${prefix}code`, messages.taken(`${prefix}code`));
+      if (!row) throw fieldError(`${prefix}code`, 'taken');
     }
   },
 };
@@ -303,8 +327,7 @@ export const couponCodes: CouponCodes = {
  */
 export async function createPromotionCode(ctx: ProgramContext, body: CreatePromotionCodeBody) {
   const { coupon_uuid, coupon_id, ...input } = body;
-  if (coupon_uuid === undefined && coupon_id === undefined)
-    throw fieldError('coupon_uuid', messages.required('coupon_uuid'));
+  if (coupon_uuid === undefined && coupon_id === undefined) throw fieldError('coupon_uuid', 'required');
   const programId = ctx.program.id;
   const digest = requestDigest(body);
   const message = 'Promotion code created successfully.';
@@ -314,7 +337,7 @@ export async function createPromotionCode(ctx: ProgramContext, body: CreatePromo
       coupon = await findLiveCoupon(trx, programId, { uuid: coupon_uuid, id: coupon_id });
       if (!coupon) {
         const field = coupon_uuid !== undefined ? 'coupon_uuid' : 'coupon_id';
-        throw fieldError(field, messages.invalid(field));
+        throw fieldError(field, 'invalid');
       }
       return insertCodeIfFree(trx, ctx, coupon, input, { prefix: '', digest });
     };
@@ -328,7 +351,7 @@ export async function createPromotionCode(ctx: ProgramContext, body: CreatePromo
     const outcome = await insertOrReplay({
       find: () => repository.findPromotionCode(trx, programId, code),
       sameRequest: (stored) => stored.request_digest === digest,
-      taken: () => fieldError('code', messages.taken('code')),
+      taken: () => fieldError('code', 'taken'),
       insert,
     });
     if ('created' in outcome) return written(ctx, trx, outcome.created, message, coupon);
@@ -348,13 +371,8 @@ export async function getPromotionCode(ctx: ProgramContext, code: string) {
   const row = await getCodeRowOrThrow(db, ctx.program.id, code);
   const [coupon] = await findCouponsByIds(db, ctx.program.id, [Number(row.coupon_id)]);
   if (!coupon) throw promotionCodeNotFound();
-  const [serialized] = await serializeCodes(
-    db,
-    ctx.program.id,
-    [row],
-    new Map([[Number(coupon.id), coupon]]),
-  );
-  return { ...serialized!, coupon: couponOnWire(coupon) };
+  const serialized = await serializeCode(db, ctx.program.id, row, new Map([[Number(coupon.id), coupon]]));
+  return { ...serialized, coupon: couponOnWire(coupon) };
 }
 
 /** Lists never fail: an unknown `coupon_uuid` filter is an empty page. */
@@ -384,7 +402,7 @@ export async function updatePromotionCode(
 ) {
   const { update, code, redeem, transaction_key, ...flat } = body;
   const name = segment ?? code;
-  if (name === undefined) throw fieldError('code', messages.required('code'));
+  if (name === undefined) throw fieldError('code', 'required');
   const changes: PromotionCodeChanges = update ?? flat;
   const db = ctx.database.db;
   const changing = Object.values(changes).some((value) => value !== undefined);
@@ -455,7 +473,7 @@ async function readTarget(
  */
 export async function findCodeForSale(trx: Kysely<DB>, ctx: ProgramContext, code: string, field: string) {
   const target = await readTarget(trx, ctx.program.id, code);
-  if (!target) throw fieldError(field, messages.invalid(field));
+  if (!target) throw fieldError(field, 'invalid');
   return target;
 }
 
@@ -547,7 +565,7 @@ async function redeem(
   if (!recorded) return undefined;
   const refuse = (current: RedemptionTarget, fallback: string) => {
     const refusal = redemptionRefusal(redeemableOf(current), today, options.order);
-    return fieldError(options.field, refusal?.message ?? fallback);
+    return fieldError(options.field, 'refused', refusal?.message ?? fallback);
   };
   // A refusal throws, and the caller's transaction takes the redemption row back.
   if (redemptionRefusal(redeemableOf(target), today, options.order)) throw refuse(target, '');

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { type FulfillmentType, fulfillmentTypeNames } from '../../core/milestones.ts';
 import { exactPageWindow, type PageRequest } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -58,10 +57,10 @@ function toReward(row: RewardRow) {
 /** `subscribers_count` as a positive integer, from a number or a numeric string; 422 otherwise. */
 export function subscriberCountOf(value: number | string, field: string): number {
   const text = typeof value === 'number' ? String(value) : value.trim();
-  if (!/^-?\d+$/.test(text)) throw fieldError(field, messages.integer(field));
+  if (!/^-?\d+$/.test(text)) throw fieldError(field, 'integer');
   const n = Number(text);
-  if (n < 1) throw fieldError(field, messages.min(field, 1));
-  if (n > 1_000_000_000) throw fieldError(field, messages.max(field, 1_000_000_000));
+  if (n < 1) throw fieldError(field, 'min', 1);
+  if (n > 1_000_000_000) throw fieldError(field, 'max', 1_000_000_000);
   return n;
 }
 

@@ -5,7 +5,6 @@ import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { messages } from '../../core/messages.ts';
 import {
   firstNameOf,
   milestonesToUnlock,
@@ -228,7 +227,7 @@ function welcomeEmail(programName: string, subscriber: Subscriber) {
 function takenError(error: unknown, prefix = ''): unknown {
   const column = uniqueViolationColumn(error);
   const field = column === 'email_lower' ? 'email' : column === 'public_id' ? 'id' : undefined;
-  return field === undefined ? error : fieldError(`${prefix}${field}`, messages.taken(`${prefix}${field}`));
+  return field === undefined ? error : fieldError(`${prefix}${field}`, 'taken');
 }
 
 export interface CreateOutcome {
@@ -250,7 +249,7 @@ export async function createSubscriber(
     ref !== undefined &&
     ((ref.email !== undefined && ref.email.toLowerCase() === emailLower) ||
       (ref.id !== undefined && body.id !== undefined && ref.id === body.id));
-  if (selfReferral) throw fieldError('referral', 'A subscriber cannot refer itself.');
+  if (selfReferral) throw fieldError('referral', 'refused', 'A subscriber cannot refer itself.');
   const digest = requestDigest(body);
   const programId = ctx.program.id;
   try {
@@ -260,7 +259,7 @@ export async function createSubscriber(
       let referrer: SubscriberRow | undefined;
       if (ref !== undefined && (ref.id !== undefined || ref.email !== undefined)) {
         referrer = await findByRef(trx, programId, ref);
-        if (!referrer) throw fieldError('referral', messages.invalid('referral'));
+        if (!referrer) throw fieldError('referral', 'invalid');
       }
       const values = {
         program_id: programId,
@@ -290,12 +289,12 @@ export async function createSubscriber(
           const emailTaken = await repository.findSubscriberBy(trx, programId, 'email_lower', emailLower);
           if (!emailTaken && body.id !== undefined) {
             const idTaken = await repository.findSubscriberBy(trx, programId, 'public_id', body.id);
-            if (idTaken) throw fieldError('id', messages.taken('id'));
+            if (idTaken) throw fieldError('id', 'taken');
           }
           return undefined;
         },
         sameRequest: (stored) => stored.request_digest === digest,
-        taken: () => fieldError('email', messages.taken('email')),
+        taken: () => fieldError('email', 'taken'),
       });
       if ('replayed' in outcome)
         return { subscriber: await serialize(trx, ctx, base, outcome.replayed), created: false };
@@ -383,7 +382,7 @@ async function getForRequestOrThrow(
     if (!row) throw subscriberNotFound();
     return row;
   }
-  if (ref.id === undefined && ref.email === undefined) throw fieldError('id', messages.required('id'));
+  if (ref.id === undefined && ref.email === undefined) throw fieldError('id', 'required');
   const row = await findByRef(db, programId, ref);
   if (!row) throw subscriberNotFound();
   return row;
@@ -578,7 +577,8 @@ export async function signUpFromSharePage(
     if (!outcome.created) return { kind: 'taken' };
     return { kind: 'subscribed', name: outcome.subscriber.name, shareLink: outcome.subscriber.share_link };
   } catch (error) {
-    if (error instanceof AppError && error.status === 422 && error.fields.email) return { kind: 'taken' };
+    if (error instanceof AppError && error.status === 422 && error.problemOn('email'))
+      return { kind: 'taken' };
     throw error;
   }
 }

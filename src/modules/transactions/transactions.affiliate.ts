@@ -9,7 +9,6 @@ import {
   partnerMetrics,
 } from '../../core/commissions.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { affiliateSaleFigures, decideAffiliateSale } from '../../core/sales.ts';
@@ -103,7 +102,7 @@ async function createBuyer(
   const named = input.partner && Object.keys(input.partner).length > 0 ? input.partner : undefined;
   // Without a partner, the sale's promotion code may name one (limited to exactly one partner).
   const partner = named ?? (attributed !== undefined ? { id: attributed } : undefined);
-  if (!partner) throw fieldError('customer.partner', messages.required('customer.partner'));
+  if (!partner) throw fieldError('customer.partner', 'required');
   try {
     return await withSavepoint(trx, () =>
       insertAffiliateCustomer(
@@ -126,7 +125,7 @@ async function createBuyer(
     const winner = await findBuyer(trx, ctx.program.id, input);
     if (winner) return winner;
     const field = column === 'email' ? 'customer.email' : 'customer.key';
-    throw fieldError(field, messages.taken(field));
+    throw fieldError(field, 'taken');
   }
 }
 
@@ -136,8 +135,8 @@ async function createBuyer(
  */
 function takenBeforeInsert(error: unknown): 'email' | 'key' | undefined {
   if (!(error instanceof AppError) || error.code !== 'validation_failed') return undefined;
-  if (error.fields['customer.email']) return 'email';
-  if (error.fields['customer.key']) return 'key';
+  if (error.problemOn('customer.email')) return 'email';
+  if (error.problemOn('customer.key')) return 'key';
   return undefined;
 }
 
@@ -160,16 +159,14 @@ async function prepare(
 ): Promise<AffiliatePrepared> {
   const programId = ctx.program.id;
   const input = entry.customer;
-  if (input.key === undefined && input.email === undefined)
-    throw fieldError('customer.key', messages.required('customer.key'));
+  if (input.key === undefined && input.email === undefined) throw fieldError('customer.key', 'required');
   if (ctx.database.dialect === 'postgres') {
     const found = await repository.findAffiliateBuyerForSale(trx, programId, input);
     if (found) return preparedFrom(found);
   }
   let buyer = await findBuyer(trx, programId, input);
   if (!buyer) {
-    if (!booleanOf(entry.options?.create_customer, false))
-      throw fieldError('customer', messages.invalid('customer'));
+    if (!booleanOf(entry.options?.create_customer, false)) throw fieldError('customer', 'invalid');
     // A buyer this sale inserted is invisible to others until the commit; one another request
     // inserted first is found locked (createBuyer).
     buyer = await createBuyer(trx, ctx, input, hints.partner);

@@ -3,7 +3,6 @@ import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { fieldError } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { type RewardRole, rewardCountMetric, rewardSettingsOf } from '../../core/rewards.ts';
@@ -97,7 +96,7 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
       return { buyer, referrerPublicId: referrer_public_id };
     }
     const field = `customer.${column === 'public_id' ? 'id' : column}`;
-    throw fieldError(field, messages.taken(field));
+    throw fieldError(field, 'taken');
   }
 }
 
@@ -128,7 +127,7 @@ async function prepare(
 ): Promise<ReferralPrepared> {
   const programId = ctx.program.id;
   const input = entry.customer;
-  if (!input.id && !input.key && !input.email) throw fieldError('customer', messages.required('customer'));
+  if (!input.id && !input.key && !input.email) throw fieldError('customer', 'required');
   // Locked until the sale's transaction ends (PostgreSQL): sales of one buyer wait for each
   // other, so `first_purchase` and `limit` hold.
   const found = await findCustomerWithReferrerForUpdate(trx, programId, buyerRef(input));
@@ -143,14 +142,14 @@ async function prepare(
         : {}),
     };
   } else {
-    if (!booleanOf(entry.options?.create_customer, false))
-      throw fieldError('customer', messages.invalid('customer'));
+    if (!booleanOf(entry.options?.create_customer, false)) throw fieldError('customer', 'invalid');
     resolved = await createBuyer(trx, ctx, input);
   }
   const { buyer } = resolved;
   if (buyer.referring_customer_id === null) {
     throw fieldError(
       'customer',
+      'refused',
       'Transactions can be created for referred customers only; this customer was not referred.',
     );
   }
@@ -343,7 +342,8 @@ async function listFilter(db: Kysely<DB>, ctx: ProgramContext, query: Record<str
     email: text(customer.email),
   };
   const filter: repository.TransactionListFilter = {};
-  if (text(query.key) !== undefined) filter.key = text(query.key)!;
+  const key = text(query.key);
+  if (key !== undefined) filter.key = key;
   if (ref.id || ref.key || ref.email) {
     const row = await findCustomerByRef(db, ctx.program.id, ref);
     if (!row) return undefined;

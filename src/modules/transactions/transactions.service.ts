@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
 import type { CommissionRule } from '../../core/commissions.ts';
-import { AppError, type FieldErrors, fieldError, validationError } from '../../core/errors.ts';
+import { fieldError, underPath } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { messages } from '../../core/messages.ts';
 import { amountOrThrow, microsFrom, microsToText } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { assertNever } from '../../core/program-types.ts';
@@ -135,8 +134,7 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
   const keys = entries.map((entry) => entry.key).filter((key) => key !== undefined);
   const duplicate = keys.findIndex((key, i) => keys.indexOf(key) !== i);
   if (duplicate >= 0) {
-    const field = `transactions.${duplicate}.key`;
-    throw validationError({ [field]: [messages.distinct(field)] });
+    throw fieldError(`transactions.${duplicate}.key`, 'distinct');
   }
   const [single] = entries;
   if (!multiple && single && atOnce(ctx, handler, single)) {
@@ -152,7 +150,7 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
       try {
         out.push(await recordSale(trx, ctx, handler, stored, entry));
       } catch (error) {
-        throw multiple ? prefixFieldErrors(error, index) : error;
+        throw multiple ? underPath(error, `transactions.${index}.`, isSharedField) : error;
       }
     }
     return out;
@@ -193,7 +191,7 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
   const outcome = await insertOrReplay({
     find: () => repository.findTransactionByKey(trx, programId, key),
     sameRequest: (row) => row.request_digest === digest,
-    taken: () => validationError({ key: [messages.taken('key')] }),
+    taken: () => fieldError('key', 'taken'),
     insert: () => writer.write({ key, digest, amountMicros }),
     insertFirst: writer.insertFirst,
   });
@@ -249,7 +247,7 @@ async function writeSale<Customer, Prepared>(
   const rewardValues = rewardValuesOf(row, decision);
   // PostgreSQL took the rewards' ids with the sale: they are written below with the rest.
   const rewards = rewardIds
-    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]!))
+    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]))
     : await repository.insertRewards(trx, rewardValues);
   const { data, statements } = await saleWrites(trx, ctx, handler, prepared, row, rewards, decision);
   // The rest in one statement on PostgreSQL (db/together.ts), the program's figures first: the
@@ -322,9 +320,7 @@ async function attemptAtOnce<Customer, Prepared>(
       ...saleRowOf(programId, entry, request, sale, decision),
       refunded_amount: null,
     };
-    const rewards = rewardValuesOf(row, decision).map((values, i) =>
-      newRewardRow(values, read.rewardIds[i]!),
-    );
+    const rewards = rewardValuesOf(row, decision).map((values, i) => newRewardRow(values, read.rewardIds[i]));
     const decided = {
       customerId: decision.customerId,
       seen: read.version,
@@ -442,8 +438,12 @@ async function saleWrites<Customer, Prepared>(
   };
 }
 
-/** A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. */
-function newRewardRow(values: repository.NewReward, id: number): RewardRow {
+/**
+ * A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. The id
+ * was reserved with the sale, one per reward; a missing one is a bug, not a refusal.
+ */
+function newRewardRow(values: repository.NewReward, id: number | undefined): RewardRow {
+  if (id === undefined) throw new Error('a reward has no reserved id');
   return {
     ...values,
     id,
@@ -464,24 +464,8 @@ function saleCodeOf(entry: { promotion_code?: string | undefined; discount_code?
   return undefined;
 }
 
-// Fields of the shared part of the multiple form keep their name; the others get `transactions.N.`.
-const SHARED_FIELDS = /^(customer|options)(\.|$)/;
-
-function prefixFieldErrors(error: unknown, index: number): unknown {
-  if (!(error instanceof AppError) || error.code !== 'validation_failed') return error;
-  const fields: FieldErrors = {};
-  for (const [field, list] of Object.entries(error.fields)) {
-    if (SHARED_FIELDS.test(field)) {
-      fields[field] = list;
-      continue;
-    }
-    const path = `transactions.${index}.${field}`;
-    fields[path] = list.map((message) =>
-      message.replace(`The ${field.replaceAll('_', ' ')} `, `The ${path.replaceAll('_', ' ')} `),
-    );
-  }
-  return validationError(fields);
-}
+// Fields of the shared part of the multiple form keep their name; the others go under `transactions.N.`.
+const isSharedField = (field: string) => /^(customer|options)(\.|$)/.test(field);
 
 async function getRowOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string) {
   const row = await repository.findTransactionByKey(db, ctx.program.id, key);
@@ -564,13 +548,9 @@ export async function listCustomerTransactions(
 }
 
 const refundRefusals = {
-  refunded: () => fieldError('amount', 'The transaction has already been refunded in full.'),
-  'not-positive': () => fieldError('amount', messages.gt('amount', 0)),
-  'too-much': (left: bigint) =>
-    fieldError(
-      'amount',
-      `The amount must not be greater than ${microsToText(left)} (what is left to refund).`,
-    ),
+  refunded: () => fieldError('amount', 'refused', 'The transaction has already been refunded in full.'),
+  'not-positive': () => fieldError('amount', 'gt', 0),
+  'too-much': (left: bigint) => fieldError('amount', 'overRefundable', microsToText(left)),
 } as const;
 
 /**

@@ -2,7 +2,6 @@ import type { Deps, ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError, notFound } from '../../core/errors.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
-import { messages } from '../../core/messages.ts';
 import type { PageRequest } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
@@ -45,7 +44,7 @@ function presentAttempt(row: AttemptRow) {
 function assertDeliverableUrl(ctx: ProgramContext, url: string) {
   const refused = new AddressGuard(ctx.config.webhookAllowCidrs).refusedLiteral(url);
   if (refused !== undefined) {
-    throw fieldError('url', `The url field must not point to a private or reserved address (${refused}).`);
+    throw fieldError('url', 'privateAddress', refused);
   }
 }
 
@@ -73,7 +72,7 @@ export async function createWebhook(ctx: ProgramContext, body: CreateWebhookBody
     });
     return present(ctx, row);
   } catch (error) {
-    if (uniqueViolationColumn(error) === 'key') throw fieldError('key', messages.taken('key'));
+    if (uniqueViolationColumn(error) === 'key') throw fieldError('key', 'taken');
     throw error;
   }
 }
@@ -118,7 +117,7 @@ export async function listWebhookDeliveries(ctx: ProgramContext, key: string, pa
 async function attemptNow(ctx: ProgramContext, deliveryId: number) {
   const attemptId = await ctx.webhookSender.sendNow(deliveryId);
   if (attemptId === 'busy') {
-    throw fieldError('id', 'The delivery is being sent right now; try again in a minute.');
+    throw fieldError('id', 'refused', 'The delivery is being sent right now; try again in a minute.');
   }
   const attempt =
     attemptId === undefined
