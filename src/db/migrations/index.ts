@@ -23,6 +23,7 @@ import { saleVersions } from './0023-sale-versions.ts';
 import { unusedRewardIndex } from './0024-unused-reward-index.ts';
 import { portalExpiry } from './0025-portal-expiry.ts';
 import { saleWriteChecks } from './0026-sale-write-checks.ts';
+import { billingIntegrations } from './0027-billing-integrations.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -55,4 +56,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0024_unused_reward_index': unusedRewardIndex,
   '0025_portal_expiry': portalExpiry,
   '0026_sale_write_checks': saleWriteChecks,
+  '0027_billing_integrations': billingIntegrations,
 };
