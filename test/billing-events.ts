@@ -11,7 +11,7 @@ export const STRIPE_SECRET = 'whsec_test_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH';
 export const PADDLE_SECRET = 'pdl_ntfset_01hv8x2test_0123456789abcdef';
 
 type Provider = 'stripe' | 'paddle';
-// biome-ignore lint/suspicious/noExplicitAny: fixtures are processor JSON, changed freely by tests.
+/** Processor JSON, changed freely by tests. */
 export type Json = any;
 
 const stripe = new Stripe('sk_test_unused');

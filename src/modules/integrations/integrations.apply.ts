@@ -9,6 +9,7 @@ import {
 } from '../../core/billing.ts';
 import { minorToMicros } from '../../core/billing-money.ts';
 import { boundedRefundDelta, cumulativeRefundDelta } from '../../core/billing-refunds.ts';
+import { isCurrencyCode } from '../../core/currencies.ts';
 import { microsFrom } from '../../core/money.ts';
 import * as repository from './integrations.repository.ts';
 import {
@@ -74,6 +75,13 @@ async function applySale(scope: EventScope, action: SaleAction): Promise<EventOu
   const processorCustomer = action.buyer.customerId ?? undefined;
   if (action.amountMinor < 0n) {
     return { status: 'failed', reason: 'The amount paid without tax is negative.', processorCustomer };
+  }
+  if (!isCurrencyCode(action.currency)) {
+    return {
+      status: 'failed',
+      reason: `The currency ${action.currency} is not an ISO 4217 code Vouch knows.`,
+      processorCustomer,
+    };
   }
   const sale = {
     key: action.key,
