@@ -22,7 +22,7 @@ export const SaveIntegrationBody = Type.Object(
         pattern: '^\\S+$',
         description:
           "The endpoint's signing secret from the processor's dashboard (Stripe `whsec_…`, Paddle `pdl_ntfset_…`). " +
-          'Required the first time; sealed at rest and never shown again.',
+          'Required the first time (without it, a PUT of an integration that does not exist is a 404); sealed at rest and never shown again.',
       }),
     ),
     active: Type.Optional(BooleanLike),

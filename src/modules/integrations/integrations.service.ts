@@ -2,7 +2,6 @@ import type { ProgramContext } from '../../context.ts';
 import type { BillingProvider } from '../../core/billing.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError, notFound } from '../../core/errors.ts';
-import { messages } from '../../core/messages.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { rerunStoredEvent } from './integrations.events.ts';
 import type { EventRow, IntegrationRow } from './integrations.repository.ts';
@@ -74,7 +73,8 @@ export async function saveIntegration(
       ...(body.active !== undefined ? { active: booleanOf(body.active, true) } : {}),
       updated_at: now,
     });
-    if (!updated) throw fieldError('webhook_secret', messages.required('webhook_secret'));
+    // Without a secret, a PUT changes an integration that exists; there is nothing to switch otherwise.
+    if (!updated) throw notFound('Integration');
     return present(ctx, updated, links.baseUrl);
   }
   const existing = await repository.findIntegration(db, ctx.program.id, provider);
