@@ -32,7 +32,7 @@ function stopper(child: ChildProcess) {
     });
 }
 
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
