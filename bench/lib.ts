@@ -32,7 +32,7 @@ function stopper(child: ChildProcess) {
     });
 }
 
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -158,6 +158,8 @@ export interface LoadOptions {
   connections?: number;
   duration?: number;
   warmup?: number;
+  /** Signs each body as Stripe does, with this webhook secret (bench/load-worker.ts). */
+  stripeSecret?: string;
 }
 
 export interface LoadResult {
@@ -170,7 +172,10 @@ export interface LoadResult {
 }
 
 async function autocannon(
-  options: Required<Omit<LoadOptions, 'body' | 'path' | 'warmup'>> & { body?: string },
+  options: Required<Omit<LoadOptions, 'body' | 'path' | 'warmup' | 'stripeSecret'>> & {
+    body?: string;
+    stripeSecret?: string;
+  },
   path: string,
   duration: number,
 ) {
@@ -187,6 +192,7 @@ async function autocannon(
         body: options.body,
         connections: options.connections,
         duration,
+        stripeSecret: options.stripeSecret,
       }),
     ],
     { cwd: root, maxBuffer: 16 * 1024 * 1024 },
@@ -207,6 +213,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections ?? 50,
     duration: options.duration ?? 10,
     ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.stripeSecret !== undefined ? { stripeSecret: options.stripeSecret } : {}),
   };
   if ((options.warmup ?? 2) > 0) await autocannon(full, options.path, options.warmup ?? 2);
   return autocannon(full, options.path, full.duration);

@@ -2,7 +2,10 @@
 // loop) and prints the result as one JSON line. `{{n}}` in the body becomes a request counter,
 // so each request can carry a unique key; `{{n%K}}` the counter modulo K (one of K records).
 // Several URLs are taken round-robin per connection (several Vouch processes behind one client).
+// With `stripeSecret`, each body is signed as Stripe signs events (`Stripe-Signature`, by the
+// library's own test helper), so processor endpoints can be loaded with unique, valid events.
 import autocannon from 'autocannon';
+import Stripe from 'stripe';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as {
   url: string | string[];
@@ -11,7 +14,10 @@ const options = JSON.parse(process.argv[2] ?? '{}') as {
   body?: string;
   connections: number;
   duration: number;
+  stripeSecret?: string;
 };
+
+const stripe = options.stripeSecret ? new Stripe('sk_bench_unused') : undefined;
 
 let n = 0;
 const instance: any = autocannon({
@@ -29,7 +35,12 @@ const instance: any = autocannon({
         const body = options.body
           .replaceAll('{{n}}', `${process.pid}-${n}`)
           .replace(/\{\{n%(\d+)\}\}/g, (_, k: string) => String(n % Number(k)));
-        return { ...request, body };
+        if (!stripe || !options.stripeSecret) return { ...request, body };
+        const signature = stripe.webhooks.generateTestHeaderString({
+          payload: body,
+          secret: options.stripeSecret,
+        });
+        return { ...request, body, headers: { ...request.headers, 'stripe-signature': signature } };
       },
     },
   ],

@@ -4,8 +4,11 @@
  * On a page opened with ?aff=KEY (partners) or ?ref=KEY (refer-a-friend; data-param names other
  * parameters, comma-separated) it reports the visit to Vouch, stores the key in the vouch_partner /
  * vouch_referral cookie on this site's own domain (for the program's cookie lifetime, first or last
- * click as the program says), exposes it as window.vouch.referral and fills every input named
- * vouch_referral, so a sign-up form hands the key to the company's backend without code.
+ * click as the program says), exposes it as window.Vouch.referral (also window.vouch.referral) and
+ * fills every input named vouch_referral, so a sign-up form hands the key to the company's backend
+ * without code. Stripe Checkout links on the page (Payment Links, buy.stripe.com) get it as
+ * ?client_reference_id=KEY, and Stripe's pricing table and buy button as client-reference-id, so
+ * the checkout.session.completed event Vouch receives carries it.
  * No dependencies, no build step.
  */
 (() => {
@@ -44,14 +47,29 @@
     return null;
   };
 
-  const vouch = window.vouch || {};
+  const vouch = window.Vouch || window.vouch || {};
+  window.Vouch = vouch;
   window.vouch = vouch;
+
+  const stripeCheckout = /^https:\/\/(buy|checkout)\.stripe\.com\//;
+  // Stripe accepts a client_reference_id of up to 200 letters, digits, dashes and underscores.
+  const referenceable = /^[A-Za-z0-9_-]{1,200}$/;
 
   const fill = () => {
     const key = stored();
     vouch.referral = key;
     if (!key) return;
     for (const input of document.querySelectorAll('input[name="vouch_referral"]')) input.value = key;
+    if (!referenceable.test(key)) return;
+    for (const link of document.querySelectorAll('a[href]')) {
+      if (!stripeCheckout.test(link.href)) continue;
+      const url = new URL(link.href);
+      url.searchParams.set('client_reference_id', key);
+      link.href = url.toString();
+    }
+    for (const element of document.querySelectorAll('stripe-pricing-table, stripe-buy-button')) {
+      element.setAttribute('client-reference-id', key);
+    }
   };
 
   vouch.referral = stored();

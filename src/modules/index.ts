@@ -7,6 +7,8 @@ import { customerBalanceRoutes } from './customers/customers.balance.routes.ts';
 import { customerReferralLinksRoutes } from './customers/customers.links.routes.ts';
 import { referralCustomersRoutes } from './customers/customers.referrer.routes.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { processorEventRoutes } from './integrations/integrations.receive.routes.ts';
+import { integrationsRoutes } from './integrations/integrations.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
 import { partnerReferralLinksRoutes } from './partners/partners.links.routes.ts';
 import { partnersRoutes } from './partners/partners.routes.ts';
@@ -43,6 +45,8 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   commissionsRoutes,
   payoutsRoutes,
   webhookRoutes,
+  integrationsRoutes,
+  processorEventRoutes,
   pageAssets,
   sharePages,
   portalPages,

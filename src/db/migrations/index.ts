@@ -24,6 +24,7 @@ import { unusedRewardIndex } from './0024-unused-reward-index.ts';
 import { portalExpiry } from './0025-portal-expiry.ts';
 import { saleWriteChecks } from './0026-sale-write-checks.ts';
 import { noticeCursors } from './0027-notice-cursors.ts';
+import { billingIntegrations } from './0028-billing-integrations.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -57,4 +58,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0025_portal_expiry': portalExpiry,
   '0026_sale_write_checks': saleWriteChecks,
   '0027_notice_cursors': noticeCursors,
+  '0028_billing_integrations': billingIntegrations,
 };

@@ -1,0 +1,116 @@
+// Billing integrations (issue 31): signed Stripe `invoice.paid` events for attributed customers
+// against `POST /v1/transactions` for the same customers, measured in the same run on SQLite and
+// on PostgreSQL when reachable. Each event is unique (its own event and invoice id) and signed
+// per request with Stripe's library. Target: events ≥ 0.7× the rate of the API's sales.
+// Run: `node --import tsx bench/integrations.bench.ts`.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProgram, load, postgresDatabase, type ReportRow, report, startVouch } from './lib.ts';
+import { recordFigure } from './results.ts';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const CUSTOMERS = 200;
+const SECRET = 'whsec_bench_5WbX5kEWLlfzsGNjH64I8lOO';
+
+async function call(url: string, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** The documented invoice.paid fixture with placeholders the load worker fills per request. */
+function invoiceTemplate(): string {
+  const event = JSON.parse(
+    readFileSync(new URL('../test/fixtures/billing/stripe-invoice-paid.json', import.meta.url), 'utf8'),
+  );
+  event.id = 'evt_bench_{{n}}';
+  event.data.object.id = 'in_bench_{{n}}';
+  event.data.object.charge = 'ch_bench_{{n}}';
+  event.data.object.payment_intent = 'pi_bench_{{n}}';
+  event.data.object.customer = 'cus_bench_{{n%200}}';
+  return JSON.stringify(event);
+}
+
+async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
+  const program = await createProgram(databaseUrl, 'affiliate');
+  const vouch = await startVouch({ databaseUrl });
+  try {
+    const { data } = await call(vouch.url, program.token, 'GET', '/v1/test');
+    const publicId = data.program.pub_id as string;
+    await call(vouch.url, program.token, 'POST', '/v1/partners', {
+      email: 'bench@example.com',
+      key: 'benchpartner',
+    });
+    for (let i = 0; i < CUSTOMERS; i++) {
+      await call(vouch.url, program.token, 'POST', '/v1/customers', {
+        key: `cus_bench_${i}`,
+        partner: { key: 'benchpartner' },
+      });
+    }
+    await call(vouch.url, program.token, 'PUT', '/v1/integrations/stripe', {
+      webhook_secret: SECRET,
+      active: true,
+    });
+    const api = await load({
+      url: vouch.url,
+      method: 'POST',
+      path: '/v1/transactions',
+      headers: { authorization: `Bearer ${program.token}` },
+      body: JSON.stringify({
+        key: 'api-{{n}}',
+        amount: 29,
+        action: 'sale',
+        customer: { key: 'cus_bench_{{n%200}}' },
+      }),
+      duration,
+    });
+    const events = await load({
+      url: vouch.url,
+      method: 'POST',
+      path: `/integrations/stripe/${publicId}`,
+      body: invoiceTemplate(),
+      stripeSecret: SECRET,
+      duration,
+    });
+    rows.push({ name: `POST /v1/transactions (${name})`, result: api });
+    rows.push({
+      name: `signed invoice.paid events (${name})`,
+      result: events,
+      bare: api,
+      target: '≥ 0.7× the API',
+    });
+    recordFigure(
+      'Billing integrations',
+      `signed invoice.paid ÷ POST /v1/transactions (${name})`,
+      `${(events.rps / api.rps).toFixed(2)}× (${events.rps.toFixed(0)} vs ${api.rps.toFixed(0)} req/s)`,
+      '≥ 0.7×',
+    );
+  } finally {
+    await vouch.stop();
+  }
+}
+
+const rows: ReportRow[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'vouch-integrations-bench-'));
+try {
+  await measure('SQLite', `sqlite:${join(dir, 'bench.db')}`, rows);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const postgres = await postgresDatabase();
+if (postgres) {
+  try {
+    await measure('PostgreSQL', postgres.url, rows);
+  } finally {
+    await postgres.drop();
+  }
+} else {
+  console.log('PostgreSQL unreachable: SQLite only');
+}
+report('Billing integrations (50 connections; ratio: events ÷ the API in the same run)', rows);

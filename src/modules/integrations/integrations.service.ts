@@ -1,0 +1,127 @@
+import type { ProgramContext } from '../../context.ts';
+import type { BillingProvider } from '../../core/billing.ts';
+import { booleanOf } from '../../core/booleans.ts';
+import { AppError, fieldError, notFound } from '../../core/errors.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import { rerunStoredEvent } from './integrations.events.ts';
+import type { EventRow, IntegrationRow } from './integrations.repository.ts';
+import * as repository from './integrations.repository.ts';
+import type { ListBillingEventsQuery, SaveIntegrationBody } from './integrations.schemas.ts';
+
+/**
+ * `/v1/integrations…`: a program's processor settings and the log of what processors sent. The
+ * webhook secret is sealed with the server key, like webhook signing secrets, and never returned.
+ */
+
+export function endpointPath(provider: BillingProvider, programPublicId: string) {
+  return `/integrations/${provider}/${programPublicId}`;
+}
+
+function present(ctx: ProgramContext, row: IntegrationRow, baseUrl: string) {
+  return {
+    provider: row.provider,
+    active: Boolean(row.active),
+    endpoint_url: `${baseUrl}${endpointPath(row.provider, ctx.program.publicId)}`,
+    secret_hint: row.secret_hint,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function presentEvent(row: EventRow) {
+  return {
+    id: Number(row.id),
+    provider: row.provider,
+    event_id: row.event_id,
+    type: row.type,
+    status: row.status,
+    reason: row.reason,
+    transaction_key: row.transaction_key,
+    customer_key: row.customer_key,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export async function listIntegrations(ctx: ProgramContext, links: { baseUrl: string }) {
+  const rows = await repository.listIntegrations(ctx.database.db, ctx.program.id);
+  return rows.map((row) => present(ctx, row, links.baseUrl));
+}
+
+export async function getIntegration(
+  ctx: ProgramContext,
+  provider: BillingProvider,
+  links: { baseUrl: string },
+) {
+  const row = await repository.findIntegration(ctx.database.db, ctx.program.id, provider);
+  if (!row) throw notFound('Integration');
+  return present(ctx, row, links.baseUrl);
+}
+
+/** `PUT /v1/integrations/{provider}`: creates the integration, or changes its secret or switch. */
+export async function saveIntegration(
+  ctx: ProgramContext,
+  provider: BillingProvider,
+  body: SaveIntegrationBody,
+  links: { baseUrl: string },
+) {
+  const db = ctx.database.db;
+  const now = nowTimestamp(ctx.clock);
+  const secret = body.webhook_secret;
+  if (secret === undefined) {
+    const updated = await repository.updateIntegration(db, ctx.program.id, provider, {
+      ...(body.active !== undefined ? { active: booleanOf(body.active, true) } : {}),
+      updated_at: now,
+    });
+    // Without a secret, a PUT changes an integration that exists; there is nothing to switch otherwise.
+    if (!updated) throw notFound('Integration');
+    return present(ctx, updated, links.baseUrl);
+  }
+  const existing = await repository.findIntegration(db, ctx.program.id, provider);
+  const row = await repository.saveIntegration(db, {
+    program_id: ctx.program.id,
+    provider,
+    secret: ctx.secrets.seal(secret),
+    secret_hint: secret.slice(-4),
+    active: booleanOf(body.active, existing ? Boolean(existing.active) : true),
+    created_at: now,
+    updated_at: now,
+  });
+  return present(ctx, row, links.baseUrl);
+}
+
+export async function deleteIntegration(ctx: ProgramContext, provider: BillingProvider) {
+  if (!(await repository.deleteIntegration(ctx.database.db, ctx.program.id, provider)))
+    throw notFound('Integration');
+}
+
+export async function listIntegrationEvents(ctx: ProgramContext, query: ListBillingEventsQuery) {
+  const rows = await repository.listEvents(
+    ctx.database.db,
+    ctx.program.id,
+    { provider: query.provider, status: query.status },
+    query,
+  );
+  return rows.map(presentEvent);
+}
+
+/**
+ * `POST /v1/integrations/events/{id}/retry`: runs a `failed` or `unattributed` event again from
+ * its stored payload (after the owner linked the customer, say) and answers it as the log shows it.
+ */
+export async function retryIntegrationEvent(ctx: ProgramContext, id: number) {
+  const db = ctx.database.db;
+  const row = await repository.findEventById(db, ctx.program.id, id);
+  if (!row) throw notFound('Event');
+  const outcome = await rerunStoredEvent(ctx, row.provider, row.id, ['failed', 'unattributed']);
+  if (!outcome) {
+    throw fieldError(
+      'id',
+      'refused',
+      `Only failed or unattributed events can be retried; this one is ${row.status}.`,
+    );
+  }
+  const after = await repository.findEventById(db, ctx.program.id, id);
+  if (!after) throw new AppError('not_found', 'Event not found.');
+  return presentEvent(after);
+}

@@ -1,0 +1,68 @@
+import { Paddle } from '@paddle/paddle-node-sdk';
+import Stripe from 'stripe';
+import type { BillingProvider } from '../../core/billing.ts';
+import { AppError } from '../../core/errors.ts';
+
+/**
+ * Signatures are checked by each processor's own library on the raw body, with its default
+ * tolerance for the signature's timestamp (Stripe: five minutes; Paddle's SDK: five seconds). The
+ * clients are made only for their webhook helpers: no API key is used and nothing is called.
+ */
+let stripe: Stripe | undefined;
+let paddle: Paddle | undefined;
+
+export const signatureHeaders = {
+  stripe: 'stripe-signature',
+  paddle: 'paddle-signature',
+} as const satisfies Record<BillingProvider, string>;
+
+const badSignature = (header: string) =>
+  new AppError(
+    'bad_request',
+    `The ${header} header is missing, malformed, too old or does not match the body and the integration's webhook secret.`,
+  );
+
+const badJson = () => new AppError('bad_request', 'The request body is not valid JSON.');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badJson();
+  }
+}
+
+async function verifyStripe(raw: Buffer, signature: string, secret: string): Promise<unknown> {
+  stripe ??= new Stripe('sk_unused_webhooks_only');
+  try {
+    return stripe.webhooks.constructEvent(raw, signature, secret);
+  } catch (error) {
+    // The library parses the body after the signature holds: a SyntaxError is a signed non-JSON body.
+    if (error instanceof SyntaxError) throw badJson();
+    throw badSignature(signatureHeaders.stripe);
+  }
+}
+
+async function verifyPaddle(raw: Buffer, signature: string, secret: string): Promise<unknown> {
+  paddle ??= new Paddle('unused_webhooks_only');
+  const body = raw.toString('utf8');
+  let valid: boolean;
+  try {
+    valid = await paddle.webhooks.isSignatureValid(body, secret, signature);
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw badSignature(signatureHeaders.paddle);
+  return parseJson(body);
+}
+
+/** The verified event, parsed; a 400 naming the signature header or the JSON otherwise. */
+export function verifyEvent(
+  provider: BillingProvider,
+  raw: Buffer,
+  signature: string | undefined,
+  secret: string,
+): Promise<unknown> {
+  if (!signature) return Promise.reject(badSignature(signatureHeaders[provider]));
+  return provider === 'stripe' ? verifyStripe(raw, signature, secret) : verifyPaddle(raw, signature, secret);
+}

@@ -1,0 +1,153 @@
+// What the billing integration tests share: the documented event fixtures (test/fixtures/billing),
+// changed where a test needs it, signed as each processor signs (Stripe with its library's test
+// header, Paddle as its docs define: `ts=…;h1=HMAC-SHA256(secret, ts + ":" + raw body)`), and sent.
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import Stripe from 'stripe';
+import type { Reply, TestProgram, TestServer } from './harness.ts';
+
+export const STRIPE_SECRET = 'whsec_test_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH';
+export const PADDLE_SECRET = 'pdl_ntfset_01hv8x2test_0123456789abcdef';
+
+type Provider = 'stripe' | 'paddle';
+/** Processor JSON, changed freely by tests. */
+export type Json = any;
+
+const stripe = new Stripe('sk_test_unused');
+
+/** A fresh copy of a fixture. */
+export function fixture(name: string): Json {
+  return JSON.parse(readFileSync(new URL(`fixtures/billing/${name}.json`, import.meta.url), 'utf8'));
+}
+
+/** `Stripe-Signature` for a body, by the library's own test helper; `timestamp` in seconds. */
+export function stripeSignature(body: string, secret = STRIPE_SECRET, timestamp?: number) {
+  return stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret,
+    ...(timestamp !== undefined ? { timestamp } : {}),
+  });
+}
+
+/** `Paddle-Signature` as Paddle's docs define it. */
+export function paddleSignature(
+  body: string,
+  secret = PADDLE_SECRET,
+  timestamp = Math.floor(Date.now() / 1000),
+) {
+  const h1 = createHmac('sha256', secret).update(`${timestamp}:${body}`).digest('hex');
+  return `ts=${timestamp};h1=${h1}`;
+}
+
+export const signatureHeader = { stripe: 'stripe-signature', paddle: 'paddle-signature' } as const;
+
+/** Connects the program to a processor with the test secret. */
+export async function connect(server: TestServer, p: TestProgram, provider: Provider) {
+  const res = await server.request('PUT', `/v1/integrations/${provider}`, {
+    token: p.token,
+    body: { webhook_secret: provider === 'stripe' ? STRIPE_SECRET : PADDLE_SECRET, active: true },
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data;
+}
+
+export interface Delivery {
+  /** A signature header to send instead of the right one (`null`: none). */
+  signature?: string | null;
+  /** Sent instead of the JSON of the event (a body changed after signing, invalid JSON). */
+  rawBody?: string;
+  programPublicId?: string;
+}
+
+/** Delivers an event as the processor would: JSON body, signed. */
+export function deliver(
+  server: TestServer,
+  p: TestProgram,
+  provider: Provider,
+  event: Json,
+  options: Delivery = {},
+): Promise<Reply> {
+  const body = typeof event === 'string' ? event : JSON.stringify(event);
+  const signature =
+    options.signature === undefined
+      ? provider === 'stripe'
+        ? stripeSignature(body)
+        : paddleSignature(body)
+      : options.signature;
+  return server.request('POST', `/integrations/${provider}/${options.programPublicId ?? p.publicId}`, {
+    body: options.rawBody ?? body,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(signature === null ? {} : { [signatureHeader[provider]]: signature }),
+    },
+  });
+}
+
+/** Delivers and expects 200 with the given status in the answer. */
+export async function deliverOk(
+  server: TestServer,
+  p: TestProgram,
+  provider: Provider,
+  event: Json,
+  status = 'processed',
+) {
+  const res = await deliver(server, p, provider, event);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.data.status, status, res.text);
+  return res.body.data;
+}
+
+let counter = 0;
+/** A unique suffix for ids, so tests of one file never share an event or invoice id. */
+export const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A Stripe `invoice.paid` for `customer`, its own event, invoice, charge and payment intent ids. */
+export function invoicePaid(
+  customer: string,
+  amountPaid: number,
+  overrides: { currency?: string; tax?: number } = {},
+) {
+  const event = fixture('stripe-invoice-paid');
+  const id = unique();
+  const invoice = event.data.object;
+  event.id = `evt_inv_${id}`;
+  invoice.id = `in_${id}`;
+  invoice.charge = `ch_${id}`;
+  invoice.payment_intent = `pi_${id}`;
+  invoice.customer = customer;
+  invoice.amount_paid = amountPaid;
+  invoice.amount_due = amountPaid;
+  invoice.tax = overrides.tax ?? null;
+  if (overrides.currency) invoice.currency = overrides.currency;
+  return event;
+}
+
+/** A `charge.refunded` of an invoice's charge with `amountRefunded` refunded in all so far. */
+export function chargeRefunded(invoiceEvent: Json, amountRefunded: number) {
+  const event = fixture('stripe-charge-refunded');
+  const invoice = invoiceEvent.data.object;
+  const charge = event.data.object;
+  event.id = `evt_ref_${unique()}`;
+  charge.id = invoice.charge;
+  charge.invoice = invoice.id;
+  charge.payment_intent = invoice.payment_intent;
+  charge.customer = invoice.customer;
+  charge.amount = invoice.amount_paid;
+  charge.amount_captured = invoice.amount_paid;
+  charge.amount_refunded = amountRefunded;
+  charge.refunded = amountRefunded >= invoice.amount_paid;
+  charge.currency = invoice.currency;
+  return event;
+}
+
+export async function eventsLog(server: TestServer, p: TestProgram, query = '') {
+  const res = await server.request('GET', `/v1/integrations/events${query}`, { token: p.token });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data as Json[];
+}
+
+export async function transactionOf(server: TestServer, p: TestProgram, key: string) {
+  const res = await server.request('GET', `/v1/transactions/${key}`, { token: p.token });
+  return res;
+}
