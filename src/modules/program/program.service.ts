@@ -14,6 +14,7 @@ import {
   revenueMetric,
 } from '../../core/program-stats.ts';
 import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
+import { isTimeZone } from '../../core/report-buckets.ts';
 import { ShortCache } from '../../core/short-cache.ts';
 import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
@@ -207,6 +208,11 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
   };
   // Newsletter programs have no currency setting.
   const currency = given && 'currency' in given ? given.currency : undefined;
+  if (typeof given.timezone === 'string' && !isTimeZone(given.timezone))
+    throw fieldError(
+      'program_settings.timezone',
+      'The timezone must be an IANA time zone name, such as Europe/Berlin.',
+    );
   const row = await getProgramRowOrThrow(ctx);
   const stored = (text: string) => JSON.parse(text || '{}') as Record<string, unknown>;
   const settings = body.program_settings
