@@ -74,6 +74,7 @@ describe('vouch CLI usage', () => {
       'migrate',
       'worker',
       'seed',
+      'export',
       'secrets rotate',
     ]) {
       assert.ok(names.includes(expected), `${expected} in ${JSON.stringify(names)}`);
@@ -186,6 +187,22 @@ describe('vouch CLI commands', () => {
     const { code, stderr } = await vouch('seed', '--partners', '1', '--program', id);
     assert.equal(code, 64);
     assert.match(stderr, /^error: --program must name an affiliate program\n\nUsage: vouch seed /);
+  });
+
+  test('export writes the CSV file to stdout, and quietly when stderr is no terminal', async () => {
+    const created = await vouch('programs', 'create', '--name', 'Shop', '--type', 'affiliate');
+    const id = String(JSON.parse(created.stdout).program.id);
+    const seeded = await vouch('seed', '--partners', '3', '--program', id);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const file = await vouch('export', 'partners', '--program', id);
+    assert.equal(file.code, 0, file.stderr);
+    assert.equal(file.stderr, '');
+    const lines = file.stdout.trimEnd().split('\n');
+    assert.equal(lines[0], 'id,email,name,surname,status,key,created_at');
+    assert.equal(lines.length, 4);
+    const wrong = await vouch('export', 'subscribers', '--program', id);
+    assert.equal(wrong.code, 64);
+    assert.match(wrong.stderr, /has no subscribers export/);
   });
 
   test('a bad configuration value is named with exit 78', async () => {

@@ -22,6 +22,7 @@ export const programSettingsDefaults = {
     ...defaultCommissionSettings,
     commission_auto_approve: true,
     ...defaultPayoutSettings,
+    timezone: 'UTC',
   },
   referral: {
     referral_portal_enabled: true,
@@ -29,8 +30,9 @@ export const programSettingsDefaults = {
     referral_parameter: 'ref',
     attribution: 'last_click',
     ...defaultRewardSettings,
+    timezone: 'UTC',
   },
-  newsletter: { leaderboard_enabled: true },
+  newsletter: { leaderboard_enabled: true, timezone: 'UTC' },
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export const portalSettingsDefaults = {

@@ -17,6 +17,8 @@ import { customerPortalPages } from './portal/customer-portal.pages.tsx';
 import { hostPortalPages, partnerPortalPages } from './portal/portal.pages.tsx';
 import { programRoutes } from './program/program.routes.ts';
 import { promotionCodesRoutes } from './promotion-codes/promotion-codes.routes.ts';
+import { exportsRoutes } from './reports/reports.exports.routes.ts';
+import { reportsRoutes } from './reports/reports.routes.ts';
 import { rewardsRoutes } from './rewards/rewards.routes.ts';
 import { portalPages, sharePages } from './subscribers/subscribers.pages.tsx';
 import { subscribersRoutes } from './subscribers/subscribers.routes.ts';
@@ -44,6 +46,8 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   promotionCodesRoutes,
   commissionsRoutes,
   payoutsRoutes,
+  reportsRoutes,
+  exportsRoutes,
   webhookRoutes,
   integrationsRoutes,
   processorEventRoutes,

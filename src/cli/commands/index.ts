@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Run } from './command.ts';
+import { addExport } from './export.ts';
 import { addKeysCreate } from './keys-create.ts';
 import { addKeysRevoke } from './keys-revoke.ts';
 import { addMigrate } from './migrate.ts';
@@ -20,6 +21,7 @@ export function addCommands(vouch: Command, run: Run): void {
   addMigrate(vouch, run);
   addWorker(vouch, run);
   addSeed(vouch, run);
+  addExport(vouch, run);
   const secrets = vouch.command('secrets').description('server key for secrets at rest');
   addSecretsRotate(secrets, run);
 }

@@ -55,6 +55,7 @@ describeEachDatabase('program endpoints', (server) => {
       'referred_reward',
       'referrer_reward',
       'rewards_notification_enabled',
+      'timezone',
     ]);
     assert.equal(res.body.data.program.portal_settings.popup_form_enabled, false);
     assert.equal(res.body.data.program.portal_settings.leads_page_enabled, undefined);

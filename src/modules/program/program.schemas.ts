@@ -117,6 +117,14 @@ const payoutSettingsSchema = {
 const PORTAL_HOST =
   '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$';
 
+const TimeZoneSetting = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description:
+    'IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day',
+  examples: ['Europe/Berlin'],
+});
+
 export const programSettingsByType = {
   affiliate: Type.Object({
     currency: Currency,
@@ -160,6 +168,7 @@ export const programSettingsByType = {
     }),
     tier2_commission: Tier2Commission,
     ...payoutSettingsSchema,
+    timezone: TimeZoneSetting,
   }),
   referral: Type.Object({
     referral_portal_enabled: Type.Boolean(),
@@ -168,11 +177,13 @@ export const programSettingsByType = {
     attribution: Attribution,
     referrer_reward: RewardSetting,
     referred_reward: RewardSetting,
+    timezone: TimeZoneSetting,
   }),
   newsletter: Type.Object({
     leaderboard_enabled: Type.Boolean({
       description: 'The subscriber portal shows the top 10 referrers by first name (Vouch extension)',
     }),
+    timezone: TimeZoneSetting,
   }),
 } satisfies Record<ProgramType, TObject>;
 

@@ -7,6 +7,7 @@ import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
+import { isTimeZone } from '../../core/report-buckets.ts';
 import { ShortCache } from '../../core/short-cache.ts';
 import { dayOf, millisOn, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
@@ -118,6 +119,12 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
   refuseCountlessDuration(given.commission);
   // Newsletter programs have no currency setting.
   const currency = given && 'currency' in given ? given.currency : undefined;
+  if (typeof given.timezone === 'string' && !isTimeZone(given.timezone))
+    throw fieldError(
+      'program_settings.timezone',
+      'refused',
+      'The timezone must be an IANA time zone name, such as Europe/Berlin.',
+    );
   const row = await getProgramRowOrThrow(ctx);
   const stored = (text: string) => JSON.parse(text || '{}') as Record<string, unknown>;
   const settings = body.program_settings

@@ -1,0 +1,80 @@
+// Reports and exports on a seeded affiliate program (issue 26): a 365-day daily series of five
+// metrics, a 3-year weekly series, the top 10 partners by revenue over a year (20 connections
+// each), and the streaming speed of the full transactions export. The seed's scale defaults to
+// 100k partners, 1M customers and 2M sales; BENCH_PARTNERS / BENCH_CUSTOMERS / BENCH_TRANSACTIONS
+// scale it down on a small machine. SQLite only, like the affiliate bench.
+// Run: `npm run bench -- reports`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, type ReportRow, report, startVouch, vouchCli } from './lib.ts';
+import { recordFigure } from './results.ts';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const partners = Number(process.env.BENCH_PARTNERS ?? 100_000);
+const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
+const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 2_000_000);
+
+const dir = mkdtempSync(join(tmpdir(), 'vouch-reports-bench-'));
+const databaseUrl = `sqlite:${join(dir, 'reports.db')}`;
+try {
+  const seeded = await vouchCli(databaseUrl, [
+    'seed',
+    '--partners',
+    String(partners),
+    '--customers',
+    String(customers),
+    '--transactions',
+    String(transactions),
+  ]);
+  const auth = { authorization: `Bearer ${seeded.api_key.token}` };
+  const vouch = await startVouch({ databaseUrl });
+  const today = new Date().toISOString().slice(0, 10);
+  const daysBefore = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const year = `start=${daysBefore(364)}&end=${today}`;
+  const paths: [string, string, string][] = [
+    [
+      '365-day daily series, five metrics',
+      `/v1/reports/timeseries?metrics=clicks,signups,sales,revenue,commissions&interval=day&${year}`,
+      'p99 ≤ 20 ms',
+    ],
+    [
+      '3-year weekly series (sales, revenue)',
+      `/v1/reports/timeseries?metrics=sales,revenue&interval=week&start=${daysBefore(1095)}&end=${today}`,
+      'p99 ≤ 30 ms',
+    ],
+    [
+      'top 10 partners by revenue over a year',
+      `/v1/reports/top?by=partners&metric=revenue&currency=USD&limit=10&${year}`,
+      'p99 ≤ 50 ms',
+    ],
+  ];
+  const rows: ReportRow[] = [];
+  for (const [name, path, target] of paths) {
+    rows.push({
+      name,
+      result: await load({ url: vouch.url, path, headers: auth, duration, connections: 20 }),
+      target,
+    });
+  }
+  report(`Reports on SQLite (${partners} partners, ${transactions} sales; 20 connections)`, rows);
+
+  const started = performance.now();
+  const file = await fetch(`${vouch.url}/v1/exports/transactions.csv`, { headers: auth });
+  let bytes = 0;
+  for await (const chunk of file.body!) bytes += (chunk as Uint8Array).byteLength;
+  const seconds = (performance.now() - started) / 1000;
+  const rate = (bytes / 1e6 / seconds).toFixed(1);
+  console.log(
+    `transactions export: ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${rate} MB/s (target ≥ 50 MB/s)`,
+  );
+  recordFigure(
+    'Exports',
+    `GET /v1/exports/transactions.csv (${transactions} sales)`,
+    `${rate} MB/s (${(bytes / 1e6).toFixed(1)} MB)`,
+    '≥ 50 MB/s',
+  );
+  await vouch.stop();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+
+/** RFC 4180 records back into rows of fields: quoted fields may hold commas, quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') record.push(field), (field = '');
+    else if (char === '\n') record.push(field), records.push(record), (record = []), (field = '');
+    else field += char;
+  }
+  assert.equal(field, '', 'the file ends with a line break');
+  return records;
+}
+
+/** The file as objects keyed by its header row. */
+async function exported(server: TestServer, p: TestProgram, path: string) {
+  const res = await server.request('GET', path, { token: p.token });
+  assert.equal(res.status, 200, res.text);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
+  assert.match(
+    res.headers.get('content-disposition') ?? '',
+    /^attachment; filename="[a-z]+-[A-Za-z0-9]+-\d{4}-\d{2}-\d{2}\.csv"$/,
+  );
+  const [header, ...rows] = parseCsv(res.text);
+  return rows.map((row) => Object.fromEntries(header!.map((name, i) => [name, row[i]])));
+}
+
+async function listAll(server: TestServer, p: TestProgram, path: string): Promise<any[]> {
+  const items: any[] = [];
+  for (let page = 1; ; page++) {
+    const res = await server.request(
+      'GET',
+      `${path}${path.includes('?') ? '&' : '?'}limit=250&page=${page}&sort=asc`,
+      {
+        token: p.token,
+      },
+    );
+    assert.equal(res.status, 200, res.text);
+    items.push(...res.body.data);
+    if (res.body.data.length < 250) return items;
+  }
+}
+
+describeEachDatabase('exports', (server) => {
+  let p: TestProgram;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await server().request(method, path, { token: p.token, body });
+    assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
+    return res.body;
+  };
+
+  before(async () => {
+    p = await server().newProgram('affiliate');
+    await call('PUT', '/v1/program', { program_settings: { commission: { type: 'percent', value: 10 } } });
+    // Text a spreadsheet would read as a formula, and fields that need quotes.
+    await call('POST', '/v1/partners', {
+      email: 'pa@example.com',
+      key: 'pa',
+      name: '=SUM(A1)',
+      surname: 'Doe, "Jr"',
+    });
+    await call('POST', '/v1/partners', { email: 'pb@example.com', key: 'pb', name: 'Line\nbreak' });
+    for (let i = 0; i < 2100 + 7; i++)
+      await call('POST', '/v1/customers', { key: `c${i}`, partner: { key: i % 3 === 0 ? 'pb' : 'pa' } });
+    for (let i = 0; i < 30; i++)
+      await call('POST', '/v1/transactions', {
+        key: `s${i}`,
+        amount: `${i + 1}.123456`,
+        amount_units: i % 4 === 0 ? 'EUR' : 'USD',
+        action: 'sale',
+        customer: { key: `c${i}` },
+      });
+    await call('POST', '/v1/transactions/s3/refund', { amount: 1 });
+    await call('DELETE', '/v1/transactions/s4');
+    await call('DELETE', '/v1/customers/c5');
+  });
+
+  test('partners: one header row, formula-looking text guarded, quotes and line breaks round trip', async () => {
+    const rows = await exported(server(), p, '/v1/exports/partners.csv');
+    const listed = await listAll(server(), p, '/v1/partners');
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      listed.map((partner) => partner.id),
+    );
+    assert.equal(rows[0]!.name, "'=SUM(A1)");
+    assert.equal(rows[0]!.surname, 'Doe, "Jr"');
+    assert.equal(rows[0]!.key, 'pa');
+    assert.equal(rows[1]!.name, 'Line\nbreak');
+    assert.equal(rows[0]!.created_at, listed[0].created_at);
+  });
+
+  test('customers over several keyset pages match the list, per partner too', async () => {
+    const rows = await exported(server(), p, '/v1/exports/customers.csv');
+    const listed = await listAll(server(), p, '/v1/customers');
+    assert.equal(rows.length, 2106);
+    assert.deepEqual(
+      rows.map((row) => [row.key, row.partner, row.created_at]),
+      listed.map((customer) => [customer.key, customer.partner, customer.created_at]),
+    );
+    const ofPb = await exported(server(), p, '/v1/exports/customers.csv?partner=pb');
+    assert.equal(ofPb.length, 703);
+    assert.ok(ofPb.every((row) => row.partner === rows.find((r) => r.key === 'c0')!.partner));
+  });
+
+  test('transactions and commissions match their lists, amounts exact', async () => {
+    const rows = await exported(server(), p, '/v1/exports/transactions.csv');
+    const listed = await listAll(server(), p, '/v1/transactions');
+    assert.deepEqual(
+      rows.map((row) => [row.key, row.customer, Number(row.amount), row.currency]),
+      listed.map((sale) => [sale.key, sale.customer, sale.amount, sale.amount_units]),
+    );
+    assert.equal(rows.find((row) => row.key === 's3')!.refunded_amount, '1');
+    assert.equal(rows.find((row) => row.key === 's0')!.amount, '1.123456');
+    const commissions = await exported(server(), p, '/v1/exports/commissions.csv');
+    const listedCommissions = await listAll(server(), p, '/v1/commissions');
+    assert.deepEqual(
+      commissions.map((row) => [Number(row.id), row.status, Number(row.amount), row.currency]),
+      listedCommissions.map((c) => [Number(c.id), c.status, c.amount, c.currency]),
+    );
+    const usd = await exported(server(), p, '/v1/exports/commissions.csv?currency=usd&status=approved');
+    assert.ok(usd.length > 0 && usd.every((row) => row.currency === 'USD' && row.status === 'approved'));
+  });
+
+  test('start and end keep the rows of those days; bad filters are a 422 naming the field', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal(
+      (await exported(server(), p, `/v1/exports/partners.csv?start=${today}&end=${today}`)).length,
+      2,
+    );
+    assert.equal((await exported(server(), p, '/v1/exports/partners.csv?end=2020-01-01')).length, 0);
+    const cases: [string, string][] = [
+      ['/v1/exports/partners.csv?start=2026-13-01', 'start'],
+      ['/v1/exports/partners.csv?start=2026-02-02&end=2026-02-01', 'end'],
+      ['/v1/exports/partners.csv?status=gone', 'status'],
+      ['/v1/exports/customers.csv?partner=nobody', 'partner'],
+      ['/v1/exports/transactions.csv?customer=nobody', 'customer'],
+      ['/v1/exports/commissions.csv?currency=dollars', 'currency'],
+    ];
+    for (const [path, field] of cases) {
+      const res = await server().request('GET', path, { token: p.token });
+      assert.equal(res.status, 422, `${path}: ${res.text}`);
+      assert.ok(field in res.body.errors, `${path}: ${res.text}`);
+    }
+    const newsletter = await server().request('GET', '/v1/exports/partners.csv', {
+      token: (await server().newProgram('newsletter')).token,
+    });
+    assert.equal(newsletter.status, 403);
+  });
+
+  test('subscribers of a newsletter program', async () => {
+    const n = await server().newProgram('newsletter');
+    for (const email of ['a@example.com', 'b@example.com']) {
+      const res = await server().request('POST', '/v1/subscribers', { token: n.token, body: { email } });
+      assert.ok(res.status < 300, res.text);
+    }
+    const rows = await exported(server(), n, '/v1/exports/subscribers.csv');
+    const listed = await listAll(server(), n, '/v1/subscribers');
+    assert.deepEqual(rows.map((row) => row.email).sort(), listed.map((s) => s.email).sort());
+  });
+});

@@ -1,0 +1,342 @@
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { fieldError } from '../../core/errors.ts';
+import { microsFrom, microsToNumber } from '../../core/money.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import type { ProgramType } from '../../core/program-types.ts';
+import {
+  bucketOf,
+  bucketsOf,
+  DEFAULT_RANGE_DAYS,
+  daysBetween,
+  groupingPrefix,
+  type Interval,
+  isCalendarDate,
+  isTimeZone,
+  isUtc,
+  localDayOfPrefix,
+  localMidnightUtc,
+  MAX_RANGE_DAYS,
+  todayIn,
+  utcWindow,
+} from '../../core/report-buckets.ts';
+import { addDays } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
+import { findCustomerByRef } from '../customers/customers.service.ts';
+import { findPartnerByRef } from '../partners/partners.service.ts';
+import { readProgram } from '../program/program.service.ts';
+import { findLinkByKey } from '../referral-links/referral-links.service.ts';
+import * as repository from './reports.repository.ts';
+import {
+  type Metric,
+  MONEY_METRICS,
+  type MoneyMetric,
+  type TimeseriesQuery,
+  type TimeseriesResponse,
+  type TopQuery,
+  type TopRows,
+} from './reports.schemas.ts';
+
+/** Which metrics each program type has, in the order a default report lists them. */
+const metricsByType: Record<ProgramType, readonly Metric[]> = {
+  affiliate: ['clicks', 'signups', 'customers', 'paying_customers', 'sales', 'revenue', 'commissions'],
+  referral: ['clicks', 'signups', 'customers', 'paying_customers', 'sales', 'revenue', 'rewards'],
+  newsletter: ['signups', 'subscribers'],
+};
+
+const isMoney = (metric: Metric): metric is MoneyMetric =>
+  (MONEY_METRICS as readonly string[]).includes(metric);
+
+/** The program's report time zone (setting `timezone`, default UTC); a stored unknown zone reads as UTC. */
+async function programTimeZone(ctx: ProgramContext): Promise<string> {
+  const row = await readProgram(ctx.database.db, ctx.program.id);
+  const zone = row ? programSettingsOf(ctx.program.type, row.settings).timezone : undefined;
+  return typeof zone === 'string' && isTimeZone(zone) ? zone : 'UTC';
+}
+
+/** `start` and `end` checked and defaulted: the last 30 days, at most three years. */
+function rangeOf(query: { start?: string; end?: string }, zone: string, nowMillis: number) {
+  for (const field of ['start', 'end'] as const) {
+    const value = query[field];
+    if (value !== undefined && !isCalendarDate(value))
+      throw fieldError(field, 'refused', `The ${field} must be a date (YYYY-MM-DD).`);
+  }
+  const end =
+    query.end ?? (query.start ? addDays(query.start, DEFAULT_RANGE_DAYS - 1) : todayIn(zone, nowMillis));
+  const start = query.start ?? addDays(end, -(DEFAULT_RANGE_DAYS - 1));
+  if (end < start) throw fieldError('end', 'refused', 'The end must be a date on or after start.');
+  if (daysBetween(start, end) + 1 > MAX_RANGE_DAYS)
+    throw fieldError('end', 'refused', `The range may span at most ${MAX_RANGE_DAYS} days.`);
+  return { start, end };
+}
+
+function metricsOf(type: ProgramType, given: string | undefined): Metric[] {
+  const available = metricsByType[type];
+  if (given === undefined) return [...available];
+  const names = given.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(available as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0 || names.some((name) => name === ''))
+    throw fieldError(
+      'metrics',
+      'refused',
+      `The metrics must be a comma list of ${available.join(', ')}; unknown: ${unknown.join(', ') || '(empty)'}.`,
+    );
+  return [...new Set(names)] as Metric[];
+}
+
+function currencyOf(given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
+  if (!/^[A-Za-z]{3}$/.test(given))
+    throw fieldError('currency', 'refused', 'The currency must be a three-letter code.');
+  return given.toUpperCase();
+}
+
+/** Partner, link and referrer filters resolved to row ids; another program's reads as missing. */
+async function filtersOf(
+  ctx: ProgramContext,
+  query: { partner?: string; link?: string; customer?: string },
+): Promise<repository.RowFilters> {
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  const filters: repository.RowFilters = {};
+  if (query.partner !== undefined) {
+    if (ctx.program.type !== 'affiliate')
+      throw fieldError('partner', 'refused', 'Only affiliate programs have partners.');
+    const partner =
+      (await findPartnerByRef(db, programId, { id: query.partner })) ??
+      (await findPartnerByRef(db, programId, { key: query.partner }));
+    if (!partner) throw fieldError('partner', 'refused', 'The selected partner is invalid.');
+    filters.partnerId = Number(partner.id);
+  }
+  if (query.link !== undefined) {
+    if (ctx.program.type === 'newsletter')
+      throw fieldError('link', 'refused', 'Newsletter programs have no links.');
+    const link = await findLinkByKey(db, programId, query.link);
+    if (!link) throw fieldError('link', 'refused', 'The selected link is invalid.');
+    filters.linkId = Number(link.id);
+  }
+  if (query.customer !== undefined) {
+    if (ctx.program.type !== 'referral')
+      throw fieldError('customer', 'refused', 'Only refer-a-friend programs have referrers.');
+    const customer = await findCustomerByRef(db, programId, { id: query.customer });
+    if (!customer) throw fieldError('customer', 'refused', 'The selected customer is invalid.');
+    filters.referrerId = Number(customer.id);
+  }
+  return filters;
+}
+
+/** The clicks owner a filter names (clicks are kept per partner, link and referrer, one at a time). */
+function clickOwnerOf(filters: repository.RowFilters): repository.ClickOwner | undefined {
+  if (filters.linkId !== undefined) return { kind: 'link', id: filters.linkId };
+  if (filters.partnerId !== undefined) return { kind: 'partner', id: filters.partnerId };
+  if (filters.referrerId !== undefined) return { kind: 'customer', id: filters.referrerId };
+  return undefined;
+}
+
+type Counts = Map<string, number>;
+type Sums = Map<string, Map<string, bigint>>;
+
+/**
+ * `GET /v1/reports/timeseries`: each metric per bucket of `[start, end]`, every bucket present.
+ * Figures from rows are put in the program zone's local days exactly; clicks are per UTC day.
+ */
+export async function getTimeseries(
+  ctx: ProgramContext,
+  query: TimeseriesQuery,
+): Promise<TimeseriesResponse> {
+  const zone = await programTimeZone(ctx);
+  const metrics = metricsOf(ctx.program.type, query.metrics);
+  const { start, end } = rangeOf(query, zone, ctx.clock.nowMicros() / 1000);
+  const currency = currencyOf(query.currency);
+  const filters = await filtersOf(ctx, query);
+  const interval = query.interval as Interval;
+  const buckets = bucketsOf(start, end, interval);
+  const window = {
+    ...(isUtc(zone) ? { from: start, until: addDays(end, 1) } : utcWindow(start, end)),
+    prefix: groupingPrefix(zone, start, end),
+  };
+  const dayOf = localDayOfPrefix(zone);
+  const inRange = (day: string) => day >= start && day <= end;
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+
+  const counted = (rows: repository.CountRow[]): Counts => {
+    const counts: Counts = new Map();
+    for (const row of rows) {
+      const day = dayOf(row.slice);
+      if (!inRange(day)) continue;
+      const bucket = bucketOf(day, interval);
+      counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.n));
+    }
+    return counts;
+  };
+  const summed = (rows: repository.MoneyRow[]): Sums => {
+    const sums: Sums = new Map();
+    for (const row of rows) {
+      if (currency !== undefined && row.currency !== currency) continue;
+      const day = dayOf(row.slice);
+      if (!inRange(day)) continue;
+      const bucket = bucketOf(day, interval);
+      const ofCurrency = sums.get(row.currency) ?? new Map<string, bigint>();
+      ofCurrency.set(bucket, (ofCurrency.get(bucket) ?? 0n) + microsFrom(row.micros));
+      sums.set(row.currency, ofCurrency);
+    }
+    return sums;
+  };
+  const figureOf = async (metric: Metric): Promise<Counts | Sums> => {
+    switch (metric) {
+      case 'clicks':
+        return clicksByBucket(db, programId, start, end, interval, clickOwnerOf(filters));
+      case 'signups':
+        return ctx.program.type === 'newsletter'
+          ? counted(await repository.countSubscribers(db, programId, window, true))
+          : counted(await repository.countCustomers(db, programId, window, filters, true));
+      case 'customers':
+        return counted(await repository.countCustomers(db, programId, window, filters, false));
+      case 'subscribers':
+        return counted(await repository.countSubscribers(db, programId, window, false));
+      case 'sales':
+        return counted(await repository.countSales(db, programId, window, filters));
+      case 'paying_customers':
+        return payingByBucket(
+          await repository.salesBuyers(db, programId, window, filters),
+          dayOf,
+          inRange,
+          interval,
+        );
+      case 'rewards':
+        return counted(await repository.countRewards(db, programId, window, filters));
+      case 'revenue':
+        return summed(await repository.sumRevenue(db, programId, window, filters));
+      case 'commissions':
+        return summed(await repository.sumCommissions(db, programId, window, filters));
+    }
+  };
+  const figures = new Map<Metric, Counts | Sums>();
+  for (const metric of metrics) figures.set(metric, await figureOf(metric));
+
+  const data = buckets.map((date) => {
+    const point: Record<string, unknown> = { date };
+    for (const metric of metrics) {
+      const figure = figures.get(metric);
+      if (isMoney(metric)) {
+        const sums = figure as Sums;
+        const money: Record<string, number> = {};
+        if (currency !== undefined) money[currency] = 0;
+        for (const [code, byBucket] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1)))
+          money[code] = microsToNumber(byBucket.get(date) ?? 0n);
+        point[metric] = money;
+      } else point[metric] = (figure as Counts).get(date) ?? 0;
+    }
+    return point as TimeseriesResponse['data'][number];
+  });
+  return { data, meta: { interval, start, end, timezone: zone, metrics }, status: 1 };
+}
+
+async function clicksByBucket(
+  db: Kysely<DB>,
+  programId: number,
+  start: string,
+  end: string,
+  interval: Interval,
+  owner: repository.ClickOwner | undefined,
+): Promise<Counts> {
+  const counts: Counts = new Map();
+  for (const row of await repository.dailyClicks(db, programId, start, end, owner)) {
+    const bucket = bucketOf(row.day, interval);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.value));
+  }
+  return counts;
+}
+
+function payingByBucket(
+  rows: { slice: string; customer_id: number }[],
+  dayOf: (prefix: string) => string,
+  inRange: (day: string) => boolean,
+  interval: Interval,
+): Counts {
+  const buyers = new Map<string, Set<number>>();
+  for (const row of rows) {
+    const day = dayOf(row.slice);
+    if (!inRange(day)) continue;
+    const bucket = bucketOf(day, interval);
+    const set = buyers.get(bucket) ?? new Set<number>();
+    set.add(Number(row.customer_id));
+    buyers.set(bucket, set);
+  }
+  return new Map([...buyers].map(([bucket, set]) => [bucket, set.size]));
+}
+
+const ownerColumnOf = {
+  partners: 'partner',
+  links: 'link',
+  referrers: 'referrer',
+  promotion_codes: 'promotion_code',
+} as const;
+
+/** Which ranking a `by` and `metric` name, or the field that is wrong. */
+function topSourceOf(
+  ctx: ProgramContext,
+  query: TopQuery,
+  currency: string | undefined,
+): repository.TopSource {
+  const type = ctx.program.type;
+  if (type === 'newsletter') throw fieldError('by', 'refused', 'Newsletter programs have no rankings here.');
+  if (query.by === 'partners' && type !== 'affiliate')
+    throw fieldError('by', 'refused', 'Only affiliate programs have partners.');
+  if (query.by === 'referrers' && type !== 'referral')
+    throw fieldError('by', 'refused', 'Only refer-a-friend programs have referrers.');
+  if (query.by === 'promotion_codes') {
+    if (query.metric !== 'sales')
+      throw fieldError('metric', 'refused', 'Promotion codes rank by sales (redemptions) only.');
+    return { metric: 'redemptions', by: 'promotion_code' };
+  }
+  const by = ownerColumnOf[query.by];
+  if (query.metric === 'revenue' || query.metric === 'commissions') {
+    if (query.metric === 'commissions' && type !== 'affiliate')
+      throw fieldError('metric', 'refused', 'Only affiliate programs have commissions.');
+    if (query.metric === 'commissions' && by === 'referrer')
+      throw fieldError('metric', 'refused', 'Referrers earn rewards, not commissions.');
+    if (currency === undefined)
+      throw fieldError('currency', 'refused', `The currency is required with ${query.metric}.`);
+    return { metric: query.metric, by, currency };
+  }
+  return { metric: query.metric, by };
+}
+
+/** `GET /v1/reports/top`: owners ranked by one figure over `[start, end]` (UTC days for clicks). */
+export async function getTop(ctx: ProgramContext, query: TopQuery): Promise<TopRows> {
+  const zone = await programTimeZone(ctx);
+  const { start, end } = rangeOf(query, zone, ctx.clock.nowMicros() / 1000);
+  const currency = currencyOf(query.currency);
+  const source = topSourceOf(ctx, query, currency);
+  const db = ctx.database.db;
+  const programId = ctx.program.id;
+  const window = isUtc(zone)
+    ? { from: start, until: addDays(end, 1) }
+    : { from: localMidnightUtc(zone, start), until: localMidnightUtc(zone, addDays(end, 1)) };
+  const ranked = await repository.topOwners(
+    db,
+    programId,
+    source,
+    { ...window, startDay: start, endDay: end },
+    query.limit,
+  );
+  const labels = await repository.ownerLabels(
+    db,
+    programId,
+    source.by,
+    ranked.map((row) => Number(row.owner_id)),
+  );
+  const labelOf = new Map(labels.map((label) => [Number(label.owner_id), label]));
+  const money = source.metric === 'revenue' || source.metric === 'commissions';
+  return ranked.map((row) => {
+    const label = labelOf.get(Number(row.owner_id));
+    return {
+      id: label?.id ?? String(row.owner_id),
+      key: label?.key ?? null,
+      name: label?.name || null,
+      value: money ? microsToNumber(microsFrom(row.figure)) : Number(row.figure),
+    };
+  });
+}
