@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database reachability */
+        /**
+         * Liveness and database reachability
+         * @description Answers 200 `{"status":"ok"}` while the database answers a ping, else 503 `{"status":"unavailable"}`; needs no credentials, for load balancers and orchestrators.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -25,10 +28,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List programs */
+        /**
+         * List programs
+         * @description Lists every program of this server, newest first, paginated like every list. Needs the operator token.
+         */
         get: operations["listPrograms"];
         put?: never;
-        /** Create a program (a tenant) of a fixed type */
+        /**
+         * Create a program (a tenant) of a fixed type
+         * @description Creates a program (one tenant) of type `affiliate`, `referral` or `newsletter`; the type never changes. Needs the operator token (`ADMIN_TOKEN`), not an API key.
+         */
         post: operations["createProgram"];
         delete?: never;
         options?: never;
@@ -43,7 +52,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a program by id or public id */
+        /**
+         * Get a program by id or public id
+         * @description Answers one program, named by its integer id or its public id. Needs the operator token.
+         */
         get: operations["getProgram"];
         put?: never;
         post?: never;
@@ -60,10 +72,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a program's API keys (without tokens) */
+        /**
+         * List a program's API keys (without tokens)
+         * @description Lists the API keys of a program with their names, scopes and use, never their tokens.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key; its token is shown only in this response */
+        /**
+         * Create an API key; its token is shown only in this response
+         * @description Creates an API key of a program with scope `full` (default) or `read`; the token `vk_<id>_<secret>` is in this answer only and cannot be read again.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -81,7 +99,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key; it answers 401 within one second on every instance */
+        /**
+         * Revoke an API key; it answers 401 within one second on every instance
+         * @description Revokes an API key; requests with it answer 401 within a second on every instance.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -95,9 +116,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The program, its settings and its 30-day statistics */
+        /**
+         * The program, its settings and its 30-day statistics
+         * @description Answers the program with its settings (defaults filled in) and the figures of the last 30 days against the 30 before (`_before`, `_growth` in percent). Its shape depends on the program type.
+         */
         get: operations["getProgramOverview"];
-        /** Update the name, website and settings; omitted fields stay as they are */
+        /**
+         * Update the name, website and settings; omitted fields stay as they are
+         * @description Changes the name, website and settings; omitted fields stay as they are and a given setting replaces its whole value. `program_settings` and `portal_settings` take only the keys of the program type (422 "prohibited" otherwise).
+         */
         put: operations["updateProgram"];
         post?: never;
         delete?: never;
@@ -116,6 +143,7 @@ export interface paths {
         /**
          * Same as GET /v1/program (deprecated)
          * @deprecated
+         * @description Answers exactly as `GET /v1/program`, with a `Deprecation` header and a `Link` to its successor.
          */
         get: operations["getProgramOverviewDeprecated"];
         put?: never;
@@ -133,7 +161,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Check an API key: the program it belongs to */
+        /**
+         * Check an API key: the program it belongs to
+         * @description Answers the program the API key belongs to: a cheap way to check a key.
+         */
         get: operations["getKeyCheck"];
         put?: never;
         post?: never;
@@ -150,13 +181,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List partners, newest first; archived ones only with `status=archived` */
+        /**
+         * List partners, newest first; archived ones only with `status=archived`
+         * @description Lists partners, newest first; filter by `status`, `email` or `tags`. Archived partners appear only with `status=archived`.
+         */
         get: operations["listPartners"];
-        /** Update a partner named by `id`, `email` or `key` in the body */
+        /**
+         * Update a partner named by `id`, `email` or `key` in the body
+         * @description Updates the partner named by `id`, `email` or `key` in the body (the older form of `PUT /v1/partners/{id}`); fields come wrapped in `update` or flat.
+         */
         put: operations["updatePartnerByBody"];
-        /** Create a partner with its default referral link */
+        /**
+         * Create a partner with its default referral link
+         * @description Creates a partner with its default referral link (`key`, generated when omitted); `status` follows `partner_auto_approve` unless given. A taken `email` or `key` is a 422 on that field.
+         */
         post: operations["createPartner"];
-        /** Delete a partner named by `id`, `email` or `key` in the body */
+        /**
+         * Delete a partner named by `id`, `email` or `key` in the body
+         * @description Deletes the partner named by `id`, `email` or `key` in the body, with its referral links; its commissions stay.
+         */
         delete: operations["deletePartnerByBody"];
         options?: never;
         head?: never;
@@ -170,7 +213,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search partners by id, email or key (any referral key of the partner) */
+        /**
+         * Search partners by id, email or key (any referral key of the partner)
+         * @description Finds partners by `id`, `email` or `key` (any of their referral keys), case-insensitively for e-mails; no match is an empty list.
+         */
         get: operations["searchPartners"];
         put?: never;
         post?: never;
@@ -189,7 +235,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an invitation e-mail to a prospective partner */
+        /**
+         * Send an invitation e-mail to a prospective partner
+         * @description Queues an invitation e-mail with the program page link to an address; it creates no partner.
+         */
         post: operations["invitePartner"];
         delete?: never;
         options?: never;
@@ -204,7 +253,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one partner named by `id`, `key` or `email` in the query */
+        /**
+         * Get one partner named by `id`, `key` or `email` in the query
+         * @description Answers the one partner named by `id`, `key` or `email` in the query; none is a 404.
+         */
         get: operations["findPartner"];
         put?: never;
         post?: never;
@@ -221,12 +273,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a partner (by id, or by one of its referral keys) with its referrals and commissions */
+        /**
+         * Get a partner (by id, or by one of its referral keys) with its referrals and commissions
+         * @description Answers a partner, named by its id or any of its referral keys, with its referral figures and commission totals.
+         */
         get: operations["getPartner"];
-        /** Update a partner; the body is wrapped in `update` or flat. Empty `tags` clears them */
+        /**
+         * Update a partner; the body is wrapped in `update` or flat. Empty `tags` clears them
+         * @description Updates a partner; fields come wrapped in `update` or flat, omitted fields stay. An empty `tags` clears the tags; a taken `email` is a 422.
+         */
         put: operations["updatePartner"];
         post?: never;
-        /** Delete a partner and its referral links */
+        /**
+         * Delete a partner and its referral links
+         * @description Deletes a partner and its referral links; commissions and sales it earned stay.
+         */
         delete: operations["deletePartner"];
         options?: never;
         head?: never;
@@ -242,7 +303,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a partner (hidden from lists, links stop attributing) */
+        /**
+         * Archive a partner (hidden from lists, links stop attributing)
+         * @description Archives a partner: hidden from lists unless `status=archived`, and its links stop attributing clicks and sales.
+         */
         post: operations["archivePartner"];
         delete?: never;
         options?: never;
@@ -259,7 +323,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore an archived partner to its previous status */
+        /**
+         * Restore an archived partner to its previous status
+         * @description Restores an archived partner to the status it had before.
+         */
         post: operations["revokeArchivePartner"];
         delete?: never;
         options?: never;
@@ -276,7 +343,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a partner (Vouch extension) */
+        /**
+         * Approve a partner (Vouch extension)
+         * @description Sets a partner to `active` (a Vouch extension to the API).
+         */
         post: operations["approvePartner"];
         delete?: never;
         options?: never;
@@ -293,7 +363,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a partner (Vouch extension) */
+        /**
+         * Reject a partner (Vouch extension)
+         * @description Sets a partner to `rejected` (a Vouch extension to the API): its links stop attributing.
+         */
         post: operations["rejectPartner"];
         delete?: never;
         options?: never;
@@ -308,7 +381,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Link domains: the default (the program website, id null) and the additional ones */
+        /**
+         * Link domains: the default (the program website, id null) and the additional ones
+         * @description Lists the domains referral links may use: the program website (id `null`) first, then the additional ones.
+         */
         get: operations["listLinkDomains"];
         put?: never;
         post?: never;
@@ -325,7 +401,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search partner links by id/key or by partner (id, key or email) */
+        /**
+         * Search partner links by id/key or by partner (id, key or email)
+         * @description Finds partner referral links by `id`/`key`, or by partner (`partner[id]`, `partner[key]`, `partner[email]`).
+         */
         get: operations["searchPartnerLinks"];
         put?: never;
         post?: never;
@@ -344,7 +423,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a referral link to a partner */
+        /**
+         * Add a referral link to a partner
+         * @description Adds a referral link to a partner; its `key` is unique in the program (422 when taken) and generated when omitted.
+         */
         post: operations["createPartnerLink"];
         delete?: never;
         options?: never;
@@ -359,12 +441,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a partner referral link by its id (its key) */
+        /**
+         * Get a partner referral link by its id (its key)
+         * @description Answers a partner referral link, named by its id, which is its key.
+         */
         get: operations["getPartnerLink"];
-        /** Change the key of a partner referral link */
+        /**
+         * Change the key of a partner referral link
+         * @description Changes the key of a partner referral link; a taken key is a 422.
+         */
         put: operations["updatePartnerLink"];
         post?: never;
-        /** Delete a partner referral link (never the partner's default link) */
+        /**
+         * Delete a partner referral link (never the partner's default link)
+         * @description Deletes a partner referral link; the partner's default link cannot be deleted (422).
+         */
         delete: operations["deletePartnerLink"];
         options?: never;
         head?: never;
@@ -378,7 +469,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's referral links, the default first */
+        /**
+         * A partner's referral links, the default first
+         * @description Lists a partner's referral links, its default link first.
+         */
         get: operations["listPartnerLinks"];
         put?: never;
         post?: never;
@@ -395,13 +489,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers, newest first */
+        /**
+         * List customers, newest first
+         * @description Lists customers, newest first; archived ones only with `status=archived`. The item shape depends on the program type.
+         */
         get: operations["listCustomers"];
-        /** Update a customer named in the body (older form) */
+        /**
+         * Update a customer named in the body (older form)
+         * @description Updates the customer named by `key` or `id` in the body (the older form); fields come wrapped in `update` or flat.
+         */
         put: operations["updateCustomerByBody"];
-        /** Create a customer */
+        /**
+         * Create a customer
+         * @description Creates a customer: for affiliate programs a buyer attributed to a `partner` (by id, key or email), for refer-a-friend programs a customer with its own referral link, optionally `referred_by` another. The body and answer depend on the program type.
+         */
         post: operations["createCustomer"];
-        /** Delete a customer named by `key`, `email` or `id` in the body */
+        /**
+         * Delete a customer named by `key`, `email` or `id` in the body
+         * @description Deletes the customer named by `key`, `email` or `id` in the body, with its transactions and rewards.
+         */
         delete: operations["deleteCustomerByBody"];
         options?: never;
         head?: never;
@@ -417,7 +523,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a customer (older nested body `{customer, partner}`) */
+        /**
+         * Create a customer (older nested body `{customer, partner}`)
+         * @description Creates a customer from the older nested body `{customer, partner}`; answers as `POST /v1/customers`.
+         */
         post: operations["createCustomerNested"];
         delete?: never;
         options?: never;
@@ -432,7 +541,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search customers by id, key or email */
+        /**
+         * Search customers by id, key or email
+         * @description Finds customers by `id`, `key` or `email`; no match is an empty list.
+         */
         get: operations["searchCustomers"];
         put?: never;
         post?: never;
@@ -449,12 +561,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a customer (affiliate: by key; refer-a-friend: by id or key) */
+        /**
+         * Get a customer (affiliate: by key; refer-a-friend: by id or key)
+         * @description Answers a customer: by key in affiliate programs, by id then key in refer-a-friend programs.
+         */
         get: operations["getCustomer"];
-        /** Update a customer; the body is wrapped in `update` or flat */
+        /**
+         * Update a customer; the body is wrapped in `update` or flat
+         * @description Updates a customer; fields come wrapped in `update` or flat, omitted fields stay.
+         */
         put: operations["updateCustomer"];
         post?: never;
-        /** Delete a customer with its transactions and rewards */
+        /**
+         * Delete a customer with its transactions and rewards
+         * @description Deletes a customer with its transactions and rewards; the figures they counted in drop with them.
+         */
         delete: operations["deleteCustomer"];
         options?: never;
         head?: never;
@@ -468,7 +589,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's transactions, newest first */
+        /**
+         * The customer's transactions, newest first
+         * @description Lists the customer's transactions, newest first.
+         */
         get: operations["listCustomerTransactions"];
         put?: never;
         post?: never;
@@ -487,7 +611,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a referral link to a customer */
+        /**
+         * Add a referral link to a customer
+         * @description Adds a referral link to a refer-a-friend customer; its `key` is unique in the program.
+         */
         post: operations["createCustomerReferralLink"];
         delete?: never;
         options?: never;
@@ -502,7 +629,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search customer referral links by id, key or customer[id|key|email] */
+        /**
+         * Search customer referral links by id, key or customer[id|key|email]
+         * @description Finds customer referral links by `id`/`key` or by customer (`customer[id]`, `customer[key]`, `customer[email]`).
+         */
         get: operations["searchCustomerReferralLinks"];
         put?: never;
         post?: never;
@@ -519,12 +649,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a customer referral link by id (its key) */
+        /**
+         * Get a customer referral link by id (its key)
+         * @description Answers a customer referral link, named by its id, which is its key.
+         */
         get: operations["getCustomerReferralLink"];
-        /** Change a link's key (the default link's key is the customer's key: both change) */
+        /**
+         * Change a link's key (the default link's key is the customer's key: both change)
+         * @description Changes a link's key; changing the default link's key changes the customer's key with it.
+         */
         put: operations["updateCustomerReferralLink"];
         post?: never;
-        /** Remove a referral link (never the default one) */
+        /**
+         * Remove a referral link (never the default one)
+         * @description Removes a customer referral link; the default one cannot be removed (422).
+         */
         delete: operations["deleteCustomerReferralLink"];
         options?: never;
         head?: never;
@@ -538,7 +677,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A customer's referral links, default first */
+        /**
+         * A customer's referral links, default first
+         * @description Lists a customer's referral links, its default link first.
+         */
         get: operations["listCustomerReferralLinks"];
         put?: never;
         post?: never;
@@ -557,7 +699,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an invitation e-mail (queued through the outbox) */
+        /**
+         * Send an invitation e-mail (queued through the outbox)
+         * @description Queues an invitation e-mail to an address through the outbox; it creates no customer.
+         */
         post: operations["inviteCustomer"];
         delete?: never;
         options?: never;
@@ -574,7 +719,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a customer (soft delete): hidden from lists, its links stop attributing */
+        /**
+         * Archive a customer (soft delete): hidden from lists, its links stop attributing
+         * @description Archives a customer (a soft delete): hidden from lists, and its links stop attributing.
+         */
         post: operations["archiveCustomer"];
         delete?: never;
         options?: never;
@@ -591,7 +739,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bring an archived customer back (status `active`) */
+        /**
+         * Bring an archived customer back (status `active`)
+         * @description Brings an archived customer back with status `active`.
+         */
         post: operations["revokeArchiveCustomer"];
         delete?: never;
         options?: never;
@@ -606,7 +757,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's referral figures and links */
+        /**
+         * The customer's referral figures and links
+         * @description Answers the customer's referral figures (clicks, signups, sales) and each of its links with its clicks.
+         */
         get: operations["getCustomerStats"];
         put?: never;
         post?: never;
@@ -623,7 +777,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customers this customer referred, newest first */
+        /**
+         * The customers this customer referred, newest first
+         * @description Lists the customers this customer referred, newest first.
+         */
         get: operations["listCustomerReferrals"];
         put?: never;
         post?: never;
@@ -640,7 +797,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The customer's balance per currency and its non-currency rewards */
+        /**
+         * The customer's balance per currency and its non-currency rewards
+         * @description Answers what the customer has earned and not yet received, per currency, and its non-currency rewards.
+         */
         get: operations["getCustomerBalance"];
         put?: never;
         post?: never;
@@ -659,7 +819,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record that an amount was handed to the customer: it leaves the balance, never below zero */
+        /**
+         * Record that an amount was handed to the customer: it leaves the balance, never below zero
+         * @description Records that an amount was handed to the customer: it leaves the balance of its currency, which never goes below zero (422).
+         */
         post: operations["creditCustomerBalance"];
         delete?: never;
         options?: never;
@@ -674,12 +837,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List transactions, newest first */
+        /**
+         * List transactions, newest first
+         * @description Lists transactions, newest first; the item shape depends on the program type.
+         */
         get: operations["listTransactions"];
         put?: never;
-        /** Record a sale, or several at once (`transactions`), with the rewards they earn */
+        /**
+         * Record a sale, or several at once (`transactions`), with the rewards they earn
+         * @description Records a sale (or, with `transactions`, up to 100 at once) for a customer and creates the commissions or rewards it earns. A repeated `key` with the same fields replays the stored sale; other fields under a taken key are a 422.
+         */
         post: operations["createTransactions"];
-        /** Delete a transaction named by `key` in the body */
+        /**
+         * Delete a transaction named by `key` in the body
+         * @description Deletes the transaction named by `key` in the body, with its rewards.
+         */
         delete: operations["deleteTransactionByBody"];
         options?: never;
         head?: never;
@@ -693,11 +865,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a transaction by key */
+        /**
+         * Get a transaction by key
+         * @description Answers a transaction by its key.
+         */
         get: operations["getTransaction"];
         put?: never;
         post?: never;
-        /** Delete a transaction and its rewards */
+        /**
+         * Delete a transaction and its rewards
+         * @description Deletes a transaction and its unpaid rewards; the figures it counted in drop with it.
+         */
         delete: operations["deleteTransaction"];
         options?: never;
         head?: never;
@@ -713,7 +891,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a transaction: it and its rewards leave every total */
+        /**
+         * Archive a transaction: it and its rewards leave every total
+         * @description Archives a transaction: it and its rewards leave every total until restored.
+         */
         post: operations["archiveTransaction"];
         delete?: never;
         options?: never;
@@ -730,7 +911,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a sale, in full or in part (`amount`): unpaid rewards shrink in proportion, paid commissions get a clawback line */
+        /**
+         * Refund a sale, in full or in part (`amount`): unpaid rewards shrink in proportion, paid commissions get a clawback line
+         * @description Refunds a sale in full or in part (`amount`): unpaid commissions and rewards shrink in proportion, paid commissions get a clawback line.
+         */
         post: operations["refundTransaction"];
         delete?: never;
         options?: never;
@@ -747,7 +931,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore an archived transaction and its rewards */
+        /**
+         * Restore an archived transaction and its rewards
+         * @description Restores an archived transaction and its rewards to the totals.
+         */
         post: operations["revokeArchiveTransaction"];
         delete?: never;
         options?: never;
@@ -762,9 +949,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The lead setup: whether leads are on, their commission and the custom form fields */
+        /**
+         * The lead setup: whether leads are on, their commission and the custom form fields
+         * @description Answers whether leads are on, the commission a converted lead earns, and the custom form fields with their ids.
+         */
         get: operations["getLeadSetup"];
-        /** Change the lead setup (Vouch extension): leads on or off, their commission, the form; listed fields keep their ids */
+        /**
+         * Change the lead setup (Vouch extension): leads on or off, their commission, the form; listed fields keep their ids
+         * @description Changes the lead setup (a Vouch extension): leads on or off, their commission and the form; listed fields keep their ids, missing ones are removed.
+         */
         put: operations["updateLeadSetup"];
         post?: never;
         delete?: never;
@@ -780,10 +973,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List leads, newest first; filter by `status`, `email` or `partner[id|key|email]` */
+        /**
+         * List leads, newest first; filter by `status`, `email` or `partner[id|key|email]`
+         * @description Lists leads, newest first; filter by `status`, `email` or `partner[id|key|email]`.
+         */
         get: operations["listLeads"];
         put?: never;
-        /** Submit a partner's lead; `cfields` answers the custom form by field id */
+        /**
+         * Submit a partner's lead; `cfields` answers the custom form by field id
+         * @description Submits a lead for a partner (by `partner` id, key or email); `cfields` answers the custom form by field id. The lead starts `submitted`.
+         */
         post: operations["createLead"];
         delete?: never;
         options?: never;
@@ -798,10 +997,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Convert a lead: its customer of the submitting partner (created or reused by e-mail) makes a sale of `commission_transaction_amount` */
+        /**
+         * Convert a lead: its customer of the submitting partner (created or reused by e-mail) makes a sale of `commission_transaction_amount`
+         * @description Converts a lead: the submitting partner's customer (created, or reused by e-mail) records a sale of `commission_transaction_amount`. A GET that writes: a read-only key gets 403.
+         */
         get: operations["convertLead"];
         put?: never;
-        /** Convert a lead, named in a JSON body (contract §4.10) */
+        /**
+         * Convert a lead, named in a JSON body (contract §4.10)
+         * @description Converts a lead named in a JSON body, as `GET /v1/leads/convert`.
+         */
         post: operations["convertLeadByBody"];
         delete?: never;
         options?: never;
@@ -816,10 +1021,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reject a submitted lead; it can still be converted later */
+        /**
+         * Reject a submitted lead; it can still be converted later
+         * @description Rejects a submitted lead; a rejected lead can still be converted later. A GET that writes: a read-only key gets 403.
+         */
         get: operations["rejectLead"];
         put?: never;
-        /** Reject a lead, named in a JSON body (contract §4.10) */
+        /**
+         * Reject a lead, named in a JSON body (contract §4.10)
+         * @description Rejects a lead named in a JSON body, as `GET /v1/leads/reject`.
+         */
         post: operations["rejectLeadByBody"];
         delete?: never;
         options?: never;
@@ -834,11 +1045,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a lead */
+        /**
+         * Get a lead
+         * @description Answers a lead with its form answers and status.
+         */
         get: operations["getLead"];
         put?: never;
         post?: never;
-        /** Delete a lead; a sale its conversion recorded stays */
+        /**
+         * Delete a lead; a sale its conversion recorded stays
+         * @description Deletes a lead; a sale its conversion recorded stays.
+         */
         delete: operations["deleteLead"];
         options?: never;
         head?: never;
@@ -852,13 +1069,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List subscribers, newest first; `refer_status` keeps referred or non-referred ones */
+        /**
+         * List subscribers, newest first; `refer_status` keeps referred or non-referred ones
+         * @description Lists subscribers, newest first; `refer_status` keeps referred or non-referred ones (another value is a 404).
+         */
         get: operations["listSubscribers"];
-        /** Update a subscriber named by `id` or `email` in the body */
+        /**
+         * Update a subscriber named by `id` or `email` in the body
+         * @description Updates the subscriber named by `id` or `email` in the body; fields come wrapped in `update` or flat.
+         */
         put: operations["updateSubscriberByBody"];
-        /** Create a subscriber, optionally referred by another (`referral` by `email` or `id`) */
+        /**
+         * Create a subscriber, optionally referred by another (`referral` by `email` or `id`)
+         * @description Creates a subscriber, optionally referred by another (`referral` by `email` or `id`); referrals unlock milestone rewards. The same e-mail again replays the stored subscriber (201).
+         */
         post: operations["createSubscriber"];
-        /** Delete a subscriber named by `id` or `email` in the body */
+        /**
+         * Delete a subscriber named by `id` or `email` in the body
+         * @description Deletes the subscriber named by `id` or `email` in the body.
+         */
         delete: operations["deleteSubscriberByBody"];
         options?: never;
         head?: never;
@@ -872,7 +1101,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search subscribers by id or e-mail (case-insensitive) */
+        /**
+         * Search subscribers by id or e-mail (case-insensitive)
+         * @description Finds subscribers by `id` or e-mail (case-insensitively); no match is an empty list.
+         */
         get: operations["searchSubscribers"];
         put?: never;
         post?: never;
@@ -889,12 +1121,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a subscriber by id or e-mail */
+        /**
+         * Get a subscriber by id or e-mail
+         * @description Answers a subscriber by id, then by e-mail, with its referral count and share and portal links.
+         */
         get: operations["getSubscriber"];
-        /** Update a subscriber (by id or e-mail); the body is wrapped in `update` or flat */
+        /**
+         * Update a subscriber (by id or e-mail); the body is wrapped in `update` or flat
+         * @description Updates a subscriber named by id or e-mail; fields come wrapped in `update` or flat, omitted fields stay.
+         */
         put: operations["updateSubscriber"];
         post?: never;
-        /** Delete a subscriber (by id or e-mail) permanently */
+        /**
+         * Delete a subscriber (by id or e-mail) permanently
+         * @description Deletes a subscriber permanently; the referral counts it added stay with its referrer.
+         */
         delete: operations["deleteSubscriber"];
         options?: never;
         head?: never;
@@ -908,13 +1149,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List rewards (without `times_triggered`), newest first */
+        /**
+         * List rewards (without `times_triggered`), newest first
+         * @description Lists milestone rewards, newest first (without `times_triggered`).
+         */
         get: operations["listRewards"];
-        /** Update the reward named by `id`; lowering its threshold unlocks it for subscribers past it */
+        /**
+         * Update the reward named by `id`; lowering its threshold unlocks it for subscribers past it
+         * @description Updates the reward named by `id`; lowering its threshold unlocks it for subscribers already past it.
+         */
         put: operations["updateReward"];
-        /** Create a milestone reward, unlocked by subscribers with `subscribers_count` counting referrals */
+        /**
+         * Create a milestone reward, unlocked by subscribers with `subscribers_count` counting referrals
+         * @description Creates a milestone reward, unlocked by each subscriber whose referrals reach `subscribers_count`; subscribers already past it unlock it at once.
+         */
         post: operations["createReward"];
-        /** Delete the reward named by `id` in the body */
+        /**
+         * Delete the reward named by `id` in the body
+         * @description Deletes the reward named by `id` in the body; rewards already unlocked stay recorded.
+         */
         delete: operations["deleteReward"];
         options?: never;
         head?: never;
@@ -928,7 +1181,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a reward with `times_triggered` */
+        /**
+         * Get a reward with `times_triggered`
+         * @description Answers a reward with `times_triggered`, the number of subscribers who unlocked it.
+         */
         get: operations["getReward"];
         put?: never;
         post?: never;
@@ -945,11 +1201,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List coupons, each with its promotion codes as `{data: [...]}`; never an error */
+        /**
+         * List coupons, each with its promotion codes as `{data: [...]}`; never an error
+         * @description Lists coupons, each with its promotion codes as `{data: [...]}`; filters that match nothing give an empty page, never an error.
+         */
         get: operations["listCoupons"];
-        /** Update a coupon named by `uuid_code` (or the older integer `id`) in the body */
+        /**
+         * Update a coupon named by `uuid_code` (or the older integer `id`) in the body
+         * @description Updates the coupon named by `uuid_code` (or the older integer `id`) in the body.
+         */
         put: operations["updateCouponByBody"];
-        /** Create a coupon (and, in `promotion_codes`, codes that redeem it) */
+        /**
+         * Create a coupon (and, in `promotion_codes`, codes that redeem it)
+         * @description Creates a coupon (a discount a partner or customer can be given) and, in `promotion_codes`, codes that redeem it. The same `uuid_code` again replays the stored coupon.
+         */
         post: operations["createCoupon"];
         delete?: never;
         options?: never;
@@ -964,12 +1229,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a coupon with its promotion codes */
+        /**
+         * Get a coupon with its promotion codes
+         * @description Answers a coupon with its promotion codes.
+         */
         get: operations["getCoupon"];
-        /** Update a coupon; `metadata` is merged, `active` counts at once */
+        /**
+         * Update a coupon; `metadata` is merged, `active` counts at once
+         * @description Updates a coupon; `metadata` is merged key by key, and `active` takes effect at once for its codes.
+         */
         put: operations["updateCoupon"];
         post?: never;
-        /** Delete a coupon: its codes can no longer be redeemed. Unknown: 404 `Coupon not found` */
+        /**
+         * Delete a coupon: its codes can no longer be redeemed. Unknown: 404 `Coupon not found`
+         * @description Deletes a coupon: its codes can no longer be redeemed. An unknown coupon is a 404 `Coupon not found`.
+         */
         delete: operations["deleteCoupon"];
         options?: never;
         head?: never;
@@ -983,13 +1257,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List promotion codes (optionally of one coupon); never an error */
+        /**
+         * List promotion codes (optionally of one coupon); never an error
+         * @description Lists promotion codes, optionally of one coupon (`coupon_uuid`); an unknown coupon gives an empty page.
+         */
         get: operations["listPromotionCodes"];
-        /** Update the code named by `code`, or redeem it (`redeem: true`, optional `transaction_key`): 422 with the reason when it cannot be redeemed */
+        /**
+         * Update the code named by `code`, or redeem it (`redeem: true`, optional `transaction_key`): 422 with the reason when it cannot be redeemed
+         * @description Updates the code named by `code`, or redeems it (`redeem: true`, optionally for `transaction_key`); a code that cannot be redeemed is a 422 with the reason.
+         */
         put: operations["updatePromotionCodeByBody"];
-        /** Create a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`) */
+        /**
+         * Create a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`)
+         * @description Creates a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`); codes are unique case-insensitively, and the same request again replays the stored code.
+         */
         post: operations["createPromotionCode"];
-        /** Delete the promotion code `code` of the coupon `coupon.uuid_code` */
+        /**
+         * Delete the promotion code `code` of the coupon `coupon.uuid_code`
+         * @description Deletes the promotion code `code` of the coupon `coupon.uuid_code`, named in the body.
+         */
         delete: operations["deletePromotionCodeByBody"];
         options?: never;
         head?: never;
@@ -1005,7 +1291,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`) */
+        /**
+         * Create a promotion code of the coupon named by `coupon_uuid` (or `coupon_id`)
+         * @description Creates a promotion code, as `POST /v1/promotion-codes` (the singular path of the older description).
+         */
         post: operations["createPromotionCodeSingular"];
         delete?: never;
         options?: never;
@@ -1020,12 +1309,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a promotion code (case-insensitively) with its coupon */
+        /**
+         * Get a promotion code (case-insensitively) with its coupon
+         * @description Answers a promotion code, named case-insensitively, with its coupon.
+         */
         get: operations["getPromotionCode"];
-        /** Update or redeem a promotion code named by the path */
+        /**
+         * Update or redeem a promotion code named by the path
+         * @description Updates or redeems the promotion code named by the path, as `PUT /v1/promotion-codes`.
+         */
         put: operations["updatePromotionCode"];
         post?: never;
-        /** Delete a promotion code named by the path (and, when given, its coupon `coupon.uuid_code`) */
+        /**
+         * Delete a promotion code named by the path (and, when given, its coupon `coupon.uuid_code`)
+         * @description Deletes the promotion code named by the path (and, when given, of the coupon `coupon.uuid_code`).
+         */
         delete: operations["deletePromotionCode"];
         options?: never;
         head?: never;
@@ -1039,10 +1337,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List commissions, newest first; by partner, status, transaction, currency, creation time */
+        /**
+         * List commissions, newest first; by partner, status, transaction, currency, creation time
+         * @description Lists commissions, newest first; filter by partner, `status`, transaction, currency or creation time.
+         */
         get: operations["listCommissions"];
         put?: never;
-        /** Create a manual commission (a bonus or a correction), approved at once */
+        /**
+         * Create a manual commission (a bonus or a correction), approved at once
+         * @description Creates a manual commission for a partner (a bonus or a correction), approved at once; a negative amount is a correction.
+         */
         post: operations["createCommission"];
         delete?: never;
         options?: never;
@@ -1059,7 +1363,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve up to 500 commissions at once: all of them, or none (422 names each that cannot move) */
+        /**
+         * Approve up to 500 commissions at once: all of them, or none (422 names each that cannot move)
+         * @description Approves up to 500 pending commissions at once: all of them or none (a 422 names each that cannot move).
+         */
         post: operations["approveCommissions"];
         delete?: never;
         options?: never;
@@ -1076,7 +1383,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deny up to 500 commissions at once, with an optional reason: all of them, or none */
+        /**
+         * Deny up to 500 commissions at once, with an optional reason: all of them, or none
+         * @description Denies up to 500 commissions at once, with an optional reason: all of them or none; a paid commission cannot be denied.
+         */
         post: operations["denyCommissions"];
         delete?: never;
         options?: never;
@@ -1091,7 +1401,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a commission */
+        /**
+         * Get a commission
+         * @description Answers a commission with its partner, transaction and status history fields.
+         */
         get: operations["getCommission"];
         put?: never;
         post?: never;
@@ -1108,10 +1421,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payouts, newest first (entries without their items) */
+        /**
+         * List payouts, newest first (entries without their items)
+         * @description Lists payouts, newest first, without their items.
+         */
         get: operations["listPayouts"];
         put?: never;
-        /** Gather approved, unpaid commissions (net of clawbacks) of every partner reaching the payout minimum into a payout */
+        /**
+         * Gather approved, unpaid commissions (net of clawbacks) of every partner reaching the payout minimum into a payout
+         * @description Gathers the approved, unpaid commissions (net of clawbacks, past `payout_terms_days`) of every partner that reaches the payout minimum of its currency into one pending payout.
+         */
         post: operations["createPayout"];
         delete?: never;
         options?: never;
@@ -1126,7 +1445,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a payout with its items (one per partner) */
+        /**
+         * Get a payout with its items (one per partner)
+         * @description Answers a payout with its items, one per partner and currency.
+         */
         get: operations["getPayout"];
         put?: never;
         post?: never;
@@ -1145,7 +1467,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark a pending payout paid: its commissions become paid and each partner gets an e-mail */
+        /**
+         * Mark a pending payout paid: its commissions become paid and each partner gets an e-mail
+         * @description Marks a pending payout paid: its commissions become `paid` and each partner is e-mailed.
+         */
         post: operations["markPayoutPaid"];
         delete?: never;
         options?: never;
@@ -1162,7 +1487,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending payout: its commissions go back to approved */
+        /**
+         * Cancel a pending payout: its commissions go back to approved
+         * @description Cancels a pending payout: its commissions return to `approved` and can be paid out again.
+         */
         post: operations["cancelPayout"];
         delete?: never;
         options?: never;
@@ -1177,8 +1505,151 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Export a payout as a payment file (CSV): PayPal Payouts, Wise batch transfer, or every column */
+        /**
+         * Export a payout as a payment file (CSV): PayPal Payouts, Wise batch transfer, or every column
+         * @description Streams a payout as a CSV payment file: `paypal` (PayPal Payouts), `wise` (Wise batch transfer) or `full` (every column). Errors are JSON as everywhere.
+         */
         get: operations["exportPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Figures per day, week (from Monday) or month, every bucket present, oldest first
+         * @description Counts and money per currency (exact, in units) read from the rows in the program time zone (setting `timezone`); clicks from the per-day click counters, by UTC day. Example: `GET /v1/reports/timeseries?metrics=clicks,signups,revenue&interval=week&start=2026-11-02&end=2026-11-15`.
+         */
+        get: operations["getReportTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/top": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Partners, links, referrers or promotion codes ranked by one figure over a range
+         * @description Highest first, ties by creation. Example: `GET /v1/reports/top?by=partners&metric=revenue&currency=USD&start=2026-01-01&end=2026-12-31&limit=10`.
+         */
+        get: operations["getReportTop"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/partners.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every partner as CSV, oldest first
+         * @description One header row (id, email, name, surname, status, key, created_at), then one row each (RFC 4180; text that would start a spreadsheet formula gets a leading apostrophe; amounts exact). Streamed a page at a time. Example: `GET /v1/exports/partners.csv?start=2026-01-01&end=2026-12-31`.
+         */
+        get: operations["exportPartners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/customers.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every customer as CSV, oldest first
+         * @description One header row (id, key, email, name, surname, partner, referrer, created_at), then one row each (RFC 4180; text that would start a spreadsheet formula gets a leading apostrophe; amounts exact). Streamed a page at a time. Example: `GET /v1/exports/customers.csv?start=2026-01-01&end=2026-12-31`.
+         */
+        get: operations["exportCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every transaction as CSV, oldest first
+         * @description One header row (key, customer, partner, amount, currency, refunded_amount, product_id, created_at), then one row each (RFC 4180; text that would start a spreadsheet formula gets a leading apostrophe; amounts exact). Streamed a page at a time. Example: `GET /v1/exports/transactions.csv?start=2026-01-01&end=2026-12-31`.
+         */
+        get: operations["exportTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/commissions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every commission as CSV, oldest first
+         * @description One header row (id, partner, transaction, amount, currency, status, created_at), then one row each (RFC 4180; text that would start a spreadsheet formula gets a leading apostrophe; amounts exact). Streamed a page at a time. Example: `GET /v1/exports/commissions.csv?start=2026-01-01&end=2026-12-31`.
+         */
+        get: operations["exportCommissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/subscribers.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export every subscriber as CSV, oldest first
+         * @description One header row (id, email, name, status, code, referred, referrals_count, created_at), then one row each (RFC 4180; text that would start a spreadsheet formula gets a leading apostrophe; amounts exact). Streamed a page at a time. Example: `GET /v1/exports/subscribers.csv?start=2026-01-01&end=2026-12-31`.
+         */
+        get: operations["exportSubscribers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1194,10 +1665,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhooks */
+        /**
+         * List webhooks
+         * @description Lists the webhooks of the program; `signature` is shown to full-scope keys only.
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** Subscribe a URL to events; the response carries the signing secret (`signature`) */
+        /**
+         * Subscribe a URL to events; the response carries the signing secret (`signature`)
+         * @description Subscribes an HTTPS URL to events of the program type; deliveries are signed (Standard Webhooks) with the `signature` secret shown in this answer.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -1212,12 +1689,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook */
+        /**
+         * Get a webhook
+         * @description Answers a webhook by its key; `signature` is shown to full-scope keys only.
+         */
         get: operations["getWebhook"];
-        /** Update a webhook (name, url, is_active, events); omitted fields stay as they are */
+        /**
+         * Update a webhook (name, url, is_active, events); omitted fields stay as they are
+         * @description Updates a webhook (name, url, is_active, events); omitted fields stay as they are.
+         */
         put: operations["updateWebhook"];
         post?: never;
-        /** Delete a webhook; its pending deliveries are dropped */
+        /**
+         * Delete a webhook; its pending deliveries are dropped
+         * @description Deletes a webhook; its pending deliveries are dropped.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
@@ -1231,7 +1717,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The delivery log: every attempt with its event, status, response code, duration, error and next attempt */
+        /**
+         * The delivery log: every attempt with its event, status, response code, duration, error and next attempt
+         * @description Lists the delivery log, newest first: each attempt with its event, status, response code, duration, error and next attempt.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1250,7 +1739,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a sample of the first subscribed event now (even when inactive) and return the attempt */
+        /**
+         * Send a sample of the first subscribed event now (even when inactive) and return the attempt
+         * @description Sends a sample of the first subscribed event now, even when the webhook is inactive, and answers the attempt.
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
@@ -1267,8 +1759,101 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again now, with the same `webhook-id`, and return the attempt */
+        /**
+         * Send a delivery again now, with the same `webhook-id`, and return the attempt
+         * @description Sends a delivery again now, with the same `webhook-id`, and answers the attempt.
+         */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The program's billing integrations (Stripe, Paddle) with their endpoint URLs */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The received-events log: every event a processor delivered, newest first, with its status, reason and the transaction or customer it touched */
+        get: operations["listIntegrationEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/events/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a `failed` or `unattributed` event again from what was received (after linking its customer, say) and return it */
+        post: operations["retryIntegrationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One billing integration */
+        get: operations["getIntegration"];
+        /** Connect a processor: its webhook signing secret (sealed, never shown again) and whether it is on; give the answer's `endpoint_url` to the processor */
+        put: operations["saveIntegration"];
+        post?: never;
+        /** Disconnect a processor: its events are refused (404) from now on; the events log stays */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/{provider}/{program}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where Stripe or Paddle delivers events (set up with PUT /v1/integrations/{provider}): verified with the processor library on the raw body, applied once per event id
+         * @description 200 once the event is recorded (processed, ignored, unattributed, pending or failed: see the events log); 400 for a signature that does not hold or a body that is not JSON; 404 for an unknown program or an integration that is off; 503 for a passing fault (the processor retries).
+         */
+        post: operations["receiveProcessorEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1282,7 +1867,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target */
+        /**
+         * Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target
+         * @description Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie and redirects. A key the program does not know answers the HTML "Link not found" page.
+         */
         get: operations["followReferralLink"];
         put?: never;
         post?: never;
@@ -1299,7 +1887,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a referral link of one program (for keys two programs share): as `/r/{key}` */
+        /**
+         * Follow a referral link of one program (for keys two programs share): as `/r/{key}`
+         * @description Follows a referral link of one program, as `/r/{key}`; an unknown key in a known program redirects to its website without a cookie.
+         */
         get: operations["followProgramReferralLink"];
         put?: never;
         post?: never;
@@ -1316,7 +1907,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tracking script for the company site: stores the key of `?aff=` / `?ref=` in a first-party cookie, reports the click, fills `vouch_referral` inputs */
+        /**
+         * The tracking script for the company site: stores the key of `?aff=` / `?ref=` in a first-party cookie, reports the click, fills `vouch_referral` inputs
+         * @description Answers the tracking script for the company website, with an `ETag` (304 when unchanged) and an hour of caching.
+         */
         get: operations["getTrackingScript"];
         put?: never;
         post?: never;
@@ -1335,7 +1929,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store */
+        /**
+         * Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store
+         * @description Reports a visit from the tracking script: counts the click as `/r/{key}` does and answers the cookie to store. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.
+         */
         post: operations["reportClick"];
         delete?: never;
         options?: never;
@@ -1522,6 +2119,11 @@ export interface components {
                     };
                     /** @description Days after approval before a commission can be paid out; default 0 */
                     payout_terms_days: number;
+                    /**
+                     * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
                 };
                 portal_settings: {
                     program_page_enabled: boolean;
@@ -1674,6 +2276,54 @@ export interface components {
          */
         ApiKeyArrayResponse: {
             data: components["schemas"]["ApiKey"][];
+            /** @enum {number} */
+            status: 1;
+        };
+        /** BillingEvent */
+        BillingEvent: {
+            /** @description Vouch’s id of the received event (retry it with this id) */
+            id: number;
+            /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+            provider: "stripe" | "paddle";
+            /** @description The processor's event id (`evt_…`) */
+            event_id: string;
+            /** @example invoice.paid */
+            type: string;
+            /** @description `processed`; `ignored` (a type Vouch does not act on, or nothing to do); `unattributed` (nothing credits the buyer: nothing was created); `pending` (a refund waiting for its sale); `failed` (it can never be applied as it is: see `reason`); `processing` while it runs */
+            status: "processing" | "processed" | "ignored" | "unattributed" | "pending" | "failed";
+            reason: string | null;
+            /** @description The transaction it recorded or refunded */
+            transaction_key: string | null;
+            /** @description The customer it created or credited */
+            customer_key: string | null;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            created_at: string;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * BillingEventListResponse
+         * @description A page of a list of BillingEvent items, with its links and meta.
+         */
+        BillingEventListResponse: {
+            data: components["schemas"]["BillingEvent"][];
+            links: components["schemas"]["PageLinks"];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {number} */
+            status: 1;
+        };
+        /**
+         * BillingEventResponse
+         * @description The success envelope `{data, status}` whose data is BillingEvent.
+         */
+        BillingEventResponse: {
+            data: components["schemas"]["BillingEvent"];
             /** @enum {number} */
             status: 1;
         };
@@ -2375,6 +3025,44 @@ export interface components {
             /** @enum {number} */
             status: 0;
         };
+        /** Integration */
+        Integration: {
+            /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+            provider: "stripe" | "paddle";
+            active: boolean;
+            /** @description The URL to give the processor as the webhook endpoint: `/integrations/{provider}/{program public id}` */
+            endpoint_url: string;
+            /** @description The last 4 characters of the webhook secret */
+            secret_hint: string;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            created_at: string;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            updated_at: string;
+        };
+        /**
+         * IntegrationArrayResponse
+         * @description The success envelope `{data, status}` whose data is Integration array.
+         */
+        IntegrationArrayResponse: {
+            data: components["schemas"]["Integration"][];
+            /** @enum {number} */
+            status: 1;
+        };
+        /**
+         * IntegrationResponse
+         * @description The success envelope `{data, status}` whose data is Integration.
+         */
+        IntegrationResponse: {
+            data: components["schemas"]["Integration"];
+            /** @enum {number} */
+            status: 1;
+        };
         /** InviteCustomerBody */
         InviteCustomerBody: {
             /** Format: email */
@@ -2552,6 +3240,11 @@ export interface components {
                 program_settings: {
                     /** @description The subscriber portal shows the top 10 referrers by first name (Vouch extension) */
                     leaderboard_enabled: boolean;
+                    /**
+                     * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
                 };
                 portal_settings: Record<string, never>;
             };
@@ -2832,6 +3525,13 @@ export interface components {
             /** @enum {number} */
             status: 1;
         };
+        /**
+         * ProcessorEvent
+         * @description The event exactly as the processor sends it, signed (`Stripe-Signature` or `Paddle-Signature` over the raw body). Stripe: `{id, type, data: {object}}`; Paddle: `{event_id, event_type, data}`.
+         */
+        ProcessorEvent: {
+            [key: string]: unknown;
+        };
         /** PromotionCode */
         PromotionCode: {
             code: string;
@@ -2974,6 +3674,26 @@ export interface components {
          */
         PromotionCodeWrittenResponse: {
             data: components["schemas"]["PromotionCodeWritten"];
+            /** @enum {number} */
+            status: 1;
+        };
+        /** ReceivedEvent */
+        ReceivedEvent: {
+            id: number;
+            event_id: string;
+            type: string;
+            /** @description `processed`; `ignored` (a type Vouch does not act on, or nothing to do); `unattributed` (nothing credits the buyer: nothing was created); `pending` (a refund waiting for its sale); `failed` (it can never be applied as it is: see `reason`); `processing` while it runs */
+            status: "processing" | "processed" | "ignored" | "unattributed" | "pending" | "failed";
+            reason: string | null;
+            /** @description True when this event id was received before: nothing changed */
+            duplicate: boolean;
+        };
+        /**
+         * ReceivedEventResponse
+         * @description The success envelope `{data, status}` whose data is ReceivedEvent.
+         */
+        ReceivedEventResponse: {
+            data: components["schemas"]["ReceivedEvent"];
             /** @enum {number} */
             status: 1;
         };
@@ -3151,6 +3871,11 @@ export interface components {
                         /** @description Most rewards of this side per referred customer; null: no limit */
                         limit: number | null;
                     } | null;
+                    /**
+                     * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
                 };
                 portal_settings: {
                     registration_disabled: boolean;
@@ -3403,6 +4128,15 @@ export interface components {
          */
         SalePromotionCode: string;
         /**
+         * SaveIntegrationBody
+         * @description Omitted fields keep their value; `active` defaults to true when the integration is created.
+         */
+        SaveIntegrationBody: {
+            /** @description The endpoint's signing secret from the processor's dashboard (Stripe `whsec_…`, Paddle `pdl_ntfset_…`). Required the first time (without it, a PUT of an integration that does not exist is a 404); sealed at rest and never shown again. */
+            webhook_secret?: string;
+            active?: boolean | "true" | "false" | 1 | 0;
+        };
+        /**
          * StatusResponse
          * @description A success that carries no data.
          */
@@ -3473,6 +4207,82 @@ export interface components {
             synchronization_enabled: boolean;
             synchronization_successful: boolean;
             synchronization_message: string;
+        };
+        /** TimeseriesPoint */
+        TimeseriesPoint: {
+            /**
+             * @description YYYY-MM-DD
+             * @example 2025-04-30
+             */
+            date: string;
+            clicks?: number;
+            /** @description Customers a partner or referrer brought */
+            signups?: number;
+            customers?: number;
+            /** @description Distinct buyers with a sale in the bucket */
+            paying_customers?: number;
+            sales?: number;
+            /**
+             * @description Per currency, in units with decimals (exact to the micro-unit)
+             * @example {
+             *       "USD": 99.99
+             *     }
+             */
+            revenue?: {
+                [key: string]: number;
+            };
+            /**
+             * @description Per currency, in units with decimals (exact to the micro-unit)
+             * @example {
+             *       "USD": 99.99
+             *     }
+             */
+            commissions?: {
+                [key: string]: number;
+            };
+            /** @description Rewards given */
+            rewards?: number;
+            subscribers?: number;
+        };
+        /** TimeseriesResponse */
+        TimeseriesResponse: {
+            data: components["schemas"]["TimeseriesPoint"][];
+            meta: {
+                interval: string;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2025-04-30
+                 */
+                start: string;
+                /**
+                 * @description YYYY-MM-DD
+                 * @example 2025-04-30
+                 */
+                end: string;
+                /** @description The program time zone buckets are days of */
+                timezone: string;
+                metrics: string[];
+            };
+            /** @enum {number} */
+            status: 1;
+        };
+        /** TopRow */
+        TopRow: {
+            /** @description The owner’s id (a link’s or a code’s is its key or code) */
+            id: string;
+            key: string | null;
+            name: string | null;
+            /** @description The figure: a count, or money in units of `currency` */
+            value: number;
+        };
+        /**
+         * TopRowArrayResponse
+         * @description The success envelope `{data, status}` whose data is TopRow array.
+         */
+        TopRowArrayResponse: {
+            data: components["schemas"]["TopRow"][];
+            /** @enum {number} */
+            status: 1;
         };
         /** UnlockedReward */
         UnlockedReward: {
@@ -3581,6 +4391,11 @@ export interface components {
                 };
                 /** @description Days after approval before a commission can be paid out; default 0 */
                 payout_terms_days?: number;
+                /**
+                 * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
+                 * @example Europe/Berlin
+                 */
+                timezone?: string;
             };
             portal_settings?: {
                 program_page_enabled?: boolean;
@@ -3666,6 +4481,11 @@ export interface components {
             program_settings?: {
                 /** @description The subscriber portal shows the top 10 referrers by first name (Vouch extension) */
                 leaderboard_enabled?: boolean;
+                /**
+                 * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
+                 * @example Europe/Berlin
+                 */
+                timezone?: string;
             };
             portal_settings?: Record<string, never>;
         };
@@ -3795,6 +4615,11 @@ export interface components {
                     /** @description Most rewards of this side per referred customer; null: no limit */
                     limit: number | null;
                 } | null;
+                /**
+                 * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
+                 * @example Europe/Berlin
+                 */
+                timezone?: string;
             };
             portal_settings?: {
                 registration_disabled?: boolean;
@@ -3946,7 +4771,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request could not be read (malformed JSON, a bad header). */
+        /** @description The request could not be read (malformed JSON, a bad header, a URL that does not decode). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -4132,6 +4957,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme referrals",
+                 *       "type": "affiliate",
+                 *       "website": "https://shop.example.com"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     type: "affiliate" | "referral" | "newsletter";
@@ -4240,6 +5072,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Shop backend",
+                 *       "scope": "full"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     scope?: "full" | "read";
@@ -4342,6 +5180,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme partners",
+                 *       "program_settings": {
+                 *         "currency": "EUR",
+                 *         "cookie_lifetime": 30,
+                 *         "commission": {
+                 *           "type": "percent",
+                 *           "value": 20,
+                 *           "duration": "lifetime",
+                 *           "duration_value": null
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAffiliateProgramBody"] | components["schemas"]["UpdateReferralProgramBody"] | components["schemas"]["UpdateNewsletterProgramBody"];
             };
         };
@@ -4496,6 +5349,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "update": {
+                 *         "name": "Patricia",
+                 *         "payout_method": "paypal",
+                 *         "payout_details": {
+                 *           "email": "pat@example.com"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePartnerBody"];
             };
         };
@@ -4531,6 +5395,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "pat@example.com",
+                 *       "name": "Pat",
+                 *       "surname": "Doe",
+                 *       "key": "pat",
+                 *       "tags": [
+                 *         "blogger"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePartnerBody"];
             };
         };
@@ -4642,6 +5517,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "newpartner@example.com",
+                 *       "name": "Robin",
+                 *       "surname": "Smith"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InvitePartnerBody"];
             };
         };
@@ -4747,6 +5629,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "update": {
+                 *         "name": "Patricia",
+                 *         "payout_method": "paypal",
+                 *         "payout_details": {
+                 *           "email": "pat@example.com"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePartnerBody"];
             };
         };
@@ -5028,6 +5921,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pat-blog",
+                 *       "partner": {
+                 *         "email": "pat@example.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePartnerLinkBody"];
             };
         };
@@ -5098,6 +5999,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "pat-newsletter"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePartnerLinkBody"];
             };
         };
@@ -5253,6 +6159,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "update": {
+                 *         "name": "Amy",
+                 *         "email": "amy@example.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAffiliateCustomerBody"] | components["schemas"]["UpdateReferralCustomerBody"];
             };
         };
@@ -5288,6 +6202,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "cus_1001",
+                 *       "email": "buyer@example.com",
+                 *       "name": "Casey",
+                 *       "partner": {
+                 *         "key": "pat"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAffiliateCustomerBody"] | components["schemas"]["CreateReferralCustomerBody"];
             };
         };
@@ -5367,6 +6291,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customer": {
+                 *         "key": "cus_1001",
+                 *         "email": "buyer@example.com"
+                 *       },
+                 *       "partner": {
+                 *         "key": "pat"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAffiliateCustomerNestedBody"] | components["schemas"]["CreateReferralCustomerNestedBody"];
             };
         };
@@ -5486,6 +6421,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "update": {
+                 *         "name": "Amy",
+                 *         "email": "amy@example.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAffiliateCustomerBody"] | components["schemas"]["UpdateReferralCustomerBody"];
             };
         };
@@ -5590,6 +6533,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "amy-summer",
+                 *       "customer": {
+                 *         "id": "amy"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCustomerReferralLinkBody"];
             };
         };
@@ -5704,6 +6655,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "amy-autumn"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCustomerReferralLinkBody"];
             };
         };
@@ -5808,6 +6764,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "friend@example.com",
+                 *       "name": "Sam"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InviteCustomerBody"];
             };
         };
@@ -6013,6 +6975,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 10,
+                 *       "amount_units": "USD",
+                 *       "is_currency": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreditBalanceBody"];
             };
         };
@@ -6099,6 +7068,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "key": "order-1001",
+                 *       "amount": "99.90",
+                 *       "amount_units": "USD",
+                 *       "action": "sale",
+                 *       "customer": {
+                 *         "key": "cus_1001",
+                 *         "email": "buyer@example.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAffiliateTransactionBody"] | components["schemas"]["CreateReferralTransactionBody"];
             };
         };
@@ -6276,6 +7257,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 20
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description The part refunded; omitted: everything not refunded yet
@@ -6383,6 +7369,17 @@ export interface operations {
         /** @description Flat, or wrapped as `{"update": {...}}`; omitted fields stay as they are. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "leads_enabled": true,
+                 *       "program_leads_commission_type": "lead_specific",
+                 *       "leads_commission": {
+                 *         "currency": "USD",
+                 *         "commission": 50,
+                 *         "commission_type": "fixed"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateLeadSetupBody"];
             };
         };
@@ -6462,6 +7459,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Jordan Lee",
+                 *       "email": "jordan@example.com",
+                 *       "partner": {
+                 *         "key": "pat"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLeadBody"];
             };
         };
@@ -6532,6 +7538,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": 12,
+                 *       "commission_transaction_amount": 499
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConvertLeadBody"];
             };
         };
@@ -6600,6 +7612,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": 12
+                 *     }
+                 */
                 "application/json": components["schemas"]["RejectLeadBody"];
             };
         };
@@ -6740,6 +7757,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ann@example.com",
+                 *       "update": {
+                 *         "name": "Annie"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateSubscriberBody"];
             };
         };
@@ -6775,6 +7800,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ann@example.com",
+                 *       "name": "Ann",
+                 *       "referral": {
+                 *         "email": "ben@example.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateSubscriberBody"];
             };
         };
@@ -6918,6 +7952,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ann@example.com",
+                 *       "update": {
+                 *         "name": "Annie"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateSubscriberBody"];
             };
         };
@@ -7023,6 +8065,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": 7,
+                 *       "update": {
+                 *         "subscribers_count": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateRewardBody"];
             };
         };
@@ -7058,6 +8108,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Sticker pack",
+                 *       "subscribers_count": 3,
+                 *       "fulfillment_type": "url_link",
+                 *       "fulfillment_value": "https://example.com/stickers"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateRewardBody"];
             };
         };
@@ -7197,6 +8255,15 @@ export interface operations {
         /** @description Names the coupon by the path, `uuid_code` or the older `id`; changes flat or wrapped in `update`; `metadata` is merged (a null value removes its key). Promotion codes are not changed here. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uuid_code": "spring-2026",
+                 *       "update": {
+                 *         "name": "Spring sale (extended)",
+                 *         "active": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCouponBody"];
             };
         };
@@ -7232,6 +8299,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Spring sale",
+                 *       "uuid_code": "spring-2026",
+                 *       "coupon_discount_type": "percent",
+                 *       "coupon_discount_amount": 15,
+                 *       "coupon_duration_type": "once",
+                 *       "promotion_codes": [
+                 *         {
+                 *           "code": "SPRING15"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCouponBody"];
             };
         };
@@ -7303,6 +8384,15 @@ export interface operations {
         /** @description Names the coupon by the path, `uuid_code` or the older `id`; changes flat or wrapped in `update`; `metadata` is merged (a null value removes its key). Promotion codes are not changed here. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uuid_code": "spring-2026",
+                 *       "update": {
+                 *         "name": "Spring sale (extended)",
+                 *         "active": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateCouponBody"];
             };
         };
@@ -7411,6 +8501,13 @@ export interface operations {
         /** @description Names the code by the path or `code`; changes flat or wrapped in `update`. With `redeem: true` the code is redeemed (after the changes, if any): refused with 422 and the reason when it cannot be; a `transaction_key` that already redeemed the code answers the code unchanged. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "PATSPRING",
+                 *       "redeem": true,
+                 *       "transaction_key": "order-1001"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePromotionCodeBody"];
             };
         };
@@ -7447,6 +8544,18 @@ export interface operations {
         /** @description The coupon by `coupon_uuid` (or `coupon_id`); `code` is generated when omitted. A status switch on requires its value (`coupon_specific_partners`, `minimum_order_value`, …). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "coupon_uuid": "spring-2026",
+                 *       "code": "PATSPRING",
+                 *       "limit_to_specific_partner": true,
+                 *       "coupon_specific_partners": [
+                 *         {
+                 *           "id": "Xy12ab34Cd56"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePromotionCodeBody"];
             };
         };
@@ -7527,6 +8636,18 @@ export interface operations {
         /** @description The coupon by `coupon_uuid` (or `coupon_id`); `code` is generated when omitted. A status switch on requires its value (`coupon_specific_partners`, `minimum_order_value`, …). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "coupon_uuid": "spring-2026",
+                 *       "code": "PATSPRING",
+                 *       "limit_to_specific_partner": true,
+                 *       "coupon_specific_partners": [
+                 *         {
+                 *           "id": "Xy12ab34Cd56"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePromotionCodeBody"];
             };
         };
@@ -7598,6 +8719,13 @@ export interface operations {
         /** @description Names the code by the path or `code`; changes flat or wrapped in `update`. With `redeem: true` the code is redeemed (after the changes, if any): refused with 422 and the reason when it cannot be; a `transaction_key` that already redeemed the code answers the code unchanged. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "PATSPRING",
+                 *       "redeem": true,
+                 *       "transaction_key": "order-1001"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePromotionCodeBody"];
             };
         };
@@ -7729,6 +8857,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "partner": {
+                 *         "email": "pat@example.com"
+                 *       },
+                 *       "amount": 25,
+                 *       "currency": "USD",
+                 *       "description": "Launch bonus"
+                 *     }
+                 */
                 "application/json": {
                     partner: string | {
                         id?: string;
@@ -7782,6 +8920,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         101,
+                 *         102
+                 *       ],
+                 *       "reason": "Checked against the order log"
+                 *     }
+                 */
                 "application/json": {
                     ids: number[];
                     reason?: string;
@@ -7820,6 +8967,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         101,
+                 *         102
+                 *       ],
+                 *       "reason": "Checked against the order log"
+                 *     }
+                 */
                 "application/json": {
                     ids: number[];
                     reason?: string;
@@ -7929,6 +9085,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currency": "USD"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: iso4217
@@ -8102,6 +9263,376 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getReportTimeseries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma list of clicks, signups, customers, paying_customers, sales, revenue, commissions (affiliate), rewards (refer-a-friend), subscribers (newsletter); default: every metric of the program type
+                 * @example clicks,signups,sales,revenue
+                 */
+                metrics?: string;
+                /** @description Bucket size: a day, a week starting Monday, a month */
+                interval?: "day" | "week" | "month";
+                /**
+                 * @description First day; default 29 days before `end` (YYYY-MM-DD, inclusive)
+                 * @example 2026-11-02
+                 */
+                start?: string;
+                /**
+                 * @description Last day; default today in the program time zone (YYYY-MM-DD, inclusive)
+                 * @example 2026-11-02
+                 */
+                end?: string;
+                /** @description Only figures of this partner (its id or key) */
+                partner?: string;
+                /** @description Only figures of this referral link (its key) */
+                link?: string;
+                /** @description Only figures of this refer-a-friend referrer (customer id) */
+                customer?: string;
+                /** @description Money metrics in this currency only; without it, one figure per currency seen in the range */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-02",
+                     *           "clicks": 12,
+                     *           "signups": 3,
+                     *           "revenue": {
+                     *             "USD": 99.99
+                     *           }
+                     *         },
+                     *         {
+                     *           "date": "2026-11-09",
+                     *           "clicks": 0,
+                     *           "signups": 0,
+                     *           "revenue": {
+                     *             "USD": 0
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "interval": "week",
+                     *         "start": "2026-11-02",
+                     *         "end": "2026-11-15",
+                     *         "timezone": "UTC",
+                     *         "metrics": [
+                     *           "clicks",
+                     *           "signups",
+                     *           "revenue"
+                     *         ]
+                     *       },
+                     *       "status": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TimeseriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReportTop: {
+        parameters: {
+            query: {
+                /** @description What is ranked */
+                by: "partners" | "links" | "referrers" | "promotion_codes";
+                /** @description The figure ranked by; revenue and commissions need `currency`; promotion codes rank by sales (redemptions) */
+                metric: "revenue" | "sales" | "signups" | "clicks" | "commissions";
+                /**
+                 * @description First day; default 29 days before `end` (YYYY-MM-DD, inclusive)
+                 * @example 2026-11-02
+                 */
+                start?: string;
+                /**
+                 * @description Last day; default today in the program time zone (YYYY-MM-DD, inclusive)
+                 * @example 2026-11-02
+                 */
+                end?: string;
+                /** @description Required with revenue and commissions */
+                currency?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is TopRow array. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopRowArrayResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPartners: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created on or after this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                start?: string;
+                /**
+                 * @description Only rows created on or before this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                end?: string;
+                /** @description Default: every partner but archived ones, as the list */
+                status?: "active" | "pending" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,email,name,surname,status,key,created_at */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCustomers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created on or after this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                start?: string;
+                /**
+                 * @description Only rows created on or before this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                end?: string;
+                /** @description Only customers this partner referred (its id or key) */
+                partner?: string;
+                /** @description Only customers this customer referred (its id or key; refer-a-friend) */
+                referrer?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,key,email,name,surname,partner,referrer,created_at */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created on or after this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                start?: string;
+                /**
+                 * @description Only rows created on or before this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                end?: string;
+                /** @description Only sales of this partner (its id or key) */
+                partner?: string;
+                /** @description Only sales of this buyer (its id or key) */
+                customer?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example key,customer,partner,amount,currency,refunded_amount,product_id,created_at */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCommissions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created on or after this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                start?: string;
+                /**
+                 * @description Only rows created on or before this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                end?: string;
+                /** @description Only commissions of this partner (its id or key) */
+                partner?: string;
+                status?: "pending" | "approved" | "paid" | "denied" | "voided";
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,partner,transaction,amount,currency,status,created_at */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportSubscribers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created on or after this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                start?: string;
+                /**
+                 * @description Only rows created on or before this day (YYYY-MM-DD, in the program time zone)
+                 * @example 2026-01-01
+                 */
+                end?: string;
+                refer_status?: "referred" | "non_referred";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,email,name,status,code,referred,referrals_count,created_at */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -8148,6 +9679,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Order system",
+                 *       "url": "https://hooks.example.com/vouch",
+                 *       "events": [
+                 *         "transaction.created",
+                 *         "commission.approved"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAffiliateWebhookBody"] | components["schemas"]["CreateReferralWebhookBody"] | components["schemas"]["CreateNewsletterWebhookBody"];
             };
         };
@@ -8218,6 +9759,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "is_active": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateAffiliateWebhookBody"] | components["schemas"]["UpdateReferralWebhookBody"] | components["schemas"]["UpdateNewsletterWebhookBody"];
             };
         };
@@ -8383,6 +9929,282 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is Integration array. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationArrayResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIntegrationEvents: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                page?: number;
+                /** @description Order by creation time */
+                sort?: "asc" | "desc";
+                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+                provider?: "stripe" | "paddle";
+                /** @description `processed`; `ignored` (a type Vouch does not act on, or nothing to do); `unattributed` (nothing credits the buyer: nothing was created); `pending` (a refund waiting for its sale); `failed` (it can never be applied as it is: see `reason`); `processing` while it runs */
+                status?: "processing" | "processed" | "ignored" | "unattributed" | "pending" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a list of BillingEvent items, with its links and meta. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingEventListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryIntegrationEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is BillingEvent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+                provider: "stripe" | "paddle";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is Integration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+                provider: "stripe" | "paddle";
+            };
+            cookie?: never;
+        };
+        /** @description Omitted fields keep their value; `active` defaults to true when the integration is created. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webhook_secret": "whsec_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH",
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["SaveIntegrationBody"];
+            };
+        };
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is Integration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+                provider: "stripe" | "paddle";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A success that carries no data. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveProcessorEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
+                provider: "stripe" | "paddle";
+                /** @description The program's public id */
+                program: string;
+            };
+            cookie?: never;
+        };
+        /** @description The event exactly as the processor sends it, signed (`Stripe-Signature` or `Paddle-Signature` over the raw body). Stripe: `{id, type, data: {object}}`; Paddle: `{event_id, event_type, data}`. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_1QInvoicePaid0001",
+                 *       "object": "event",
+                 *       "type": "invoice.paid",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "in_1QFirstInvoice0001",
+                 *           "object": "invoice",
+                 *           "amount_paid": 2900,
+                 *           "currency": "usd",
+                 *           "customer": "cus_QCheckoutBuyer01",
+                 *           "tax": null
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ProcessorEvent"];
+            };
+        };
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is ReceivedEvent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceivedEventResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     followReferralLink: {
         parameters: {
             query?: never;
@@ -8402,6 +10224,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description A small HTML page: no such link, and no website to send the visitor to */
             404: {
                 headers: {
@@ -8434,6 +10257,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description A small HTML page: no such link, and no website to send the visitor to */
             404: {
                 headers: {
@@ -8481,6 +10305,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "program": "Ab12Cd34Ef56",
+                 *       "key": "pat"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReportClickBody"];
             };
         };
