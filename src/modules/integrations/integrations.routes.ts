@@ -32,6 +32,8 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     config: withSales,
     schema: {
       operationId: 'listIntegrations',
+      description:
+        "Lists the program's Stripe and Paddle connections, each with the endpoint URL to give the processor and the last four characters of its signing secret (the secret itself is never returned).",
       summary: "The program's billing integrations (Stripe, Paddle) with their endpoint URLs",
       tags,
       response: { 200: Success(Type.Array(Integration)), ...errorResponses },
@@ -46,6 +48,8 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     config: withSales,
     schema: {
       operationId: 'listIntegrationEvents',
+      description:
+        'Every event a processor delivered, newest first, paginated, filtered by `provider` and `status` (`processed`, `ignored`, `unattributed`, `failed`, `pending`), with the reason and the transaction or customer it touched.',
       summary:
         'The received-events log: every event a processor delivered, newest first, with its status, reason and the transaction or customer it touched',
       tags,
@@ -60,6 +64,8 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     config: withSales,
     schema: {
       operationId: 'retryIntegrationEvent',
+      description:
+        'Runs a `failed` or `unattributed` event again from the body that was received, for example after its customer was linked; any other status is a 422 on `id`, an unknown id a 404.',
       summary:
         'Run a `failed` or `unattributed` event again from what was received (after linking its customer, say) and return it',
       tags,
@@ -76,6 +82,8 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     config: withSales,
     schema: {
       operationId: 'getIntegration',
+      description:
+        'One connection by provider (`stripe` or `paddle`); a provider that is not connected answers 404.',
       summary: 'One billing integration',
       tags,
       params: ProviderParams,
@@ -93,6 +101,8 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     config: withSales,
     schema: {
       operationId: 'saveIntegration',
+      description:
+        'Connects a processor or changes its connection: the webhook signing secret (sealed with `SECRET_KEY`, never shown again) and `active`. Read-scope keys are refused.',
       summary:
         "Connect a processor: its webhook signing secret (sealed, never shown again) and whether it is on; give the answer's `endpoint_url` to the processor",
       tags,
@@ -112,6 +122,8 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     config: withSales,
     schema: {
       operationId: 'deleteIntegration',
+      description:
+        'Disconnects a processor: its deliveries answer 404 from now on, and the events log stays.',
       summary: 'Disconnect a processor: its events are refused (404) from now on; the events log stays',
       tags,
       params: ProviderParams,

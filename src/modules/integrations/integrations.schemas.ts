@@ -11,7 +11,15 @@ export const Provider = Type.Union([Type.Literal('stripe'), Type.Literal('paddle
   'x-error': 'in',
 });
 
-export const ProviderParams = Type.Object({ provider: Provider });
+// A string like every other path segment: a provider Vouch does not know is the 404 of a missing
+// integration, so a stranger's request cannot tell the two apart.
+export const ProviderParams = Type.Object({
+  provider: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The payment processor: `stripe` or `paddle`',
+  }),
+});
 
 export const SaveIntegrationBody = Type.Object(
   {
@@ -95,7 +103,8 @@ export const ListBillingEventsQuery = ListQuery('standard', {
 });
 export type ListBillingEventsQuery = Static<typeof ListBillingEventsQuery>;
 
-export const BillingEventParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+// A string like every other path id: one that names no event (out of range, not a number) is a 404.
+export const BillingEventParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const ProcessorParams = Type.Object({
   provider: Provider,

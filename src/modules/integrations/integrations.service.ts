@@ -48,11 +48,14 @@ export async function listIntegrations(ctx: ProgramContext, links: { baseUrl: st
   return rows.map((row) => present(ctx, row, links.baseUrl));
 }
 
-export async function getIntegration(
-  ctx: ProgramContext,
-  provider: BillingProvider,
-  links: { baseUrl: string },
-) {
+/** The provider a path names; one Vouch does not know answers like a missing integration. */
+function knownProvider(segment: string): BillingProvider {
+  if (segment === 'stripe' || segment === 'paddle') return segment;
+  throw notFound('Integration');
+}
+
+export async function getIntegration(ctx: ProgramContext, segment: string, links: { baseUrl: string }) {
+  const provider = knownProvider(segment);
   const row = await repository.findIntegration(ctx.database.db, ctx.program.id, provider);
   if (!row) throw notFound('Integration');
   return present(ctx, row, links.baseUrl);
@@ -61,10 +64,11 @@ export async function getIntegration(
 /** `PUT /v1/integrations/{provider}`: creates the integration, or changes its secret or switch. */
 export async function saveIntegration(
   ctx: ProgramContext,
-  provider: BillingProvider,
+  segment: string,
   body: SaveIntegrationBody,
   links: { baseUrl: string },
 ) {
+  const provider = knownProvider(segment);
   const db = ctx.database.db;
   const now = nowTimestamp(ctx.clock);
   const secret = body.webhook_secret;
@@ -90,7 +94,8 @@ export async function saveIntegration(
   return present(ctx, row, links.baseUrl);
 }
 
-export async function deleteIntegration(ctx: ProgramContext, provider: BillingProvider) {
+export async function deleteIntegration(ctx: ProgramContext, segment: string) {
+  const provider = knownProvider(segment);
   if (!(await repository.deleteIntegration(ctx.database.db, ctx.program.id, provider)))
     throw notFound('Integration');
 }
@@ -109,9 +114,11 @@ export async function listIntegrationEvents(ctx: ProgramContext, query: ListBill
  * `POST /v1/integrations/events/{id}/retry`: runs a `failed` or `unattributed` event again from
  * its stored payload (after the owner linked the customer, say) and answers it as the log shows it.
  */
-export async function retryIntegrationEvent(ctx: ProgramContext, id: number) {
+export async function retryIntegrationEvent(ctx: ProgramContext, segment: string) {
   const db = ctx.database.db;
-  const row = await repository.findEventById(db, ctx.program.id, id);
+  // Ids are positive safe integers; anything else names no event.
+  const id = /^[1-9]\d{0,14}$/.test(segment) ? Number(segment) : undefined;
+  const row = id === undefined ? undefined : await repository.findEventById(db, ctx.program.id, id);
   if (!row) throw notFound('Event');
   const outcome = await rerunStoredEvent(ctx, row.provider, row.id, ['failed', 'unattributed']);
   if (!outcome) {
@@ -121,7 +128,7 @@ export async function retryIntegrationEvent(ctx: ProgramContext, id: number) {
       `Only failed or unattributed events can be retried; this one is ${row.status}.`,
     );
   }
-  const after = await repository.findEventById(db, ctx.program.id, id);
+  const after = await repository.findEventById(db, ctx.program.id, Number(row.id));
   if (!after) throw new AppError('not_found', 'Event not found.');
   return presentEvent(after);
 }

@@ -1777,7 +1777,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The program's billing integrations (Stripe, Paddle) with their endpoint URLs */
+        /**
+         * The program's billing integrations (Stripe, Paddle) with their endpoint URLs
+         * @description Lists the program's Stripe and Paddle connections, each with the endpoint URL to give the processor and the last four characters of its signing secret (the secret itself is never returned).
+         */
         get: operations["listIntegrations"];
         put?: never;
         post?: never;
@@ -1794,7 +1797,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The received-events log: every event a processor delivered, newest first, with its status, reason and the transaction or customer it touched */
+        /**
+         * The received-events log: every event a processor delivered, newest first, with its status, reason and the transaction or customer it touched
+         * @description Every event a processor delivered, newest first, paginated, filtered by `provider` and `status` (`processed`, `ignored`, `unattributed`, `failed`, `pending`), with the reason and the transaction or customer it touched.
+         */
         get: operations["listIntegrationEvents"];
         put?: never;
         post?: never;
@@ -1813,7 +1819,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a `failed` or `unattributed` event again from what was received (after linking its customer, say) and return it */
+        /**
+         * Run a `failed` or `unattributed` event again from what was received (after linking its customer, say) and return it
+         * @description Runs a `failed` or `unattributed` event again from the body that was received, for example after its customer was linked; any other status is a 422 on `id`, an unknown id a 404.
+         */
         post: operations["retryIntegrationEvent"];
         delete?: never;
         options?: never;
@@ -1828,12 +1837,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One billing integration */
+        /**
+         * One billing integration
+         * @description One connection by provider (`stripe` or `paddle`); a provider that is not connected answers 404.
+         */
         get: operations["getIntegration"];
-        /** Connect a processor: its webhook signing secret (sealed, never shown again) and whether it is on; give the answer's `endpoint_url` to the processor */
+        /**
+         * Connect a processor: its webhook signing secret (sealed, never shown again) and whether it is on; give the answer's `endpoint_url` to the processor
+         * @description Connects a processor or changes its connection: the webhook signing secret (sealed with `SECRET_KEY`, never shown again) and `active`. Read-scope keys are refused.
+         */
         put: operations["saveIntegration"];
         post?: never;
-        /** Disconnect a processor: its events are refused (404) from now on; the events log stays */
+        /**
+         * Disconnect a processor: its events are refused (404) from now on; the events log stays
+         * @description Disconnects a processor: its deliveries answer 404 from now on, and the events log stays.
+         */
         delete: operations["deleteIntegration"];
         options?: never;
         head?: never;
@@ -10006,7 +10024,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: number;
+                id: string;
             };
             cookie?: never;
         };
@@ -10039,8 +10057,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
-                provider: "stripe" | "paddle";
+                /** @description The payment processor: `stripe` or `paddle` */
+                provider: string;
             };
             cookie?: never;
         };
@@ -10073,8 +10091,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
-                provider: "stripe" | "paddle";
+                /** @description The payment processor: `stripe` or `paddle` */
+                provider: string;
             };
             cookie?: never;
         };
@@ -10118,8 +10136,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payment processor: `stripe` or `paddle` (Paddle Billing) */
-                provider: "stripe" | "paddle";
+                /** @description The payment processor: `stripe` or `paddle` */
+                provider: string;
             };
             cookie?: never;
         };
