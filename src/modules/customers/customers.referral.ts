@@ -9,7 +9,6 @@ import { isSelfReferral } from '../../core/self-referral.ts';
 import { referralDeleteFigures, referralSignupFigures } from '../../core/signups.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
-import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { isRetryable, takenFieldError, translateDriverError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
@@ -230,7 +229,7 @@ export async function insertReferralCustomer(
   // PostgreSQL: the referrer's row is locked and its version moved on (migration 0023) before
   // its count is read, so this signup and a concurrent one written at once (`createAtOnce`) never
   // both take the referrer's first referral.
-  if (referrer && isPostgres(trx)) await repository.lockCustomer(trx, ctx.program.id, referrer.id);
+  if (referrer) await repository.lockCustomer(trx, ctx.program.id, referrer.id);
   const before = referrer
     ? await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id })
     : undefined;
@@ -531,8 +530,7 @@ async function remove(
     const referrerId = row.referring_customer_id === null ? undefined : Number(row.referring_customer_id);
     // PostgreSQL: the referrer's row first, locked and its version moved on as a signup takes it,
     // so this delete's last referral and a concurrent signup's first are decided one at a time.
-    if (referrerId !== undefined && isPostgres(trx))
-      await repository.lockCustomer(trx, ctx.program.id, referrerId);
+    if (referrerId !== undefined) await repository.lockCustomer(trx, ctx.program.id, referrerId);
     const data = await toReferralCustomer(trx, ctx, row);
     await takeSales(trx, ctx, row.id);
 

@@ -19,6 +19,7 @@ import { addDays, dayOf, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
+import { addProgramActivity } from '../counters/counters.figures.repository.ts';
 import { countRewards } from '../rewards/rewards.service.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
@@ -254,17 +255,7 @@ export async function recordProgramActivity(
   at: string,
   deltas: Record<string, bigint | number>,
 ): Promise<void> {
-  await repository.addToCounters(trx, programId, dayOf(at), deltas);
-}
-
-/** The statement `recordProgramActivity` runs, not run (db/together.ts); undefined when nothing moves. */
-export function programActivityStatement(
-  db: Kysely<DB>,
-  programId: number,
-  at: string,
-  deltas: Record<string, bigint | number>,
-) {
-  return repository.countersStatement(db, programId, dayOf(at), deltas);
+  await addProgramActivity(trx, programId, at, deltas);
 }
 
 /** The program's name and website, as invitation e-mails show them. */
