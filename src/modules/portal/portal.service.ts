@@ -359,7 +359,7 @@ function newPasswordProblem(password: string): string | undefined {
   if (password === '') return 'Choose a password.';
   if (password.length > MAX_TEXT) return `Enter at most ${MAX_TEXT} characters.`;
   const problems = passwordProblems('password', password);
-  return problems.length > 0 ? problems.join(' ') : undefined;
+  return problems.length > 0 ? problems.map(renderProblem).join(' ') : undefined;
 }
 
 /** Stores a new password through the partners service (`partner.updated`, as `/v1` does). */

@@ -290,7 +290,13 @@ describeEachDatabase('transactions (affiliate)', (server) => {
     });
     const settings = (await server().request('GET', '/v1/program', { token: p.token })).body.data.program
       .program_settings;
-    assert.deepEqual(settings.commission, { type: 'fixed', value: 5 });
+    // Stored as sent, read with the documented defaults of what was left out.
+    assert.deepEqual(settings.commission, {
+      type: 'fixed',
+      value: 5,
+      duration: 'lifetime',
+      duration_value: null,
+    });
     assert.equal(settings.commission_hold_days, 0);
     const parent = (
       await server().request('POST', '/v1/partners', { token: p.token, body: { email: 'up@example.com' } })
