@@ -95,7 +95,8 @@ export async function startVouch(options: {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/health`);
+  // A loaded machine compiles the app slowly: allow it two minutes to come up.
+  await waitFor(`${url}/health`, 120_000);
   return { url, process: child, stop: stopper(child) };
 }
 

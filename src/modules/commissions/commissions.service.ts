@@ -18,6 +18,7 @@ import type { FigureChange } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { inBatches, type SweepBounds, sweepBounds } from '../../db/in-batches.ts';
+import { lockRows } from '../../db/locks.ts';
 import type { DB } from '../../db/tables.ts';
 import { type DomainEvent, eventsAreStored, recordEvent, recordEvents } from '../../outbox/outbox.ts';
 import { addCounterDeltas } from '../counters/counters.repository.ts';
@@ -53,11 +54,6 @@ export async function commissionSettings(db: Kysely<DB>, programId: number) {
     payoutMinimum: (settings.payout_minimum ?? {}) as Record<string, number | string>,
     payoutTermsDays: Number(settings.payout_terms_days ?? 0),
   };
-}
-
-/** Locks the rows read for a move on PostgreSQL; SQLite write transactions are serialized already. */
-export function lockingOn(ctx: ProgramContext) {
-  return ctx.database.dialect === 'postgres';
 }
 
 /**
@@ -123,12 +119,11 @@ async function settleDueRows(
   return database.db.transaction().execute(async (trx) => {
     const rows = await repository.listDueCommissions(trx, programId, partnerId, now, limit);
     if (rows.length === 0) return { examined: 0, moved: 0 };
-    if (database.dialect === 'postgres')
-      await lockCommissions(
-        trx,
-        programId,
-        rows.map((r) => r.id),
-      );
+    await lockCommissions(
+      trx,
+      programId,
+      rows.map((r) => r.id),
+    );
     // Another request may have settled some meanwhile: move only those still pending.
     const still = new Set(
       (
@@ -168,16 +163,18 @@ async function settleDueRows(
   });
 }
 
+/** Holds the commissions' rows until the transaction ends (a no-op on SQLite's single writer). */
 async function lockCommissions(trx: Kysely<DB>, programId: number, ids: readonly number[]) {
   if (ids.length === 0) return;
-  await trx
-    .selectFrom('rewards')
-    .select('id')
-    .where('program_id', '=', programId)
-    .where('id', 'in', [...ids])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  await lockRows(
+    trx,
+    trx
+      .selectFrom('rewards')
+      .select('id')
+      .where('program_id', '=', programId)
+      .where('id', 'in', [...ids])
+      .orderBy('id'),
+  );
 }
 
 /** Whether any row's shown status depends on the auto-approve setting (due, still in review). */
@@ -406,7 +403,7 @@ export async function reviewCommissions(
   await settleDueCommissions(ctx);
   const { autoApprove } = await commissionSettings(ctx.database.db, programId);
   return ctx.database.db.transaction().execute(async (trx) => {
-    if (lockingOn(ctx)) await lockCommissions(trx, programId, body.ids);
+    await lockCommissions(trx, programId, body.ids);
     const now = nowTimestamp(ctx.clock);
     const rows = new Map(
       (await repository.findCommissionsByIds(trx, programId, body.ids)).map((row) => [Number(row.id), row]),

@@ -7,7 +7,7 @@ import { lowerEmail } from '../../db/email.ts';
 import { nextId } from '../../db/next-id.ts';
 import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { findCustomerById } from './customers.repository.ts';
+import { findCustomerBy, findCustomerById } from './customers.repository.ts';
 
 /**
  * Hot-path reads of refer-a-friend customers, compiled once: a customer record needs the links
@@ -262,11 +262,33 @@ const recordReads = coalescerPerDatabase<{ segment: string }, CustomerRecordRead
 }));
 
 /**
- * PostgreSQL: the customer a path segment names with everything its record shows, or undefined
- * when no customer has the segment; read with the program's other such reads of this turn.
+ * The customer a path segment names (public id, else key) with everything its record shows, or
+ * undefined when no customer has the segment. PostgreSQL reads it in one statement, with the
+ * program's other such reads of this turn; SQLite, whose reads are in-process calls, part by part.
  */
-export function findCustomerRecordByPath(db: Kysely<DB>, programId: number, segment: string) {
-  return recordReads(db).run(programId, { segment });
+export async function findCustomerRecordByPath(
+  db: Kysely<DB>,
+  programId: number,
+  segment: string,
+): Promise<CustomerRecordRead | undefined> {
+  if (isPostgres(db)) return recordReads(db).run(programId, { segment });
+  const row =
+    (await findCustomerBy(db, programId, 'public_id', segment)) ??
+    (await findCustomerBy(db, programId, 'key', segment));
+  if (!row) return undefined;
+  const a = Number(row.id);
+  const b = row.referring_customer_id === null ? a : Number(row.referring_customer_id);
+  const [bundle, program] = await Promise.all([
+    customerBundle(db, programId, a, b),
+    db.selectFrom('programs').select(['website', 'settings']).where('id', '=', programId).executeTakeFirst(),
+  ]);
+  return {
+    row,
+    referrer: bundle.referrer,
+    links: bundle.links,
+    counters: bundle.counters,
+    program: { website: program?.website ?? null, settings: program?.settings ?? '{}' },
+  };
 }
 
 /** What a refer-a-friend signup decides on (PostgreSQL, `readForSignup`). */

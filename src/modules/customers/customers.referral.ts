@@ -8,9 +8,8 @@ import { isSelfReferral } from '../../core/self-referral.ts';
 import { referralDeleteFigures, referralSignupFigures } from '../../core/signups.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { UpdateChanges } from '../../core/update-body.ts';
-import { isPostgres } from '../../db/counter-slots.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
-import { isRetryable, takenFieldError, translateDriverError } from '../../db/errors.ts';
+import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import {
@@ -23,13 +22,11 @@ import { recordProgramActivity } from '../program/program.service.ts';
 import { findLinkByKey, insertLink, renameDefaultLink } from '../referral-links/referral-links.service.ts';
 import {
   type LinkUrlContext,
-  linkUrl,
   linkUrlContextOf,
   loadLinkUrlContext,
-  type ReferralLinkRow,
-  referralLinkUrl,
 } from '../referral-links/referral-links.shared.ts';
 import type { CustomerBehaviour } from './customers.behaviour.ts';
+import { recordOf, referrerRefOf, toReferralCustomerEntry } from './customers.referral.records.ts';
 import * as referralRepository from './customers.referral.repository.ts';
 import type { CreateReferralCustomerBody, UpdateReferralCustomerBody } from './customers.referral.schemas.ts';
 import * as repository from './customers.repository.ts';
@@ -46,13 +43,15 @@ import {
   signupTimeOrThrow,
   type TakeSales,
 } from './customers.shared.ts';
-import { writeDecidedSignup } from './customers.signup-batch.ts';
+import { signupWriterOf } from './customers.signup-writer.ts';
 
 /**
  * Customers of refer-a-friend programs: a customer may have been referred by another customer
  * (`referring_customer_id`), has a default referral link whose key is its own `key`, and earns
  * rewards when the customers it referred buy. Archive is a soft delete (status `archived`).
  */
+
+export { toReferralCustomerEntry };
 
 /** `id` first, then `key`: an SDK's find passes either in the path. */
 const PATH_ORDER = ['public_id', 'key'] as const;
@@ -64,57 +63,6 @@ export function linkContext(ctx: ProgramContext, db: Kysely<DB> = ctx.database.d
 
 export async function getReferralCustomerOrThrow(db: Kysely<DB>, ctx: ProgramContext, segment: string) {
   return getCustomerByPathOrThrow(db, ctx.program.id, segment, PATH_ORDER);
-}
-
-function metadataOf(stored: string): { date_of_birth: string | null } {
-  const parsed: unknown = JSON.parse(stored || '{}');
-  const dob =
-    typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).date_of_birth : null;
-  return { date_of_birth: typeof dob === 'string' ? dob : null };
-}
-
-function customFieldsOf(stored: string): unknown[] | Record<string, unknown> {
-  const parsed: unknown = JSON.parse(stored || '[]');
-  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : [];
-}
-
-/** List, search and referrals entries (spec: only these nine fields). */
-export function toReferralCustomerEntry(row: CustomerRow) {
-  return {
-    email: row.email,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    id: row.public_id,
-    name: row.name,
-    surname: row.surname,
-    approved: Boolean(row.approved),
-    status: row.status,
-    custom_fields: customFieldsOf(row.custom_fields),
-  };
-}
-
-/** What a record reads of a link. */
-type RecordLink = Pick<ReferralLinkRow, 'customer_id' | 'is_default' | 'key' | 'domain_id' | 'is_additional'>;
-
-function recordOf(
-  row: CustomerRow,
-  linkRows: readonly RecordLink[],
-  counters: CounterFigures,
-  links: LinkUrlContext,
-) {
-  const own = linkRows.filter((link) => Number(link.customer_id) === Number(row.id));
-  const defaultLink = own.find((link) => Boolean(link.is_default));
-  return {
-    ...toReferralCustomerEntry(row),
-    key: row.key,
-    tos: Boolean(row.tos),
-    referrals_count: counters.count(customerMetrics.referralsCount),
-    metadata: metadataOf(row.metadata),
-    referral_link: defaultLink
-      ? referralLinkUrl(defaultLink, links)
-      : linkUrl(links.website, links.parameter, row.key),
-    referral_links: own.map((link) => referralLinkUrl(link, links)),
-  };
 }
 
 /**
@@ -154,16 +102,6 @@ export interface NewReferralCustomer {
   metadata?: { date_of_birth?: string | null } | undefined;
   created_at?: string | undefined;
   referrer?: CustomerRow | undefined;
-}
-
-type ReferrerRef = { id?: string | undefined; key?: string | undefined; email?: string | undefined };
-
-/** A body's referrer reference with empty strings as not given; 422 on `field.id` when it names nothing. */
-function referrerRefOf(ref: ReferrerRef | undefined, field: string): ReferrerRef | undefined {
-  if (ref === undefined) return undefined;
-  const given = { id: ref.id || undefined, key: ref.key || undefined, email: ref.email || undefined };
-  if (!given.id && !given.key && !given.email) throw fieldError(`${field}.id`, 'required');
-  return given;
 }
 
 /**
@@ -228,7 +166,7 @@ export async function insertReferralCustomer(
   // PostgreSQL: the referrer's row is locked and its version moved on (migration 0023) before
   // its count is read, so this signup and a concurrent one written at once (`createAtOnce`) never
   // both take the referrer's first referral.
-  if (referrer && isPostgres(trx)) await repository.lockCustomer(trx, ctx.program.id, referrer.id);
+  if (referrer) await repository.lockCustomer(trx, ctx.program.id, referrer.id);
   const before = referrer
     ? await readEntityCounters(trx, ctx.program.id, { kind: 'customer', id: referrer.id })
     : undefined;
@@ -256,158 +194,32 @@ async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
     throw fieldError('referring_customer', 'refused', 'A customer cannot refer itself.');
   }
   try {
-    if (ctx.database.dialect === 'postgres') {
-      const created = await createAtOnce(ctx, body);
-      if (created) return created.data;
-    }
-    return await ctx.database.db.transaction().execute(async (trx) => {
-      const referrer = await resolveReferrer(trx, ctx, ref, 'referring_customer');
-      const row = await insertReferralCustomer(trx, ctx, {
-        id: body.id,
-        key: body.key,
-        email: body.email,
-        name: body.name,
-        surname: body.surname,
-        metadata: body.metadata,
-        referrer,
-      });
-      const data = await toReferralCustomer(trx, ctx, row);
-      await recordEvent(trx, ctx.program.id, 'customer.created', data, row.created_at);
-      return data;
-    });
+    return await signupWriterOf(ctx).write(body, (trx) => createInTransaction(trx, ctx, body));
   } catch (error) {
     throw takenFieldError(error);
   }
 }
 
-/** Attempts of a signup written at once before it takes the transaction path. */
-const AT_ONCE_ATTEMPTS = 3;
-
-/**
- * PostgreSQL: a signup without a transaction of its own. One statement reads what it decides on
- * (the program's link settings, an id for the customer, the referrer with its links and figures),
- * and one writes the customer, its default link, the program's and the referrer's figures and its
- * event, with the program's other signups of the same turn (customers.signup-batch.ts): two round
- * trips instead of ten. A referrer's first referral is written only if the referrer's version is
- * still the one read (`executeGuarded`), so two first referrals at once cannot both count it; the
- * one that lost decides again. A taken `id`, `key` or `email` aborts the write as a unique
- * violation (422 on that field, as before). Undefined when the transaction path must answer: a
- * referrer named by the key of one of its additional links, one deleted meanwhile, or after
- * AT_ONCE_ATTEMPTS lost races.
- */
-async function createAtOnce(
-  ctx: ProgramContext,
-  body: CreateReferralCustomerBody,
-): Promise<{ data: unknown } | undefined> {
-  const db = ctx.database.db;
-  const programId = ctx.program.id;
-  const ref = referrerRefOf(body.referring_customer, 'referring_customer');
-  for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS; attempt++) {
-    const read = await referralRepository.readForSignup(db, programId, ref);
-    const referrer = read.referrer;
-    if (ref !== undefined && !referrer) {
-      // `resolveReferrer` also finds a customer by the key of one of its additional links.
-      if (ref.id === undefined && ref.key !== undefined) return undefined;
-      throw fieldError('referring_customer', 'invalid');
-    }
-    if (referrer?.row.status === 'archived') throw fieldError('referring_customer', 'invalid');
-    const now = nowTimestamp(ctx.clock);
-    const selfReferral = referrer !== undefined && isSelfReferral(body.email, referrer.row.email);
-    const row: CustomerRow = {
-      id: read.customerId,
-      program_id: programId,
-      public_id: body.id ?? newKey(),
-      key: body.key ?? newKey(),
-      email: body.email ?? null,
-      name: body.name ?? null,
-      surname: body.surname ?? null,
-      tos: false,
-      approved: true,
-      status: 'active',
-      custom_fields: '[]',
-      metadata: JSON.stringify({ date_of_birth: body.metadata?.date_of_birth ?? null }),
-      tags: '[]',
-      partner_id: null,
-      referral_link_id: null,
-      referring_customer_id: referrer ? Number(referrer.row.id) : null,
-      self_referral: selfReferral,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      sale_version: 0,
-    };
-    const figures = referralSignupFigures({
-      referred: referrer !== undefined,
-      selfReferral,
-      referrerReferralsBefore: referrer?.figures.count(customerMetrics.referralsCount) ?? 0,
-    });
-    const links = linkUrlContextOf('referral', read.program);
-    const link = {
-      program_id: programId,
-      key: row.key,
-      customer_id: row.id,
-      created_at: now,
-      updated_at: now,
-    };
-    const ownLink = { ...link, is_default: true, is_additional: false, domain_id: null };
-    const data = {
-      ...recordOf(row, [ownLink], new CounterFigures(), links),
-      referring_customer: referrer
-        ? recordOf(
-            referrer.row,
-            referrer.links,
-            figuresAfter(referrer.figures, figures.referrer ?? {}),
-            links,
-          )
-        : null,
-    };
-    const referrerId = referrer ? Number(referrer.row.id) : undefined;
-    const referrerFigures =
-      referrerId === undefined
-        ? []
-        : Object.entries(figures.referrer ?? {}).map(([metric, value]) => ({
-            kind: 'customer' as const,
-            id: referrerId,
-            metric,
-            value: BigInt(value),
-          }));
-    try {
-      await writeDecidedSignup(db, programId, {
-        row,
-        link,
-        check:
-          referrerId !== undefined && referrer && figures.firstReferral
-            ? { customerId: referrerId, seen: Number(referrer.row.sale_version), moves: true }
-            : undefined,
-        figures: { program: bigintsOf(figures.program), entities: referrerFigures },
-        event: { event: 'customer.created', payload: data, createdAt: now },
-      });
-      return { data };
-    } catch (error) {
-      // The referrer was deleted meanwhile: the transaction path reads again and says so.
-      if (translateDriverError(error)?.kind === 'foreign_key') return undefined;
-      if (!isRetryable(error)) throw error;
-    }
-  }
-  return undefined;
-}
-
-const bigintsOf = (figures: Record<string, number>) =>
-  Object.fromEntries(Object.entries(figures).map(([metric, value]) => [metric, BigInt(value)]));
-
-/** A referrer's figures after a signup added `deltas` to them. */
-function figuresAfter(before: CounterFigures, deltas: Record<string, number>): CounterFigures {
-  return CounterFigures.of([
-    ...Array.from(before, ([metric, value]) => ({ metric, value, value_hi: 0 })),
-    ...Object.entries(deltas).map(([metric, value]) => ({ metric, value, value_hi: 0 })),
-  ]);
+/** The transactional signup: the referrer resolved and locked, the customer, figures and event. */
+async function createInTransaction(trx: Kysely<DB>, ctx: ProgramContext, body: CreateReferralCustomerBody) {
+  const referrer = await resolveReferrer(trx, ctx, body.referring_customer, 'referring_customer');
+  const row = await insertReferralCustomer(trx, ctx, {
+    id: body.id,
+    key: body.key,
+    email: body.email,
+    name: body.name,
+    surname: body.surname,
+    metadata: body.metadata,
+    referrer,
+  });
+  const data = await toReferralCustomer(trx, ctx, row);
+  await recordEvent(trx, ctx.program.id, 'customer.created', data, row.created_at);
+  return data;
 }
 
 async function get(ctx: ProgramContext, id: string) {
   const db = ctx.database.db;
-  if (ctx.database.dialect !== 'postgres')
-    return toReferralCustomer(db, ctx, await getReferralCustomerOrThrow(db, ctx, id));
-  // PostgreSQL: the customer with everything its record shows, in one statement.
+  // The customer with everything its record shows (one statement on PostgreSQL).
   const found = await referralRepository.findCustomerRecordByPath(db, ctx.program.id, id);
   if (!found) throw customerNotFound();
   const { row, referrer, links: linkRows, counters, program } = found;
@@ -528,8 +340,7 @@ async function remove(
     const referrerId = row.referring_customer_id === null ? undefined : Number(row.referring_customer_id);
     // PostgreSQL: the referrer's row first, locked and its version moved on as a signup takes it,
     // so this delete's last referral and a concurrent signup's first are decided one at a time.
-    if (referrerId !== undefined && isPostgres(trx))
-      await repository.lockCustomer(trx, ctx.program.id, referrerId);
+    if (referrerId !== undefined) await repository.lockCustomer(trx, ctx.program.id, referrerId);
     const data = await toReferralCustomer(trx, ctx, row);
     await takeSales(trx, ctx, row.id);
 

@@ -3,8 +3,9 @@ import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { CustomersTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
-import { type BoundStatement, definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
+import { definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { bumpBuyerVersion } from '../counters/counters.figures.repository.ts';
 
 /** Customer queries both program types share; every one is scoped by the program. */
 
@@ -171,57 +172,14 @@ export async function listCustomers(
   return query.$call(pageInCreationOrder(sort, window)).execute();
 }
 
-/** Takes the customer's row lock (PostgreSQL) so that its sales are recorded one at a time. */
 /**
  * Holds the customer's row until the end of the transaction (PostgreSQL) and moves its
  * `sale_version` on: a sale decided on the buyer's figures before this write then decides again
- * (migration 0023).
+ * (migration 0023). A no-op on SQLite, whose write transaction already excludes every writer.
  */
 export async function lockCustomer(db: Kysely<DB>, programId: number, id: number): Promise<void> {
-  await bumpSaleVersion(db, { programId, id });
-}
-
-const bumpSaleVersion = definePreparedQuery<never, { programId: number; id: number }>((db, param) =>
-  db
-    .updateTable('customers')
-    .set({ sale_version: sql`sale_version + 1` })
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id')),
-);
-
-/** `lockCustomer`'s write, not run: for a sale that locked its buyer as it read it (db/together.ts). */
-export function saleVersionBumpStatement(db: Kysely<DB>, programId: number, id: number): BoundStatement {
-  return bumpSaleVersion.statement(db, { programId, id });
-}
-
-/**
- * A sale's guard (migration 0023): answers the buyer's id only if its version is still `seen`,
- * and moves it on by `step` (1 when later sales decide on this one, else 0: the row is still
- * locked to the commit, so concurrent sales of the buyer wait in line, but none decides again).
- * Run first in the sale's one statement, which `vouch_assert_current` aborts when it answered
- * nothing.
- */
-const guardSaleVersion = definePreparedQuery<
-  { id: number },
-  { programId: number; id: number; seen: number; step: number }
->((db, param) =>
-  db
-    .updateTable('customers')
-    .set({ sale_version: sql`sale_version + ${param('step')}` })
-    .where('program_id', '=', param('programId'))
-    .where('id', '=', param('id'))
-    .where('sale_version', '=', param('seen'))
-    .returning('id'),
-);
-
-export function saleVersionGuardStatement(
-  db: Kysely<DB>,
-  programId: number,
-  id: number,
-  seen: number,
-  moves: boolean,
-): BoundStatement {
-  return guardSaleVersion.statement(db, { programId, id, seen, step: moves ? 1 : 0 });
+  if (!isPostgres(db)) return;
+  await bumpBuyerVersion(db, programId, id);
 }
 
 const selectLatestOfPartner = definePreparedQuery<

@@ -129,8 +129,6 @@ export {
   findCustomerByRefForUpdate,
   findCustomersByIds,
   lockCustomer,
-  saleVersionBumpStatement,
-  saleVersionGuardStatement,
 } from './customers.repository.ts';
 /** A customer named by `id`, `key` or `email`, or undefined. */
 export { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales } from './customers.shared.ts';

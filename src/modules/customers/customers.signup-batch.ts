@@ -6,8 +6,7 @@ import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded, executeTogether } from '../../db/together.ts';
 import { type DomainEvent, eventsStatement } from '../../outbox/outbox.ts';
-import { counterDeltaStatements } from '../counters/counters.repository.ts';
-import { programActivityStatement } from '../program/program.service.ts';
+import { figureWrites, versionGuards } from '../counters/counters.figures.repository.ts';
 import {
   defaultCustomerLinksStatement,
   type NewDefaultCustomerLink,
@@ -45,10 +44,10 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
   const { program, entities } = batchFigures(
     signups.map((signup) => ({ at: signup.row.created_at, figures: signup.figures })),
   );
-  // The program's figures first (the primary statement runs first), then the referrers': the
-  // order every writer takes them in.
+  // The figures first (the primary statement runs first; the program's before the referrers'):
+  // the order every writer takes them in.
   const statements = [
-    ...program.map((day) => programActivityStatement(db, programId, day.at, day.figures)),
+    ...figureWrites(db, programId, { program, entities }),
     ...repository.customersInsertStatement(
       db,
       signups.map((signup) => signup.row),
@@ -57,16 +56,13 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
       db,
       signups.map((signup) => signup.link),
     ),
-    ...counterDeltaStatements(db, programId, entities),
     ...eventsStatement(
       db,
       programId,
       signups.map((signup) => signup.event),
     ),
   ].filter((statement): statement is BoundStatement => statement !== undefined);
-  const checks = batchChecks(signups, checkOf).map((check) =>
-    repository.saleVersionGuardStatement(db, programId, check.customerId, check.seen, check.moves),
-  );
+  const checks = versionGuards(db, programId, batchChecks(signups, checkOf));
   return checks.length > 0 ? executeGuarded(db, checks, statements) : executeTogether(db, statements);
 }
 

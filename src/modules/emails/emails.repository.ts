@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
+import { claimUnlocked } from '../../db/locks.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** `next_attempt_at` of e-mails kept unsent because no SMTP server is configured. */
@@ -11,7 +11,6 @@ export const HELD = '9999-12-31T23:59:59.999999Z';
  */
 export async function claimDueEmails(
   db: Kysely<DB>,
-  dialect: Dialect,
   now: string,
   leaseUntil: string,
   maxAttempts: number,
@@ -28,7 +27,7 @@ export async function claimDueEmails(
   return db
     .updateTable('email_outbox')
     .set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .where('id', 'in', claimUnlocked(db, due))
     .where('sent_at', 'is', null)
     .where('next_attempt_at', '<=', now)
     .returning(['id', 'program_id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])

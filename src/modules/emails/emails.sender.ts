@@ -46,7 +46,7 @@ export class EmailSender {
 
   /** Sends (or, without SMTP, logs and holds) the due e-mails; returns how many it handled. */
   async runOnce(limit = 50): Promise<number> {
-    const { db, dialect } = this.#deps.database;
+    const { db } = this.#deps.database;
     if (this.#transport && !this.#released) {
       this.#released = true;
       const released = await repository.releaseHeld(db, this.#now());
@@ -55,7 +55,6 @@ export class EmailSender {
     }
     const claimed = await repository.claimDueEmails(
       db,
-      dialect,
       this.#now(),
       this.#now(LEASE_MS),
       EMAIL_MAX_ATTEMPTS,

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import type { Dialect } from '../../db/database.ts';
+import { forUpdate } from '../../db/locks.ts';
 import type { DB } from '../../db/tables.ts';
 import type { LeadSetupsTable, LeadsTable } from './leads.tables.ts';
 import './leads.tables.ts';
@@ -17,18 +17,14 @@ export async function findLeadSetup(db: Kysely<DB>, programId: number) {
  * lock does the same), created with `defaults` first when the program has none: two edits at once
  * then never hand out the same new field id.
  */
-export async function lockLeadSetup(
-  trx: Kysely<DB>,
-  dialect: Dialect,
-  defaults: Insertable<LeadSetupsTable>,
-) {
+export async function lockLeadSetup(trx: Kysely<DB>, defaults: Insertable<LeadSetupsTable>) {
   await trx
     .insertInto('lead_setups')
     .values(defaults)
     .onConflict((oc) => oc.column('program_id').doNothing())
     .execute();
   const query = trx.selectFrom('lead_setups').selectAll().where('program_id', '=', defaults.program_id);
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  return forUpdate(trx, query).executeTakeFirstOrThrow();
 }
 
 export async function updateLeadSetup(

@@ -111,7 +111,7 @@ export async function updateLeadSetup(ctx: ProgramContext, body: UpdateLeadSetup
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
   return ctx.database.db.transaction().execute(async (trx) => {
-    const row = await repository.lockLeadSetup(trx, ctx.database.dialect, {
+    const row = await repository.lockLeadSetup(trx, {
       program_id: programId,
       leads_enabled: true,
       commission_type: 'follow_program_settings',

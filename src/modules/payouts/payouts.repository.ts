@@ -1,6 +1,8 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type { PayoutItemsTable, PayoutsTable } from '../../db/domain-tables.ts';
+import { forUpdate } from '../../db/locks.ts';
 import { definePreparedArrayQuery, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
@@ -12,8 +14,9 @@ export type PayoutItemRow = Selectable<PayoutItemsTable>;
 // Any constant: the first half of the advisory lock that serializes one program's payout creation.
 const PAYOUT_LOCK = 72_150_016;
 
-/** PostgreSQL: one payout of a program is made at a time (until the transaction ends). */
+/** One payout of a program is made at a time (until the transaction ends); SQLite's writer is one already. */
 export async function lockProgramPayouts(db: Kysely<DB>, programId: number) {
+  if (!isPostgres(db)) return;
   await sql`select pg_advisory_xact_lock(${sql.lit(PAYOUT_LOCK)}, ${programId}::int)`.execute(db);
 }
 
@@ -117,13 +120,12 @@ export async function findPayoutByPublicId(
   publicId: string,
   lock = false,
 ) {
-  let query = db
+  const query = db
     .selectFrom('payouts')
     .selectAll()
     .where('program_id', '=', programId)
     .where('public_id', '=', publicId);
-  if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return (lock ? forUpdate(db, query) : query).executeTakeFirst();
 }
 
 export async function updatePayout(

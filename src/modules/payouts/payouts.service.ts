@@ -103,7 +103,7 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
   }
   const minimum = payoutMinimumOf(settings.payoutMinimum, currency);
   return db.transaction().execute(async (trx) => {
-    if (ctx.database.dialect === 'postgres') await repository.lockProgramPayouts(trx, programId);
+    await repository.lockProgramPayouts(trx, programId);
     const now = nowTimestamp(ctx.clock);
     // Set-based: the payout row first, then the commissions of the partners it pays claimed in
     // one update, its items summed from what was claimed in one INSERT … SELECT. A concurrent
@@ -203,7 +203,7 @@ function refuseUnlessPending(row: PayoutRow, what: string) {
 export async function markPayoutPaid(ctx: ProgramContext, id: string) {
   const programId = ctx.program.id;
   return ctx.database.db.transaction().execute(async (trx) => {
-    const row = await getRowOrThrow(trx, programId, id, ctx.database.dialect === 'postgres');
+    const row = await getRowOrThrow(trx, programId, id, true);
     if (row.status === 'paid') return toPayout(trx, programId, row);
     refuseUnlessPending(row, 'marked paid');
     const now = nowTimestamp(ctx.clock);
@@ -264,7 +264,7 @@ export const dropPartnerFromPayouts: DropPartnerFromPayouts = async (trx, ctx, p
 export async function cancelPayout(ctx: ProgramContext, id: string) {
   const programId = ctx.program.id;
   return ctx.database.db.transaction().execute(async (trx) => {
-    const row = await getRowOrThrow(trx, programId, id, ctx.database.dialect === 'postgres');
+    const row = await getRowOrThrow(trx, programId, id, true);
     if (row.status === 'cancelled') return toPayout(trx, programId, row);
     refuseUnlessPending(row, 'cancelled');
     const now = nowTimestamp(ctx.clock);

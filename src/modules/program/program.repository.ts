@@ -1,8 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
-import { carryingUpdate, joinCounterParts, splitCounterDelta } from '../../db/counter-parts.ts';
-import { counterSlot } from '../../db/counter-slots.ts';
+import { joinCounterParts } from '../../db/counter-parts.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import { type BoundStatement, definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
+import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 
 const selectProgram = definePreparedQuery<Selectable<ProgramsTable>, { programId: number }>((db, param) =>
@@ -133,78 +132,6 @@ export async function findProgramWithWindowSums(
  * The upsert's parameters for `n` metrics: metric `i` has `metric${i}` and its split delta
  * `value${i}`, `valueHi${i}` (i < n).
  */
-type CounterUpsertParams = { programId: number; day: string } & Record<`metric${number}`, string> &
-  Record<`value${number}` | `valueHi${number}`, number>;
-
-/** One compiled upsert per number of metrics: a sale moves one to three (two to six rows). */
-const upserts = new Map<number, ReturnType<typeof counterUpsert>>();
-
-/** Two rows per metric, the day's and the running total's, in that order, in the connection's slot. */
-function counterUpsert(metrics: number) {
-  return definePreparedQuery<never, CounterUpsertParams>((db, param) =>
-    db
-      .insertInto('program_counters')
-      .values(
-        Array.from({ length: metrics }, (_, i) =>
-          // The running total's day is written by the builder: every call binds it as compiled.
-          [param('day'), 'total'].map((day) => ({
-            program_id: param('programId'),
-            metric: param(`metric${i}`),
-            day,
-            value: param(`value${i}`),
-            value_hi: param(`valueHi${i}`),
-            slot: counterSlot(db),
-          })),
-        ).flat(),
-      )
-      .onConflict((oc) =>
-        oc.columns(['program_id', 'metric', 'day', 'slot']).doUpdateSet(carryingUpdate('program_counters')),
-      ),
-  );
-}
-
-/**
- * Adds each delta (a count, or micro-units as a bigint) to the day's row and to the running
- * total, creating rows as needed; deltas are split as db/counter-parts.ts describes.
- */
-export async function addToCounters(
-  db: Kysely<DB>,
-  programId: number,
-  day: string,
-  deltas: Record<string, bigint | number>,
-) {
-  const upsert = countersUpsert(programId, day, deltas);
-  if (upsert) await upsert.query(db, upsert.params);
-}
-
-/** The statement `addToCounters` runs, not run; undefined when every delta is zero. */
-export function countersStatement(
-  db: Kysely<DB>,
-  programId: number,
-  day: string,
-  deltas: Record<string, bigint | number>,
-): BoundStatement | undefined {
-  const upsert = countersUpsert(programId, day, deltas);
-  return upsert?.query.statement(db, upsert.params);
-}
-
-function countersUpsert(programId: number, day: string, deltas: Record<string, bigint | number>) {
-  const params: CounterUpsertParams = { programId, day };
-  let metrics = 0;
-  for (const [metric, delta] of Object.entries(deltas)) {
-    if (delta === 0 || delta === 0n) continue;
-    const [value, valueHi] = splitCounterDelta(delta);
-    params[`metric${metrics}`] = metric;
-    params[`value${metrics}`] = value;
-    params[`valueHi${metrics}`] = valueHi;
-    metrics += 1;
-  }
-  if (metrics === 0) return undefined;
-  let upsert = upserts.get(metrics);
-  if (!upsert) upserts.set(metrics, (upsert = counterUpsert(metrics)));
-  return { query: upsert, params };
-}
-
 // Program management for the admin API and the CLI.
 
 export async function insertProgram(db: Kysely<DB>, values: Insertable<ProgramsTable>) {

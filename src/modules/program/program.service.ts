@@ -9,10 +9,11 @@ import { programMetrics, revenueMetric } from '../../core/program-stats.ts';
 import { type ProgramType, programTypeLabel } from '../../core/program-types.ts';
 import { isTimeZone } from '../../core/report-buckets.ts';
 import { ShortCache } from '../../core/short-cache.ts';
-import { dayOf, millisOn, nowTimestamp } from '../../core/time.ts';
+import { millisOn, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
+import { addProgramActivity } from '../counters/counters.figures.repository.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
 
@@ -179,17 +180,7 @@ export async function recordProgramActivity(
   at: string,
   deltas: Record<string, bigint | number>,
 ): Promise<void> {
-  await repository.addToCounters(trx, programId, dayOf(at), deltas);
-}
-
-/** The statement `recordProgramActivity` runs, not run (db/together.ts); undefined when nothing moves. */
-export function programActivityStatement(
-  db: Kysely<DB>,
-  programId: number,
-  at: string,
-  deltas: Record<string, bigint | number>,
-) {
-  return repository.countersStatement(db, programId, dayOf(at), deltas);
+  await addProgramActivity(trx, programId, at, deltas);
 }
 
 /** The program's name and website, as invitation e-mails show them. */

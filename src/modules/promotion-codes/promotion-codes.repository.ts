@@ -1,6 +1,7 @@
 import { type Compilable, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PageRequest } from '../../core/pages.ts';
 import { pageWindow } from '../../core/pages.ts';
+import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
@@ -283,25 +284,13 @@ const updateCodeCountPlainById = updateCodeCount<{ id: number }>(false, false);
  * coupon active and not deleted. Concurrent redemptions serialize on the rows and each re-checks
  * the conditions, so no limit is ever overshot. The updated code, or undefined.
  */
-export async function countCodeRedemption(
-  trx: Kysely<DB>,
-  dialect: 'sqlite' | 'postgres',
-  programId: number,
-  id: number,
-  today: string,
-) {
-  const update = dialect === 'postgres' ? updateCodeCountLocking : updateCodeCountPlain;
+export async function countCodeRedemption(trx: Kysely<DB>, programId: number, id: number, today: string) {
+  const update = isPostgres(trx) ? updateCodeCountLocking : updateCodeCountPlain;
   return (await update(trx, { programId, id, today }))[0];
 }
 
 /** `countCodeRedemption` when the updated code is not needed: whether it was counted. */
-export async function countCodeRedemptionOnly(
-  trx: Kysely<DB>,
-  dialect: 'sqlite' | 'postgres',
-  programId: number,
-  id: number,
-  today: string,
-) {
-  const update = dialect === 'postgres' ? updateCodeCountLockingById : updateCodeCountPlainById;
+export async function countCodeRedemptionOnly(trx: Kysely<DB>, programId: number, id: number, today: string) {
+  const update = isPostgres(trx) ? updateCodeCountLockingById : updateCodeCountPlainById;
   return (await update(trx, { programId, id, today })).length > 0;
 }

@@ -571,10 +571,9 @@ async function redeem(
   if (redemptionRefusal(redeemableOf(target), today, options.order)) throw refuse(target, '');
   // The code's and its coupon's counts in one conditional statement: when it changes nothing, a
   // concurrent redemption took the last one (or the coupon changed), and the rule names why.
-  const dialect = ctx.database.dialect;
   const counted = answered
-    ? await repository.countCodeRedemption(trx, dialect, programId, codeId, today)
-    : (await repository.countCodeRedemptionOnly(trx, dialect, programId, codeId, today)) || undefined;
+    ? await repository.countCodeRedemption(trx, programId, codeId, today)
+    : (await repository.countCodeRedemptionOnly(trx, programId, codeId, today)) || undefined;
   if (!counted) {
     const current = (await readTarget(trx, programId, target.code.code)) ?? target;
     throw refuse(current, 'The promotion code can no longer be redeemed.');

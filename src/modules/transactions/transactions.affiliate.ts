@@ -31,7 +31,6 @@ import type { AffiliateTransactionCustomer } from './transactions.affiliate.sche
 import { applySaleFigures } from './transactions.figures.ts';
 import * as repository from './transactions.repository.ts';
 import {
-  type AtOnceRead,
   outcomeOnWire,
   type RewardRow,
   rewardFacts,
@@ -41,6 +40,7 @@ import {
   type SaleHints,
   type StoredSales,
   type TransactionRow,
+  type UnlockedRead,
 } from './transactions.shared.ts';
 
 /** Sales of affiliate programs: the customer's partner earns a commission (and its parent, tier two). */
@@ -160,10 +160,9 @@ async function prepare(
   const programId = ctx.program.id;
   const input = entry.customer;
   if (input.key === undefined && input.email === undefined) throw fieldError('customer.key', 'required');
-  if (ctx.database.dialect === 'postgres') {
-    const found = await repository.findAffiliateBuyerForSale(trx, programId, input);
-    if (found) return preparedFrom(found);
-  }
+  // PostgreSQL reads and locks everything in one statement; SQLite's reads are in-process calls.
+  const found = await repository.findAffiliateBuyerForSale(trx, programId, input);
+  if (found) return preparedFrom(found);
   let buyer = await findBuyer(trx, programId, input);
   if (!buyer) {
     if (!booleanOf(entry.options?.create_customer, false)) throw fieldError('customer', 'invalid');
@@ -215,12 +214,15 @@ function preparedFrom(found: repository.AffiliateBuyerForSale): AffiliatePrepare
   };
 }
 
-/** `SaleHandler.readAtOnce`: the buyer and the rest in one statement, unlocked, with its version. */
-async function readAtOnce(
+/**
+ * The sale writer's unlocked read (PostgreSQL): the buyer and the rest in one statement, with
+ * its version; undefined when the buyer does not exist (yet).
+ */
+export async function readAffiliateUnlocked(
   db: Kysely<DB>,
   ctx: ProgramContext,
   entry: SaleEntry<Customer>,
-): Promise<AtOnceRead<AffiliatePrepared> | undefined> {
+): Promise<UnlockedRead<AffiliatePrepared> | undefined> {
   const read = await repository.readAffiliateBuyerForSale(db, ctx.program.id, entry.customer);
   if (!read) return undefined;
   const { sale_id, reward_ids, subscribed, ...found } = read;
@@ -235,7 +237,6 @@ async function readAtOnce(
 
 export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
   prepare,
-  readAtOnce,
   salesBefore: (prepared) => prepared.salesBefore,
   decide: (prepared, sale) =>
     decideAffiliateSale(
@@ -272,10 +273,8 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
  * the program's.
  */
 export function affiliateSalesEarning(rule: CommissionRule): SaleHandler<Customer, AffiliatePrepared> {
-  // Always in its caller's transaction (a lead's conversion): never `readAtOnce`.
-  const { readAtOnce: _unused, ...inTransaction } = affiliateSales;
   return {
-    ...inTransaction,
+    ...affiliateSales,
     prepare: async (trx, ctx, entry) => {
       const prepared = await prepare(trx, ctx, entry);
       const program = prepared.settings.commissions;
@@ -355,7 +354,7 @@ async function serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Tra
 /** Archive, revoke-archive and delete: the figures the sale moved, from its stored rows. */
 async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
   const programId = ctx.program.id;
-  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, programId, row.customer_id);
+  await lockCustomer(trx, programId, row.customer_id);
   const [rewards, figures] = await Promise.all([
     repository.listRewardsOf(trx, programId, [row.id]),
     readEntityCounters(trx, programId, { kind: 'customer', id: row.customer_id }),

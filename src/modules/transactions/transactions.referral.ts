@@ -29,7 +29,6 @@ import { applySaleFigures } from './transactions.figures.ts';
 import type { ReferralTransactionCustomer } from './transactions.referral.schemas.ts';
 import * as repository from './transactions.repository.ts';
 import {
-  type AtOnceRead,
   outcomeOnWire,
   type RewardRow,
   rewardFacts,
@@ -38,6 +37,7 @@ import {
   type SaleHandler,
   type StoredSales,
   type TransactionRow,
+  type UnlockedRead,
 } from './transactions.shared.ts';
 
 /**
@@ -181,15 +181,15 @@ function preparedOf(
 }
 
 /**
- * `SaleHandler.readAtOnce`: the buyer, unlocked, with its referrer's public id, the program's
+ * The sale writer's unlocked read (PostgreSQL): the buyer, unlocked, with its referrer's public id, the program's
  * settings, its figures and version in one statement; undefined when the buyer is unknown or
  * was not referred (the transaction path answers those).
  */
-async function readAtOnce(
+export async function readReferralUnlocked(
   db: Kysely<DB>,
   ctx: ProgramContext,
   entry: SaleEntry<Customer>,
-): Promise<AtOnceRead<ReferralPrepared> | undefined> {
+): Promise<UnlockedRead<ReferralPrepared> | undefined> {
   const read = await repository.readReferralBuyerForSale(db, ctx.program.id, buyerRef(entry.customer));
   if (!read || read.referring_customer_id === null) return undefined;
   const { referrer_public_id, program_settings, figures, sale_id, reward_ids, subscribed, ...buyer } = read;
@@ -208,7 +208,6 @@ async function readAtOnce(
 
 export const referralSales: SaleHandler<Customer, ReferralPrepared> = {
   prepare,
-  readAtOnce,
   salesBefore: (prepared) => prepared.purchasesBefore,
   decide: (prepared, sale) =>
     decideReferralSale(
@@ -238,7 +237,7 @@ export const referralSales: SaleHandler<Customer, ReferralPrepared> = {
 async function applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1) {
   const programId = ctx.program.id;
   const buyerId = row.customer_id;
-  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, programId, buyerId);
+  await lockCustomer(trx, programId, buyerId);
   const [rewards, counters] = await Promise.all([
     repository.listRewardsOf(trx, programId, [row.id]),
     countersOfCustomers(trx, programId, buyerId, buyerId),

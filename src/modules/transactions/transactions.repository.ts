@@ -8,6 +8,7 @@ import type {
   TransactionsTable,
 } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
+import { lockRows } from '../../db/locks.ts';
 import { nextId } from '../../db/next-id.ts';
 import { definePreparedQuery, defineRowsInsert, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
@@ -143,14 +144,14 @@ const buyerSaleReads = (param: ParamOf<{ programId: number }>) =>
 
 /**
  * What a sale written in one statement reads beside its buyer: ids for the sale and its rewards
- * (REWARD_IDS_TAKEN of them), and whether the program has an active webhook (events are built
+ * (REWARD_IDS_AHEAD of them), and whether the program has an active webhook (events are built
  * only then, outbox.ts).
  */
 const atOnceReads = (db: Kysely<DB>, param: ParamOf<{ programId: number }>) =>
   [
     nextId('transactions').as('sale_id'),
     sql<number[]>`array(select ${nextId('rewards')}
-      from generate_series(1, ${sql.lit(REWARD_IDS_TAKEN)}))`.as('reward_ids'),
+      from generate_series(1, ${sql.lit(REWARD_IDS_AHEAD)}))`.as('reward_ids'),
     subscribedCondition(db, param('programId')).as('subscribed'),
   ] as const;
 
@@ -175,8 +176,18 @@ interface AtOnceReads {
   subscribed: boolean;
 }
 
-/** Rewards a sale read without a lock takes ids for: at most two (two tiers, or the two sides of a referral). */
-export const REWARD_IDS_TAKEN = 2;
+/**
+ * Reward ids a sale read without a lock takes ahead: the usual most (two tiers, or the two sides
+ * of a referral). Not a cap: a sale with more rewards takes the rest with `takeRewardIds`.
+ */
+const REWARD_IDS_AHEAD = 2;
+
+/** `count` ids of the rewards' identity sequence (PostgreSQL), for rewards written with their sale. */
+export async function takeRewardIds(db: Kysely<DB>, count: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number | string }>`select ${nextId('rewards')} as id
+    from generate_series(1, ${count}::int)`.execute(db);
+  return rows.map((row) => Number(row.id));
+}
 
 const affiliateBuyerBy = (column: 'key' | 'email', { lock }: { lock: boolean }) =>
   definePreparedQuery<AffiliateBuyerRead, { programId: number; value: string }>((db, param) => {
@@ -236,6 +247,8 @@ export async function findAffiliateBuyerForSale(
   programId: number,
   ref: { key?: string | undefined; email?: string | undefined },
 ): Promise<AffiliateBuyerForSale | undefined> {
+  // SQLite reads the parts one by one (in-process calls): this statement is PostgreSQL's.
+  if (!isPostgres(db)) return undefined;
   if (ref.key !== undefined) return (await selectAffiliateBuyerBy.key(db, { programId, value: ref.key }))[0];
   if (ref.email !== undefined)
     return (await selectAffiliateBuyerBy.email(db, { programId, value: ref.email }))[0];
@@ -421,13 +434,10 @@ export async function listTransactionsInvolving(
 
 /** Holds the sale's row until the end of the transaction (PostgreSQL): refunds of one sale queue. */
 export async function lockTransaction(db: Kysely<DB>, programId: number, id: number) {
-  await db
-    .selectFrom('transactions')
-    .select('id')
-    .where('program_id', '=', programId)
-    .where('id', '=', id)
-    .forUpdate()
-    .execute();
+  await lockRows(
+    db,
+    db.selectFrom('transactions').select('id').where('program_id', '=', programId).where('id', '=', id),
+  );
 }
 
 export async function updateReward(

@@ -2,24 +2,22 @@ import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
 import { coalescedWrites } from '../../db/coalescer.ts';
-import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeGuarded } from '../../db/together.ts';
 import { subscriberStatement } from '../../outbox/outbox.ts';
-import { counterDeltaStatements } from '../counters/counters.repository.ts';
-import { saleVersionGuardStatement } from '../customers/customers.service.ts';
-import { programActivityStatement } from '../program/program.service.ts';
+import { figureWrites, versionGuards } from '../counters/counters.figures.repository.ts';
 import * as repository from './transactions.repository.ts';
 import type { RewardRow, TransactionRow } from './transactions.shared.ts';
 
 /**
- * PostgreSQL: sales decided without a lock and without events (their program has no active
- * webhook), written with the program's other such sales of the same turn of the event loop in one
- * statement (db/coalescer.ts): one check of each buyer's sale version (in buyer order, so two
- * batches take their buyers' rows alike), the sales and their rewards as one insert each, the
- * program's figures summed per day and the entities' merged. It applies only while every buyer's
- * version is the one read and the program still has no active webhook; when it fails for any
- * reason, each sale is written alone and answers its own outcome.
+ * PostgreSQL, the coalesced strategy of the sale writer (transactions.sale-writer.ts): sales
+ * decided without a lock and without events (their program has no active webhook), written with
+ * the program's other such sales of the same turn of the event loop in one statement
+ * (db/coalescer.ts): one check of each buyer's sale version (in buyer order, so two batches take
+ * their buyers' rows alike), the sales and their rewards as one insert each, the program's figures
+ * summed per day and the entities' merged. It applies only while every buyer's version is the one
+ * read and the program still has no active webhook; when it fails for any reason, each sale is
+ * written alone and answers its own outcome.
  */
 
 /** A sale decided without a lock, ready to be written. */
@@ -36,14 +34,10 @@ const MAX_BATCH = 16;
 const buyerCheck = (sale: DecidedSale): VersionCheck => sale;
 
 function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSale[]): Promise<void> {
-  const { program, entities } = batchFigures(
-    sales.map((sale) => ({ at: sale.row.created_at, figures: sale.figures })),
-  );
+  const figures = batchFigures(sales.map((sale) => ({ at: sale.row.created_at, figures: sale.figures })));
   return executeGuarded(
     db,
-    batchChecks(sales, buyerCheck).map((check) =>
-      saleVersionGuardStatement(db, programId, check.customerId, check.seen, check.moves),
-    ),
+    versionGuards(db, programId, batchChecks(sales, buyerCheck)),
     [
       ...repository.salesStatement(
         db,
@@ -53,10 +47,8 @@ function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSa
         db,
         sales.flatMap((sale) => sale.rewards),
       ),
-      // The program's figures before the entities', the order every writer takes them in.
-      ...program.map((day) => programActivityStatement(db, programId, day.at, day.figures)),
-      ...counterDeltaStatements(db, programId, entities),
-    ].filter((statement): statement is BoundStatement => statement !== undefined),
+      ...figureWrites(db, programId, figures),
+    ],
     // Decided without events: applied only while the program still has no active webhook.
     subscriberStatement(db, programId),
   );

@@ -10,9 +10,8 @@ import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { assertNever } from '../../core/program-types.ts';
 import { decideRefund, type RefundedSale, type SaleDecision, type SaleInput } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { isRetryable, translateDriverError, uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
-import { type DomainEvent, eventsStatement, recordEvent } from '../../outbox/outbox.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
 import {
   keepCommissionsOfDeletedSale,
   saleCommissionEvents,
@@ -22,8 +21,6 @@ import {
   type CustomerTransactionsQuery,
   customerSalesPage,
   lockCustomer,
-  saleVersionBumpStatement,
-  saleVersionGuardStatement,
   type TakeSales,
 } from '../customers/customers.service.ts';
 import {
@@ -32,27 +29,33 @@ import {
   redeemForSale,
 } from '../promotion-codes/promotion-codes.service.ts';
 import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
-import { affiliateSales, affiliateSalesEarning, storedAffiliateSales } from './transactions.affiliate.ts';
-import { applySaleFigures, saleFigureStatements } from './transactions.figures.ts';
-import { inWriteTransaction } from './transactions.group-commit.ts';
-import { referralSales, storedReferralSales } from './transactions.referral.ts';
+import {
+  affiliateSales,
+  affiliateSalesEarning,
+  readAffiliateUnlocked,
+  storedAffiliateSales,
+} from './transactions.affiliate.ts';
+import { applySaleFigures } from './transactions.figures.ts';
+import { readReferralUnlocked, referralSales, storedReferralSales } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
-import { writeDecidedSale } from './transactions.sale-batch.ts';
+import { type SaleWriter, saleWriterIn, saleWriterOf } from './transactions.sale-writer.ts';
 import type {
   AffiliateTransactionBody,
   ReferralTransactionBody,
   RefundTransactionBody,
 } from './transactions.schemas.ts';
 import {
-  type RewardRow,
   type SaleEntry,
   type SaleHandler,
+  type SaleRequest,
+  type SaleSteps,
   type StoredSales,
   saleInputOf,
   type TransactionProgramType,
   type TransactionRow,
   transactionDigest,
   transactionNotFound,
+  type UnlockedRead,
 } from './transactions.shared.ts';
 
 /**
@@ -79,9 +82,9 @@ export type CreateTransactionsInput =
 export function createTransactions(ctx: ProgramContext, input: CreateTransactionsInput) {
   switch (input.type) {
     case 'affiliate':
-      return createWith(ctx, affiliateSales, storedAffiliateSales, input.body);
+      return createWith(ctx, affiliateSales, storedAffiliateSales, input.body, readAffiliateUnlocked);
     case 'referral':
-      return createWith(ctx, referralSales, storedReferralSales, input.body);
+      return createWith(ctx, referralSales, storedReferralSales, input.body, readReferralUnlocked);
     default:
       return assertNever(input);
   }
@@ -102,7 +105,7 @@ export function recordAffiliateSale(
   commission?: CommissionRule,
 ) {
   const handler = commission ? affiliateSalesEarning(commission) : affiliateSales;
-  return recordSale(trx, ctx, handler, storedAffiliateSales, entry);
+  return recordSale(trx, ctx, handler, storedAffiliateSales, entry, saleWriterIn(trx, ctx));
 }
 
 interface CreateBody<Customer> {
@@ -129,6 +132,7 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
   handler: SaleHandler<Customer, Prepared>,
   stored: StoredSales,
   body: CreateBody<Customer> & Partial<SaleEntry<Customer>>,
+  unlocked?: UnlockedSaleRead<Customer, Prepared>,
 ) {
   const { entries, multiple } = entriesOf(body);
   const keys = entries.map((entry) => entry.key).filter((key) => key !== undefined);
@@ -137,18 +141,13 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
     throw fieldError(`transactions.${duplicate}.key`, 'distinct');
   }
   const [single] = entries;
-  if (!multiple && single && atOnce(ctx, handler, single)) {
-    const db = ctx.database.db;
-    return recordSale(db, ctx, handler, stored, single, {
-      insertFirst: true,
-      write: (request) => writeSaleAtOnce(ctx, handler, single, request),
-    });
-  }
-  const data = await inWriteTransaction(ctx.database, async (trx) => {
+  if (!multiple && single)
+    return recordSale(ctx.database.db, ctx, handler, stored, single, saleWriterOf(ctx), unlocked);
+  const data = await ctx.database.inWriteTransaction(async (trx) => {
     const out: unknown[] = [];
     for (const [index, entry] of entries.entries()) {
       try {
-        out.push(await recordSale(trx, ctx, handler, stored, entry));
+        out.push(await recordSale(trx, ctx, handler, stored, entry, saleWriterIn(trx, ctx)));
       } catch (error) {
         throw multiple ? underPath(error, `transactions.${index}.`, isSharedField) : error;
       }
@@ -158,207 +157,98 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
   return multiple ? data : data[0];
 }
 
-/** Whether a sale goes without a transaction (`writeSaleAtOnce`): one sale, on PostgreSQL, without a code. */
-function atOnce<Customer, Prepared>(
+/** The one-statement read of a type's buyer, unlocked, for the writer's guarded strategy. */
+type UnlockedSaleRead<Customer, Prepared> = (
+  db: Kysely<DB>,
   ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
   entry: SaleEntry<Customer>,
-): boolean {
-  return ctx.database.dialect === 'postgres' && handler.readAtOnce !== undefined && !saleCodeOf(entry);
-}
+) => Promise<UnlockedRead<Prepared> | undefined>;
 
 /**
  * One sale, insert-or-replay on its key (core/insert-or-replay.ts): replayed when its key is
- * stored with the same request, refused when with another, otherwise decided from what `prepare`
- * read and written at once (rows, figures, event). `writer` replaces the write in a transaction;
- * with `insertFirst` it is one that finds a taken key itself (`writeSaleAtOnce`).
+ * stored with the same request, refused when with another, otherwise decided and written by
+ * `writer` (transactions.sale-writer.ts), which chooses how the rows are written.
  */
 async function recordSale<Customer extends { id?: string; key?: string; email?: string }, Prepared>(
-  trx: Kysely<DB>,
+  db: Kysely<DB>,
   ctx: ProgramContext,
   handler: SaleHandler<Customer, Prepared>,
   stored: StoredSales,
   entry: SaleEntry<Customer>,
-  writer: {
-    write: (request: SaleRequest) => Promise<{ data: unknown } | undefined>;
-    insertFirst: boolean;
-  } = { write: (request) => writeSale(trx, ctx, handler, entry, request), insertFirst: false },
+  writer: SaleWriter,
+  unlocked?: UnlockedSaleRead<Customer, Prepared>,
 ) {
   const programId = ctx.program.id;
   const amountMicros = amountOrThrow(entry.amount, 'amount');
   const key = entry.key ?? newKey();
   const digest = transactionDigest(entry, amountMicros, entry.customer);
+  const steps = saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked);
   const outcome = await insertOrReplay({
-    find: () => repository.findTransactionByKey(trx, programId, key),
+    find: () => repository.findTransactionByKey(db, programId, key),
     sameRequest: (row) => row.request_digest === digest,
     taken: () => fieldError('key', 'taken'),
-    insert: () => writer.write({ key, digest, amountMicros }),
-    insertFirst: writer.insertFirst,
+    insert: () => writer.write(steps),
+    insertFirst: writer.findsTakenKey,
   });
   if ('created' in outcome) return outcome.created.data;
-  const [data] = await stored.serializeCreated(trx, ctx, [outcome.replayed]);
+  const [data] = await stored.serializeCreated(db, ctx, [outcome.replayed]);
   return data;
 }
 
-interface SaleRequest {
-  key: string;
-  digest: string;
-  amountMicros: bigint;
+/** What a sale read, with the promotion code it redeems (none on the unlocked read). */
+interface PreparedSale<Prepared> {
+  prepared: Prepared;
+  target: Awaited<ReturnType<typeof findCodeForSale>> | undefined;
 }
 
-/** Decides a new sale and writes it: the row first (nothing when its key is taken), then the rest. */
-async function writeSale<Customer, Prepared>(
-  trx: Kysely<DB>,
+/** How the service decides a sale, as steps for the writer: reads, the pure decision, the answer. */
+function saleSteps<Customer, Prepared>(
   ctx: ProgramContext,
   handler: SaleHandler<Customer, Prepared>,
   entry: SaleEntry<Customer>,
   request: SaleRequest,
-) {
-  const programId = ctx.program.id;
+  unlocked: UnlockedSaleRead<Customer, Prepared> | undefined,
+): SaleSteps<PreparedSale<Prepared>, unknown> {
   const code = saleCodeOf(entry);
-  const target = code ? await findCodeForSale(trx, ctx, code.value, code.field) : undefined;
-  const prepared = await handler.prepare(trx, ctx, entry, {
-    partner: target ? await partnerAttributedBy(trx, ctx, target) : undefined,
-  });
-  // Taken inside the write transaction, so creation order and `created_at` agree.
-  const now = nowTimestamp(ctx.clock);
-  const sale = saleInputOf(entry, request.amountMicros, now);
-  const decision = handler.decide(prepared, sale);
-  const { row, rewardIds } = await repository.insertSale(
-    trx,
-    saleRowOf(programId, entry, request, sale, decision),
-    decision.rewards.length,
-  );
-  if (!row) return undefined;
-  // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's field)
-  // rolls the sale back with it.
-  if (target && code) {
-    await redeemForSale(trx, ctx, target, {
-      transactionKey: request.key,
-      field: code.field,
-      order: {
-        amountMicros: decision.amountMicros,
-        salesBefore: handler.salesBefore(prepared),
-        partnerId: decision.partnerId,
-        customerId: decision.customerId,
-      },
-    });
-  }
-  const rewardValues = rewardValuesOf(row, decision);
-  // PostgreSQL took the rewards' ids with the sale: they are written below with the rest.
-  const rewards = rewardIds
-    ? rewardValues.map((values, i) => newRewardRow(values, rewardIds[i]))
-    : await repository.insertRewards(trx, rewardValues);
-  const { data, statements } = await saleWrites(trx, ctx, handler, prepared, row, rewards, decision);
-  // The rest in one statement on PostgreSQL (db/together.ts), the program's figures first: the
-  // figure rows are the ones concurrent sales share, so their locks are held from here to the
-  // commit only. The buyer, locked since it was read, gets a new sale version (migration 0023).
-  await repository.executeTogether(trx, [
-    ...statements,
-    ...(rewardIds ? repository.rewardsStatement(trx, rewards) : []),
-    ...(ctx.database.dialect === 'postgres'
-      ? [saleVersionBumpStatement(trx, programId, decision.customerId)]
-      : []),
-  ]);
-  return { data };
-}
-
-/** Attempts of a sale written without a transaction before it takes its buyer's lock instead. */
-const AT_ONCE_ATTEMPTS = 3;
-
-/**
- * PostgreSQL, one sale without a promotion code: read without a lock, decided, and written in one
- * statement that applies only if the buyer's sale version is still the one read (migration 0023),
- * with the program's other such sales of the same turn when it has no active webhook
- * (transactions.sale-batch.ts): two round trips instead of a transaction's six, and no replay
- * look-up before them (the write finds a taken key itself). A concurrent write to the same buyer makes it decide again; after
- * AT_ONCE_ATTEMPTS, or when the buyer does not exist yet, the sale takes the transaction path.
- * Answers undefined when the key is taken (insertOrReplay then replays or refuses).
- */
-async function writeSaleAtOnce<Customer, Prepared>(
-  ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
-  entry: SaleEntry<Customer>,
-  request: SaleRequest,
-): Promise<{ data: unknown } | undefined> {
-  const db = ctx.database.db;
-  // A stored key answers by replay before anything this request would decide or refuse now
-  // (its buyer deleted since, the program's settings changed): asked only off the usual path.
-  const keyStored = async () =>
-    (await repository.findTransactionByKey(db, ctx.program.id, request.key).catch(() => undefined)) !==
-    undefined;
-  let written: { data: unknown } | 'taken' | 'locked';
-  try {
-    written = await attemptAtOnce(ctx, handler, entry, request);
-  } catch (error) {
-    if (await keyStored()) return undefined;
-    throw error;
-  }
-  if (written === 'taken' || (written === 'locked' && (await keyStored()))) return undefined;
-  if (written !== 'locked') return written;
-  return ctx.database.inWriteTransaction((trx) => writeSale(trx, ctx, handler, entry, request));
-}
-
-/** `writeSaleAtOnce`'s tries: written, the key taken, or 'locked' when the transaction path must decide. */
-async function attemptAtOnce<Customer, Prepared>(
-  ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
-  entry: SaleEntry<Customer>,
-  request: SaleRequest,
-): Promise<{ data: unknown } | 'taken' | 'locked'> {
-  const db = ctx.database.db;
-  const programId = ctx.program.id;
-  for (let attempt = 0; attempt < AT_ONCE_ATTEMPTS; attempt++) {
-    const read = await handler.readAtOnce?.(db, ctx, entry);
-    if (!read) return 'locked';
-    const now = nowTimestamp(ctx.clock);
-    const sale = saleInputOf(entry, request.amountMicros, now);
-    const decision = handler.decide(read.prepared, sale);
-    if (decision.rewards.length > read.rewardIds.length) return 'locked';
-    const row: TransactionRow = {
-      id: read.saleId,
-      ...saleRowOf(programId, entry, request, sale, decision),
-      refunded_amount: null,
-    };
-    const rewards = rewardValuesOf(row, decision).map((values, i) => newRewardRow(values, read.rewardIds[i]));
-    const decided = {
-      customerId: decision.customerId,
-      seen: read.version,
-      moves: decision.countsForLaterSales,
-      row,
-      rewards,
-      figures: decision.figures,
-    };
-    let data: unknown;
-    try {
-      if (read.subscribed) {
-        const writes = await saleWrites(db, ctx, handler, read.prepared, row, rewards, decision);
-        data = writes.data;
-        await repository.executeGuarded(
-          db,
-          [saleVersionGuardStatement(db, programId, decided.customerId, decided.seen, decided.moves)],
-          [
-            ...repository.salesStatement(db, [row]),
-            ...repository.rewardsStatement(db, rewards),
-            ...writes.statements,
-          ],
-        );
-      } else {
-        // No events to write: with the program's other such sales of this turn, and only while
-        // the program still has no active webhook (transactions.sale-batch.ts).
-        data = handler.created(read.prepared, row, rewards);
-        await writeDecidedSale(db, programId, decided);
-      }
-      return { data };
-    } catch (error) {
-      if (uniqueViolationColumn(error) === 'key') return 'taken';
-      // Its partner was deleted meanwhile (a deleted buyer fails the guard): the transaction path
-      // says so properly.
-      if (translateDriverError(error)?.kind === 'foreign_key') return 'locked';
-      if (!isRetryable(error)) throw error;
-    }
-  }
-  return 'locked';
+  return {
+    key: request.key,
+    prepare: async (trx) => {
+      const target = code ? await findCodeForSale(trx, ctx, code.value, code.field) : undefined;
+      const partner = target ? await partnerAttributedBy(trx, ctx, target) : undefined;
+      return { prepared: await handler.prepare(trx, ctx, entry, { partner }), target };
+    },
+    // A sale with a code redeems it in the sale's transaction: never read unlocked.
+    readUnlocked:
+      unlocked && !code
+        ? async (db) => {
+            const read = await unlocked(db, ctx, entry);
+            return read && { ...read, prepared: { prepared: read.prepared, target: undefined } };
+          }
+        : undefined,
+    decide: ({ prepared }) => {
+      const sale = saleInputOf(entry, request.amountMicros, nowTimestamp(ctx.clock));
+      const decision = handler.decide(prepared, sale);
+      return { decision, row: saleRowOf(ctx.program.id, entry, request, sale, decision) };
+    },
+    // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's
+    // field) rolls the sale back with it.
+    afterInsert: async (trx, { prepared, target }, _row, decision) => {
+      if (!target || !code) return;
+      await redeemForSale(trx, ctx, target, {
+        transactionKey: request.key,
+        field: code.field,
+        order: {
+          amountMicros: decision.amountMicros,
+          salesBefore: handler.salesBefore(prepared),
+          partnerId: decision.partnerId,
+          customerId: decision.customerId,
+        },
+      });
+    },
+    answer: ({ prepared }, row, rewards) => handler.created(prepared, row, rewards),
+    events: (db, { prepared }, row, rewards) =>
+      saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row)),
+  };
 }
 
 /** The stored sale's columns. */
@@ -388,72 +278,6 @@ function saleRowOf(
     archived_at: null,
     created_at: sale.at,
     deleted_at: null,
-  };
-}
-
-function rewardValuesOf(row: TransactionRow, decision: SaleDecision): repository.NewReward[] {
-  return decision.rewards.map((reward) => ({
-    program_id: row.program_id,
-    transaction_id: row.id,
-    partner_id: reward.partnerId,
-    customer_id: reward.customerId,
-    role: reward.role,
-    status: reward.status,
-    amount: reward.amountMicros,
-    amount_units: reward.units,
-    is_currency: reward.isCurrency,
-    credit: false,
-    commission_type: reward.commissionType,
-    commission_value: reward.commissionValue,
-    product_id: row.product_id,
-    product_type: row.product_type,
-    available_at: reward.availableAt,
-    created_at: row.created_at,
-    deleted_at: null,
-  }));
-}
-
-/** The sale's answer, and its events and figures as statements (written by the caller). */
-async function saleWrites<Customer, Prepared>(
-  db: Kysely<DB>,
-  ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
-  prepared: Prepared,
-  row: TransactionRow,
-  rewards: readonly RewardRow[],
-  decision: SaleDecision,
-) {
-  const programId = ctx.program.id;
-  const data = handler.created(prepared, row, rewards);
-  const events: DomainEvent[] = [
-    { event: 'transaction.created', payload: data, createdAt: row.created_at },
-    ...(await saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row))),
-  ];
-  return {
-    data,
-    statements: [
-      ...saleFigureStatements(db, programId, row.created_at, decision.figures),
-      ...eventsStatement(db, programId, events),
-    ],
-  };
-}
-
-/**
- * A reward row as stored by its insert: the columns the sale gave, its id, the rest empty. The id
- * was reserved with the sale, one per reward; a missing one is a bug, not a refusal.
- */
-function newRewardRow(values: repository.NewReward, id: number | undefined): RewardRow {
-  if (id === undefined) throw new Error('a reward has no reserved id');
-  return {
-    ...values,
-    id,
-    payout_id: null,
-    approved_at: null,
-    paid_at: null,
-    reason: null,
-    description: null,
-    updated_at: null,
-    original_amount: null,
   };
 }
 
@@ -532,7 +356,7 @@ export async function deleteTransaction(ctx: ProgramContext, key: string): Promi
  * racing the delete either commits first and is taken back here, or finds its buyer gone.
  */
 export const deleteSalesOfBuyer: TakeSales = async (trx, ctx, customerId) => {
-  if (ctx.database.dialect === 'postgres') await lockCustomer(trx, ctx.program.id, customerId);
+  await lockCustomer(trx, ctx.program.id, customerId);
   for (const row of await repository.listTransactionsOfBuyer(trx, ctx.program.id, customerId))
     await deleteTransactionRow(trx, ctx, row);
 };
@@ -565,7 +389,7 @@ export async function refundTransaction(ctx: ProgramContext, key: string, body: 
   const requested = body.amount === undefined ? undefined : amountOrThrow(body.amount, 'amount');
   return ctx.database.db.transaction().execute(async (trx) => {
     const row = await getRowOrThrow(trx, ctx, key);
-    if (ctx.database.dialect === 'postgres') await repository.lockTransaction(trx, programId, row.id);
+    await repository.lockTransaction(trx, programId, row.id);
     const fresh = (await repository.findTransactionByKey(trx, programId, key)) ?? row;
     const amountMicros = microsFrom(fresh.amount);
     const refundedBefore = microsFrom(fresh.refunded_amount ?? 0);

@@ -10,8 +10,9 @@ import type { SaleDecision, SaleInput } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
+import type { DomainEvent } from '../../outbox/outbox.ts';
 import type { KnownNames } from '../commissions/commissions.service.ts';
-import type { TransactionListFilter } from './transactions.repository.ts';
+import type { NewTransaction, TransactionListFilter } from './transactions.repository.ts';
 import type { SaleFieldsSchema } from './transactions.shared.schemas.ts';
 
 /**
@@ -56,33 +57,69 @@ export interface SaleHandler<Customer, Prepared> {
   created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): unknown;
   /** Public names of the partners and buyer of the sale (commission events), when the type has commissions. */
   names?(prepared: Prepared, row: TransactionRow): KnownNames;
-  /**
-   * PostgreSQL: what `prepare` reads, without locking the buyer, with its sale version and the
-   * ids the sale and its rewards will have (a sale written in one statement, migration 0023);
-   * undefined when the buyer does not exist (yet). Types without it always take a transaction.
-   */
-  readAtOnce?(
-    db: Kysely<DB>,
-    ctx: ProgramContext,
-    entry: SaleEntry<Customer>,
-  ): Promise<AtOnceRead<Prepared> | undefined>;
-}
-
-/** What a sale written without a transaction read (`SaleHandler.readAtOnce`). */
-export interface AtOnceRead<Prepared> {
-  prepared: Prepared;
-  /** The buyer's `sale_version` when it was read. */
-  version: number;
-  saleId: number;
-  rewardIds: number[];
-  /** Whether the program had an active webhook: without one the sale builds no event. */
-  subscribed: boolean;
 }
 
 /** What the sale's promotion code adds to reading the buyer. */
 export interface SaleHints {
   /** The partner (public id) a buyer created without one gets: the code's only partner. */
   partner?: string | undefined;
+}
+
+/**
+ * How a sale reaches the database (transactions.sale-writer.ts): the steps the service decides,
+ * the writer runs them in the order its strategy needs.
+ */
+/** A sale's key and what makes a replay "the same request". */
+export interface SaleRequest {
+  key: string;
+  digest: string;
+  amountMicros: bigint;
+}
+
+/** A decided sale: its decision and the row it stores. */
+export interface Decided {
+  decision: SaleDecision;
+  row: NewTransaction;
+}
+
+/** What the decision read, without a lock, in one statement (PostgreSQL), with the buyer's version. */
+export interface UnlockedRead<Prepared> {
+  prepared: Prepared;
+  /** The buyer's `sale_version` when it was read. */
+  version: number;
+  saleId: number;
+  /** Reward ids taken ahead with the read; a sale with more rewards takes the rest before writing. */
+  rewardIds: number[];
+  /** Whether the program had an active webhook: without one the sale builds no event. */
+  subscribed: boolean;
+}
+
+/** The steps of one sale, as the service decides them; the writer runs them in its own order. */
+export interface SaleSteps<Prepared, Data> {
+  /** The sale's key (a taken key is answered by replay). */
+  key: string;
+  /** Reads what the decision needs, locked in `trx` (creating the buyer when asked). */
+  prepare(trx: Kysely<DB>): Promise<Prepared>;
+  /** PostgreSQL: the same read, unlocked; undefined when the buyer is unknown (the transaction decides). */
+  readUnlocked?: ((db: Kysely<DB>) => Promise<UnlockedRead<Prepared> | undefined>) | undefined;
+  /** Decides the sale now (its time taken here, so creation order and `created_at` agree). */
+  decide(prepared: Prepared): Decided;
+  /** After the sale row is stored in `trx`: its promotion code redeemed (a refusal rolls it back). */
+  afterInsert?(
+    trx: Kysely<DB>,
+    prepared: Prepared,
+    row: TransactionRow,
+    decision: SaleDecision,
+  ): Promise<void>;
+  /** The create answer, from what `prepare` read. */
+  answer(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): Data;
+  /** The sale's events besides `transaction.created` (its commissions'). */
+  events(
+    db: Kysely<DB>,
+    prepared: Prepared,
+    row: TransactionRow,
+    rewards: readonly RewardRow[],
+  ): Promise<DomainEvent[]>;
 }
 
 /** How a type reads, lists and takes back stored sales. */

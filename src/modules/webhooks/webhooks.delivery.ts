@@ -61,9 +61,9 @@ export class WebhookDeliverer implements WebhookSender {
    * events it took.
    */
   async dispatchEvents(): Promise<number> {
-    const { db, dialect } = this.#deps.database;
+    const { db } = this.#deps.database;
     return db.transaction().execute(async (trx) => {
-      const events = await repository.lockUndispatchedEvents(trx, dialect, this.#dispatchBatch);
+      const events = await repository.lockUndispatchedEvents(trx, this.#dispatchBatch);
       if (events.length === 0) return 0;
       const now = this.#now();
       const programIds = [...new Set(events.map((e) => e.program_id))];
@@ -105,14 +105,8 @@ export class WebhookDeliverer implements WebhookSender {
   /** Claims up to `limit` due deliveries, each with its webhook (undefined: deleted meanwhile). */
   async claimDue(limit: number): Promise<{ delivery: ClaimedDelivery; webhook: WebhookRow | undefined }[]> {
     if (limit <= 0) return [];
-    const { db, dialect } = this.#deps.database;
-    const claimed = await repository.claimDueDeliveries(
-      db,
-      dialect,
-      this.#now(),
-      this.#now(CLAIM_LEASE_MS),
-      limit,
-    );
+    const { db } = this.#deps.database;
+    const claimed = await repository.claimDueDeliveries(db, this.#now(), this.#now(CLAIM_LEASE_MS), limit);
     return this.#withWebhooks(claimed);
   }
 
@@ -189,7 +183,7 @@ export class WebhookDeliverer implements WebhookSender {
   }
 
   async record(results: DeliveryResult[]) {
-    return repository.recordResults(this.#deps.database.db, this.#deps.database.dialect, results);
+    return repository.recordResults(this.#deps.database.db, results);
   }
 
   /**

@@ -1,8 +1,9 @@
 import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { PageRequest } from '../../core/pages.ts';
 import { pageWindow } from '../../core/pages.ts';
+import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
-import type { Dialect } from '../../db/database.ts';
+import { claimUnlocked } from '../../db/locks.ts';
 import type { DB } from '../../db/tables.ts';
 import type {
   DeliveryStatus,
@@ -80,14 +81,14 @@ export async function findWebhooksByIds(db: Kysely<DB>, ids: number[]) {
  * Takes the oldest undispatched events. On PostgreSQL the rows stay locked until the caller's
  * transaction ends and other workers skip them; SQLite has one writer at a time anyway.
  */
-export async function lockUndispatchedEvents(trx: Kysely<DB>, dialect: Dialect, limit: number) {
+export async function lockUndispatchedEvents(trx: Kysely<DB>, limit: number) {
   const query = trx
     .selectFrom('events')
     .select(['id', 'program_id', 'event', 'payload', 'created_at'])
     .where('dispatched_at', 'is', null)
     .orderBy('id')
     .limit(limit);
-  return (dialect === 'postgres' ? query.forUpdate().skipLocked() : query).execute();
+  return claimUnlocked(trx, query).execute();
 }
 
 export async function activeWebhooksOfPrograms(trx: Kysely<DB>, programIds: number[]) {
@@ -144,13 +145,7 @@ const claimedColumns = [
  * due again when its lease runs out, so every pending delivery is sent at least once. On
  * PostgreSQL concurrent workers skip each other's locked rows and never claim the same one.
  */
-export async function claimDueDeliveries(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  now: string,
-  leaseUntil: string,
-  limit: number,
-) {
+export async function claimDueDeliveries(db: Kysely<DB>, now: string, leaseUntil: string, limit: number) {
   const due = db
     .selectFrom('webhook_deliveries')
     .select('id')
@@ -163,7 +158,7 @@ export async function claimDueDeliveries(
   return db
     .updateTable('webhook_deliveries')
     .set({ status: 'sending', next_attempt_at: leaseUntil, updated_at: now })
-    .where('id', 'in', dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .where('id', 'in', claimUnlocked(db, due))
     .where('status', 'in', ['pending', 'sending'])
     .where('next_attempt_at', '<=', now)
     .returning(claimedColumns)
@@ -203,13 +198,9 @@ export interface DeliveryResult {
  * meanwhile is gone); answers the ids it updated. PostgreSQL gets one statement per chunk rather
  * than a round trip per delivery; SQLite, in-process, runs the plain updates.
  */
-async function updateDeliveries(
-  trx: Kysely<DB>,
-  dialect: Dialect,
-  results: DeliveryResult[],
-): Promise<Set<number>> {
+async function updateDeliveries(trx: Kysely<DB>, results: DeliveryResult[]): Promise<Set<number>> {
   const updated = new Set<number>();
-  if (dialect === 'sqlite') {
+  if (!isPostgres(trx)) {
     for (const result of results) {
       const row = await trx
         .updateTable('webhook_deliveries')
@@ -248,15 +239,11 @@ async function updateDeliveries(
 }
 
 /** Writes a batch of results in one transaction; answers the attempt id logged per delivery. */
-export async function recordResults(
-  db: Kysely<DB>,
-  dialect: Dialect,
-  results: DeliveryResult[],
-): Promise<Map<number, number>> {
+export async function recordResults(db: Kysely<DB>, results: DeliveryResult[]): Promise<Map<number, number>> {
   const attemptIds = new Map<number, number>();
   if (results.length === 0) return attemptIds;
   await db.transaction().execute(async (trx) => {
-    const updated = await updateDeliveries(trx, dialect, results);
+    const updated = await updateDeliveries(trx, results);
     const attempts: Insertable<WebhookAttemptsTable>[] = [];
     const owners: number[] = [];
     for (const result of results) {
