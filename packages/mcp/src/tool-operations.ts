@@ -16,6 +16,7 @@ export const toolOperations = {
   create_payout: { method: 'post', path: '/v1/payouts', access: 'write' },
   list_webhooks: { method: 'get', path: '/v1/webhooks', access: 'read' },
   list_webhook_deliveries: { method: 'get', path: '/v1/webhooks/{key}/deliveries', access: 'read' },
+  get_report: { method: 'get', path: '/v1/reports/timeseries', access: 'read' },
 } as const satisfies Record<string, ToolOperation>;
 
 export interface ToolOperation {

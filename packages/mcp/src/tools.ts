@@ -95,4 +95,9 @@ export const tools: Record<ToolName, Tool> = {
         .page();
     },
   },
+  get_report: {
+    description:
+      'Figures over time for the program, one row per day, week or month: `metrics` is a comma list of clicks, signups, customers, paying_customers, sales, revenue, commissions, rewards or subscribers (whichever the program type has); `interval` is day, week or month; `start` and `end` are dates (default: the last 30 days). Money comes per currency. Narrow it to one partner, link or referrer with `partner`, `link` or `customer`.',
+    run: (vouch, args) => vouch.reports.timeseries(asInput<QueryOf<'/v1/reports/timeseries', 'get'>>(args)),
+  },
 };

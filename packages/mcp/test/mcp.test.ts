@@ -81,6 +81,21 @@ describeEachDatabase('vouch-mcp over stdio', (server) => {
     const apiCommissions = await server().request('GET', '/v1/commissions', { token: program.token });
     assert.deepEqual(commissions.data, apiCommissions.body.data);
     assert.equal(commissions.data.length, 1);
+    const report = await parsed(client, 'get_report', { metrics: 'sales,revenue', interval: 'month' });
+    const apiReport = await server().request(
+      'GET',
+      '/v1/reports/timeseries?metrics=sales,revenue&interval=month',
+      {
+        token: program.token,
+      },
+    );
+    assert.equal(apiReport.status, 200, apiReport.text);
+    assert.deepEqual(report, apiReport.body.data);
+    assert.equal(
+      report.reduce((sales: number, row: { sales: number }) => sales + row.sales, 0),
+      1,
+      'the sale just recorded',
+    );
   });
 
   test('an API error is a tool error carrying the API message; the server goes on', async () => {

@@ -6,6 +6,7 @@ import { customers } from './resources/customers.ts';
 import { commissions, payouts } from './resources/earnings.ts';
 import { partners } from './resources/partners.ts';
 import { program, webhooks } from './resources/program.ts';
+import { reports } from './resources/reports.ts';
 import { transactions } from './resources/transactions.ts';
 import type { RetryOptions } from './retry.ts';
 import { type Api, Transport } from './transport.ts';
@@ -41,6 +42,7 @@ export class Vouch {
   readonly leads: ReturnType<typeof leads>;
   readonly coupons: ReturnType<typeof coupons>;
   readonly promotionCodes: ReturnType<typeof promotionCodes>;
+  readonly reports: ReturnType<typeof reports>;
 
   constructor(options: VouchOptions) {
     this.api = createClient<paths>({
@@ -60,5 +62,6 @@ export class Vouch {
     this.leads = leads(transport);
     this.coupons = coupons(transport);
     this.promotionCodes = promotionCodes(transport);
+    this.reports = reports(transport);
   }
 }

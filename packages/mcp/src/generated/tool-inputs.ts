@@ -1212,5 +1212,74 @@ export const toolInputs: ToolInputs = {
         "key"
       ]
     }
+  },
+  "get_report": {
+    "all": {
+      "type": "object",
+      "properties": {
+        "metrics": {
+          "type": "string",
+          "maxLength": 200,
+          "description": "Comma list of clicks, signups, customers, paying_customers, sales, revenue, commissions (affiliate), rewards (refer-a-friend), subscribers (newsletter); default: every metric of the program type"
+        },
+        "interval": {
+          "anyOf": [
+            {
+              "type": "string",
+              "enum": [
+                "day"
+              ]
+            },
+            {
+              "type": "string",
+              "enum": [
+                "week"
+              ]
+            },
+            {
+              "type": "string",
+              "enum": [
+                "month"
+              ]
+            }
+          ],
+          "default": "day",
+          "description": "Bucket size: a day, a week starting Monday, a month"
+        },
+        "start": {
+          "type": "string",
+          "maxLength": 10,
+          "description": "First day; default 29 days before `end` (YYYY-MM-DD, inclusive)"
+        },
+        "end": {
+          "type": "string",
+          "maxLength": 10,
+          "description": "Last day; default today in the program time zone (YYYY-MM-DD, inclusive)"
+        },
+        "partner": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "Only figures of this partner (its id or key)"
+        },
+        "link": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "Only figures of this referral link (its key)"
+        },
+        "customer": {
+          "type": "string",
+          "minLength": 1,
+          "maxLength": 255,
+          "description": "Only figures of this refer-a-friend referrer (customer id)"
+        },
+        "currency": {
+          "type": "string",
+          "maxLength": 3,
+          "description": "Money metrics in this currency only; without it, one figure per currency seen in the range"
+        }
+      }
+    }
   }
 };
