@@ -1,3 +1,4 @@
+import { textAt } from './billing-json.ts';
 /**
  * What a processor's event asks of Vouch, decided from its payload alone (the Stripe and Paddle
  * readers in billing-stripe.ts and billing-paddle.ts): create a customer, record a sale, refund a
@@ -69,6 +70,23 @@ export type BillingAction =
 export interface BillingEnvelope {
   eventId: string;
   type: string;
+}
+
+/**
+ * A processor's customer created or changed: the same shape from Stripe and Paddle, whose
+ * customers differ only in where the referral is kept (`metadata` or `custom_data`).
+ */
+export function customerAction(customer: unknown, referral: string | undefined): BillingAction {
+  return {
+    kind: 'customer',
+    buyer: {
+      customerId: textAt(customer, 'id') ?? null,
+      email: textAt(customer, 'email'),
+      name: textAt(customer, 'name'),
+      referrals: orderedReferrals([referral]),
+      promotionCode: undefined,
+    },
+  };
 }
 
 /** Referral keys in order, blank and repeated ones dropped. */

@@ -1,5 +1,5 @@
 import type { BillingAction, BillingEnvelope } from './billing-events.ts';
-import { orderedReferrals } from './billing-events.ts';
+import { customerAction, orderedReferrals } from './billing-events.ts';
 import { at, isObject, listAt, textAt } from './billing-json.ts';
 import { minorUnitsOf } from './billing-money.ts';
 import { REFERRAL_METADATA_KEY } from './billing-stripe.ts';
@@ -75,18 +75,7 @@ function adjustmentChanged(adjustment: unknown): BillingAction {
   };
 }
 
-function customerChanged(customer: unknown): BillingAction {
-  return {
-    kind: 'customer',
-    buyer: {
-      customerId: textAt(customer, 'id') ?? null,
-      email: textAt(customer, 'email'),
-      name: textAt(customer, 'name'),
-      referrals: orderedReferrals([referralIn(customer)]),
-      promotionCode: undefined,
-    },
-  };
-}
+const customerChanged = (customer: unknown) => customerAction(customer, referralIn(customer));
 
 /** The action of a Paddle event (its `event_type` and `data`). */
 export function paddleAction(event: unknown): BillingAction {

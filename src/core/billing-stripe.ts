@@ -1,5 +1,5 @@
 import type { BillingAction, BillingBuyer, BillingEnvelope } from './billing-events.ts';
-import { orderedReferrals } from './billing-events.ts';
+import { customerAction, orderedReferrals } from './billing-events.ts';
 import { at, idAt, isObject, listAt, textAt } from './billing-json.ts';
 import { minorUnitsOf } from './billing-money.ts';
 
@@ -159,18 +159,7 @@ function disputeClosed(dispute: unknown): BillingAction {
   };
 }
 
-function customerChanged(customer: unknown): BillingAction {
-  return {
-    kind: 'customer',
-    buyer: {
-      customerId: textAt(customer, 'id') ?? null,
-      email: textAt(customer, 'email'),
-      name: textAt(customer, 'name'),
-      referrals: orderedReferrals([referralIn(customer)]),
-      promotionCode: undefined,
-    },
-  };
-}
+const customerChanged = (customer: unknown) => customerAction(customer, referralIn(customer));
 
 /** The action of a Stripe event (its `type` and `data.object`). */
 export function stripeAction(event: unknown): BillingAction {
