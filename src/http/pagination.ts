@@ -15,7 +15,25 @@ export function baseUrl(request: FastifyRequest): string {
  * The list envelope with absolute links on our own host (contract §4.11). Links keep the
  * request's filters and `limit`, so a client that follows `next` verbatim gets the next page.
  */
-export function paginated<T>(request: FastifyRequest, page: PageRequest, rowsPlusOne: readonly T[]) {
+/** One page of a list answer. */
+export interface Page<T> {
+  data: T[];
+  links: { first: string; last: null; prev: string | null; next: string | null };
+  meta: { current_page: number; from: number | null; path: string; per_page: number; to: number | null };
+  status: 1;
+}
+
+/**
+ * The page of each row type a union of arrays may hold: rows of one program type's shape answer
+ * that type's page (`A[] | B[]` gives `Page<A> | Page<B>`, never a page mixing both).
+ */
+export type PageOf<Rows> = Rows extends readonly (infer T)[] ? Page<T> : never;
+
+export function paginated<Rows extends readonly unknown[]>(
+  request: FastifyRequest,
+  page: PageRequest,
+  rowsPlusOne: Rows,
+): PageOf<Rows> {
   const data = rowsPlusOne.slice(0, page.limit);
   const hasNext = rowsPlusOne.length > page.limit;
   const path = `${baseUrl(request)}${request.url.split('?')[0]}`;
@@ -23,7 +41,7 @@ export function paginated<T>(request: FastifyRequest, page: PageRequest, rowsPlu
   const link = (n: number) =>
     `${path}?${qs.stringify({ ...rest, limit: page.limit, page: n }, { encodeValuesOnly: true })}`;
   const from = data.length > 0 ? (page.page - 1) * page.limit + 1 : null;
-  return {
+  const answer: Page<Rows[number]> = {
     data,
     links: {
       first: link(1),
@@ -38,6 +56,8 @@ export function paginated<T>(request: FastifyRequest, page: PageRequest, rowsPlu
       per_page: page.limit,
       to: from === null ? null : from + data.length - 1,
     },
-    status: 1 as const,
+    status: 1,
   };
+  // Rows is one array type per call, so the page is that type's (the conditional type cannot see it).
+  return answer as PageOf<Rows>;
 }

@@ -2,7 +2,7 @@ import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type TSchema, type TUnion, Type } from 'typebox';
-import type { ProgramType } from '../core/program-types.ts';
+import { type ProgramType, programTypes } from '../core/program-types.ts';
 import { stripAbsent } from './absent.ts';
 import {
   compileBodyValidator,
@@ -13,24 +13,32 @@ import {
 
 type Serializer = (payload: unknown) => string;
 
-/** One schema per program type, in the order the document lists them. */
-export interface EveryProgramType<A extends TSchema, R extends TSchema, N extends TSchema> {
-  affiliate: A;
-  referral: R;
-  newsletter: N;
-}
+/** The schemas a record of variants holds, as a tuple in the order of `programTypes`. */
+type Branches<V, Types extends readonly ProgramType[] = typeof programTypes> = Types extends readonly [
+  infer Type extends ProgramType,
+  ...infer Rest extends ProgramType[],
+]
+  ? Type extends keyof V
+    ? V[Type] extends TSchema
+      ? [V[Type], ...Branches<V, Rest>]
+      : Branches<V, Rest>
+    : Branches<V, Rest>
+  : [];
 
 /**
  * The union a variant route declares as its 200, marked with the program type of each branch:
  * the type provider types the handler's answer by it (one of the variants), the document shows
- * it, and the hook below serializes each answer with its own program type's branch.
+ * it, and the hook below serializes each answer with its own program type's branch. A route that
+ * serves some program types only names theirs.
  */
-export function unionOfVariants<A extends TSchema, R extends TSchema, N extends TSchema>(
-  variants: EveryProgramType<A, R, N>,
-): TUnion<[A, R, N]> {
-  return Type.Union([variants.affiliate, variants.referral, variants.newsletter], {
-    [VARIANTS_MARKER]: ['affiliate', 'referral', 'newsletter'],
-  });
+export function unionOfVariants<V extends Partial<Record<ProgramType, TSchema>>>(
+  variants: V,
+): TUnion<Branches<V>> {
+  const types = programTypes.filter((type) => variants[type] !== undefined);
+  const branches = types.flatMap((type) => variants[type] ?? []);
+  const union: TUnion<TSchema[]> = Type.Union(branches, { [VARIANTS_MARKER]: types });
+  // The branches are in the order of programTypes, as the tuple type says.
+  return union as TUnion<Branches<V>>;
 }
 
 /**
@@ -69,7 +77,8 @@ export const programVariants = fp(async (app: FastifyInstance) => {
     if (variants.response) {
       const entries = Object.entries(variants.response) as [ProgramType, TSchema][];
       const responses = (schema.response ??= {}) as Record<string, unknown>;
-      responses[200] = Type.Union(
+      // The success status the route declares: 201 for a create, else 200.
+      responses[responses[201] === undefined ? 200 : 201] = Type.Union(
         entries.map(([, s]) => s),
         { [VARIANTS_MARKER]: entries.map(([type]) => type) },
       );

@@ -79,6 +79,8 @@ const entryFields = {
 
 export const AffiliateCustomerEntry = Type.Object(entryFields, { title: 'AffiliateCustomerEntry' });
 export const AffiliateCustomer = Type.Object({ ...entryFields, tags: Tags }, { title: 'AffiliateCustomer' });
+export type AffiliateCustomerEntry = Static<typeof AffiliateCustomerEntry>;
+export type AffiliateCustomer = Static<typeof AffiliateCustomer>;
 
 /** List filters of affiliate programs (contract §4: partner_key, partner_email, partner[key]). */
 export const affiliateCustomerFilters = {

@@ -25,6 +25,8 @@ import {
   toAffiliateCustomerEntry,
 } from './customers.affiliate.records.ts';
 import type {
+  AffiliateCustomer,
+  AffiliateCustomerEntry,
   CreateAffiliateCustomerBody,
   UpdateAffiliateCustomerBody,
 } from './customers.affiliate.schemas.ts';
@@ -186,13 +188,9 @@ async function transactionsPage(ctx: ProgramContext, id: string, query: Customer
   return { customerId: row.id, window: exactPageWindow({ page, limit }) };
 }
 
-export const affiliateCustomers: CustomerBehaviour<CreateAffiliateCustomerBody, UpdateAffiliateCustomerBody> =
-  {
-    create,
-    get,
-    list,
-    search,
-    update,
-    remove,
-    transactionsPage,
-  };
+export const affiliateCustomers: CustomerBehaviour<
+  CreateAffiliateCustomerBody,
+  UpdateAffiliateCustomerBody,
+  AffiliateCustomer,
+  AffiliateCustomerEntry
+> = { create, get, list, search, update, remove, transactionsPage };

@@ -13,16 +13,16 @@ import type { CustomerSalesPage, TakeSales } from './customers.shared.ts';
  * of exactly the variant schemas that validated them, so no behaviour reads an untyped body.
  * Kept apart from customers.shared.ts, which the schemas import: this file imports the schemas.
  */
-export interface CustomerBehaviour<Create, Update> {
+export interface CustomerBehaviour<Create, Update, Customer, Entry> {
   /** `POST /v1/customers` (and the nested `POST /v1/customer`, flattened before). */
-  create(ctx: ProgramContext, body: Create): Promise<unknown>;
+  create(ctx: ProgramContext, body: Create): Promise<Customer>;
   /** `GET /v1/customers/{id}`: `id` is the path segment as sent. */
-  get(ctx: ProgramContext, id: string): Promise<unknown>;
+  get(ctx: ProgramContext, id: string): Promise<Customer>;
   /** One page plus one entry (`paginated()` cuts it). */
-  list(ctx: ProgramContext, query: ListCustomersQuery): Promise<unknown[]>;
-  search(ctx: ProgramContext, query: SearchCustomersQuery): Promise<unknown[]>;
+  list(ctx: ProgramContext, query: ListCustomersQuery): Promise<Entry[]>;
+  search(ctx: ProgramContext, query: SearchCustomersQuery): Promise<Entry[]>;
   /** `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body). */
-  update(ctx: ProgramContext, id: string | undefined, body: Update): Promise<unknown>;
+  update(ctx: ProgramContext, id: string | undefined, body: Update): Promise<Customer>;
   /**
    * `DELETE /v1/customers/{id}` (`{path}`) or `DELETE /v1/customers` with body `key`/`email`/`id`;
    * `takeSales` takes the customer's own sales back first, in the same transaction.
@@ -37,4 +37,7 @@ export interface CustomerBehaviour<Create, Update> {
 }
 
 /** The parts that read no body: the same for every type, so the service may pick by the program. */
-export type CustomerReads = Omit<CustomerBehaviour<never, never>, 'create' | 'update'>;
+export type CustomerReads<Customer, Entry> = Omit<
+  CustomerBehaviour<never, never, Customer, Entry>,
+  'create' | 'update'
+>;

@@ -94,6 +94,7 @@ const entryFields = {
 
 /** List, search and referrals entries carry only these (spec). */
 export const ReferralCustomerEntry = Type.Object(entryFields, { title: 'ReferralCustomerEntry' });
+export type ReferralCustomerEntry = Static<typeof ReferralCustomerEntry>;
 
 const recordFields = {
   ...entryFields,
@@ -112,6 +113,7 @@ export const ReferralCustomer = Type.Object(
   { ...recordFields, referring_customer: Type.Union([ReferringCustomer, Type.Null()]) },
   { title: 'ReferralCustomer' },
 );
+export type ReferralCustomer = Static<typeof ReferralCustomer>;
 
 /** `refer_status` of `GET /v1/customers` (refer-a-friend programs). */
 export const referralCustomerFilters = {

@@ -28,7 +28,12 @@ import {
 import type { CustomerBehaviour } from './customers.behaviour.ts';
 import { recordOf, referrerRefOf, toReferralCustomerEntry } from './customers.referral.records.ts';
 import * as referralRepository from './customers.referral.repository.ts';
-import type { CreateReferralCustomerBody, UpdateReferralCustomerBody } from './customers.referral.schemas.ts';
+import type {
+  CreateReferralCustomerBody,
+  ReferralCustomer,
+  ReferralCustomerEntry,
+  UpdateReferralCustomerBody,
+} from './customers.referral.schemas.ts';
 import * as repository from './customers.repository.ts';
 import type {
   CustomerTransactionsQuery,
@@ -381,7 +386,12 @@ async function transactionsPage(ctx: ProgramContext, id: string, query: Customer
   return { customerId: row.id, window: exactPageWindow({ page, limit }) };
 }
 
-export const referralCustomers: CustomerBehaviour<CreateReferralCustomerBody, UpdateReferralCustomerBody> = {
+export const referralCustomers: CustomerBehaviour<
+  CreateReferralCustomerBody,
+  UpdateReferralCustomerBody,
+  ReferralCustomer,
+  ReferralCustomerEntry
+> = {
   create,
   get,
   list,

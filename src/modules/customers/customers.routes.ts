@@ -2,19 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import {
-  errorResponses,
-  PaginatedPlaceholder,
-  StatusOnly,
-  SuccessPlaceholder,
-  withVariantExample,
-} from '../../http/schemas.ts';
+import { unionOfVariants } from '../../http/program-variants.ts';
+import { errorResponses, StatusOnly, withVariantExample } from '../../http/schemas.ts';
+import { success } from '../../http/success.ts';
 // A customer's sales belong to the transactions module: its list, and taking them back on delete.
 import { deleteSalesOfBuyer, listCustomerTransactions } from '../transactions/transactions.service.ts';
 import {
   CreateCustomerBodyByProgramType,
   CreateCustomerNestedBodyByProgramType,
-  CreatedCustomerResponse,
   CustomerIdParams,
   CustomerListResponseByProgramType,
   CustomerResponseByProgramType,
@@ -66,14 +61,14 @@ export async function customersRoutes(fastify: FastifyInstance) {
         'Creates a customer: for affiliate programs a buyer attributed to a `partner` (by id, key or email), for refer-a-friend programs a customer with its own referral link, optionally `referred_by` another. The body and answer depend on the program type.',
       summary: 'Create a customer',
       tags,
-      response: { 201: CreatedCustomerResponse, ...errorResponses },
+      response: { 201: unionOfVariants(CustomerResponseByProgramType), ...errorResponses },
     },
     handler: async (request, reply) => {
       const data = await createCustomer(
         programContext(request),
         variantInput(request, CreateCustomerBodyByProgramType),
       );
-      return reply.code(201).send({ data, status: 1 as const });
+      return reply.code(201).send(success(data));
     },
   });
 
@@ -94,14 +89,14 @@ export async function customersRoutes(fastify: FastifyInstance) {
         'Creates a customer from the older nested body `{customer, partner}`; answers as `POST /v1/customers`.',
       summary: 'Create a customer (older nested body `{customer, partner}`)',
       tags,
-      response: { 201: CreatedCustomerResponse, ...errorResponses },
+      response: { 201: unionOfVariants(CustomerResponseByProgramType), ...errorResponses },
     },
     handler: async (request, reply) => {
       const data = await createCustomerNested(
         programContext(request),
         variantInput(request, CreateCustomerNestedBodyByProgramType),
       );
-      return reply.code(201).send({ data, status: 1 as const });
+      return reply.code(201).send(success(data));
     },
   });
 
@@ -114,7 +109,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
       summary: 'List customers, newest first',
       tags,
       querystring: ListCustomersQuery,
-      response: { 200: PaginatedPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CustomerListResponseByProgramType), ...errorResponses },
     },
     handler: async (request) =>
       paginated(request, request.query, await listCustomers(programContext(request), request.query)),
@@ -128,7 +123,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
       summary: 'Search customers by id, key or email',
       tags,
       querystring: SearchCustomersQuery,
-      response: { 200: PaginatedPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CustomerListResponseByProgramType), ...errorResponses },
     },
     handler: async (request) =>
       paginated(request, request.query, await searchCustomers(programContext(request), request.query)),
@@ -143,12 +138,9 @@ export async function customersRoutes(fastify: FastifyInstance) {
       summary: 'Get a customer (affiliate: by key; refer-a-friend: by id or key)',
       tags,
       params: CustomerIdParams,
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CustomerResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await getCustomer(programContext(request), request.params.id),
-      status: 1 as const,
-    }),
+    handler: async (request) => success(await getCustomer(programContext(request), request.params.id)),
   });
 
   app.put('/v1/customers/:id', {
@@ -165,16 +157,16 @@ export async function customersRoutes(fastify: FastifyInstance) {
       summary: 'Update a customer; the body is wrapped in `update` or flat',
       tags,
       params: CustomerIdParams,
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CustomerResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await updateCustomer(
-        programContext(request),
-        request.params.id,
-        variantInput(request, UpdateCustomerBodyByProgramType),
+    handler: async (request) =>
+      success(
+        await updateCustomer(
+          programContext(request),
+          request.params.id,
+          variantInput(request, UpdateCustomerBodyByProgramType),
+        ),
       ),
-      status: 1 as const,
-    }),
   });
 
   app.put('/v1/customers', {
@@ -188,16 +180,16 @@ export async function customersRoutes(fastify: FastifyInstance) {
         'Updates the customer named by `key` or `id` in the body (the older form); fields come wrapped in `update` or flat.',
       summary: 'Update a customer named in the body (older form)',
       tags,
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CustomerResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await updateCustomer(
-        programContext(request),
-        undefined,
-        variantInput(request, UpdateCustomerBodyByProgramType),
+    handler: async (request) =>
+      success(
+        await updateCustomer(
+          programContext(request),
+          undefined,
+          variantInput(request, UpdateCustomerBodyByProgramType),
+        ),
       ),
-      status: 1 as const,
-    }),
   });
 
   app.delete('/v1/customers/:id', {
@@ -243,11 +235,9 @@ export async function customersRoutes(fastify: FastifyInstance) {
       tags,
       params: CustomerIdParams,
       querystring: CustomerTransactionsQuery,
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CustomerTransactionsResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await listCustomerTransactions(programContext(request), request.params.id, request.query),
-      status: 1 as const,
-    }),
+    handler: async (request) =>
+      success(await listCustomerTransactions(programContext(request), request.params.id, request.query)),
   });
 }

@@ -93,8 +93,3 @@ export const CustomerTransactionsQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
 });
 export type CustomerTransactionsQuery = Static<typeof CustomerTransactionsQuery>;
-
-/** The create answers' 201, documented as the union of the types' customers (variants serialize). */
-export const CreatedCustomerResponse = Type.Unsafe<{ data: unknown; status: 1 }>(
-  Type.Union(Object.values(CustomerResponseByProgramType) as TSchema[]),
-);

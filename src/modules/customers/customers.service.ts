@@ -1,6 +1,8 @@
 import type { ProgramContext } from '../../context.ts';
 import { assertNever } from '../../core/program-types.ts';
 import type {
+  AffiliateCustomer,
+  AffiliateCustomerEntry,
   CreateAffiliateCustomerBody,
   CreateAffiliateCustomerNestedBody,
   UpdateAffiliateCustomerBody,
@@ -10,6 +12,8 @@ import type { CustomerBehaviour, CustomerReads } from './customers.behaviour.ts'
 import type {
   CreateReferralCustomerBody,
   CreateReferralCustomerNestedBody,
+  ReferralCustomer,
+  ReferralCustomerEntry,
   UpdateReferralCustomerBody,
 } from './customers.referral.schemas.ts';
 import { referralCustomers } from './customers.referral.ts';
@@ -30,9 +34,14 @@ import type { CustomerProgramType, TakeSales } from './customers.shared.ts';
 const customerBehaviour = {
   affiliate: affiliateCustomers,
   referral: referralCustomers,
-} satisfies Record<CustomerProgramType, CustomerBehaviour<never, never>>;
+};
 
-function readsOf(ctx: ProgramContext): CustomerReads {
+/** The reads of whichever type the program has: each answers its own type's shapes. */
+type AnyCustomerReads =
+  | CustomerReads<AffiliateCustomer, AffiliateCustomerEntry>
+  | CustomerReads<ReferralCustomer, ReferralCustomerEntry>;
+
+function readsOf(ctx: ProgramContext): AnyCustomerReads {
   return customerBehaviour[ctx.program.type as CustomerProgramType];
 }
 

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Email, NullableString } from '../../http/schemas.ts';
 import { CustomerCreatedAt, PartnerRef, PartnerRefInput } from '../customers/customers.affiliate.schemas.ts';
 import {
@@ -43,6 +43,7 @@ export const AffiliateTransaction = Type.Object(
   },
   { title: 'AffiliateTransaction' },
 );
+export type AffiliateTransaction = Static<typeof AffiliateTransaction>;
 
 /** List filters of affiliate programs: `partner[key]`, `customer[key]`, `partner_key`, `partner_email`. */
 export const affiliateTransactionFilters = {

@@ -27,7 +27,7 @@ import {
 } from '../customers/customers.service.ts';
 import { findPartnerById, findPartnerByRef, findPartnersByIds } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
-import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
+import type { AffiliateTransaction, AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
 import { applySaleFigures } from './transactions.figures.ts';
 import * as repository from './transactions.repository.ts';
 import {
@@ -235,7 +235,7 @@ export async function readAffiliateUnlocked(
   };
 }
 
-export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
+export const affiliateSales: SaleHandler<Customer, AffiliatePrepared, AffiliateTransaction> = {
   prepare,
   salesBefore: (prepared) => prepared.salesBefore,
   decide: (prepared, sale) =>
@@ -272,7 +272,9 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared> = {
  * converted lead's, when the lead setup has a commission of its own); hold days and tier two stay
  * the program's.
  */
-export function affiliateSalesEarning(rule: CommissionRule): SaleHandler<Customer, AffiliatePrepared> {
+export function affiliateSalesEarning(
+  rule: CommissionRule,
+): SaleHandler<Customer, AffiliatePrepared, AffiliateTransaction> {
   return {
     ...affiliateSales,
     prepare: async (trx, ctx, entry) => {
@@ -415,7 +417,7 @@ async function listOfCustomer(
   return serialize(db, ctx, rows);
 }
 
-export const storedAffiliateSales: StoredSales = {
+export const storedAffiliateSales: StoredSales<AffiliateTransaction, AffiliateTransaction> = {
   serialize,
   serializeCreated: serialize,
   applyEffects,

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Email, NullableString } from '../../http/schemas.ts';
 import { CustomerCreatedAt } from '../customers/customers.affiliate.schemas.ts';
 import { ReferralCustomerRef } from '../customers/customers.referral.schemas.ts';
@@ -47,9 +47,11 @@ export const ReferralTransaction = Type.Object(
   { ...transactionFields, customer: NullableString, referred_customer: Type.String() },
   { title: 'ReferralTransaction' },
 );
+export type ReferralTransaction = Static<typeof ReferralTransaction>;
 
 /** The create response: the referrer in `partner`, the buyer in `customer` (spec). */
 export const CreatedReferralTransaction = Type.Object(
   { ...transactionFields, partner: NullableString, customer: Type.String() },
   { title: 'CreatedReferralTransaction' },
 );
+export type CreatedReferralTransaction = Static<typeof CreatedReferralTransaction>;

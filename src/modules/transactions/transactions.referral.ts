@@ -26,7 +26,11 @@ import {
 } from '../customers/customers.service.ts';
 import { readProgram } from '../program/program.service.ts';
 import { applySaleFigures } from './transactions.figures.ts';
-import type { ReferralTransactionCustomer } from './transactions.referral.schemas.ts';
+import type {
+  CreatedReferralTransaction,
+  ReferralTransaction,
+  ReferralTransactionCustomer,
+} from './transactions.referral.schemas.ts';
 import * as repository from './transactions.repository.ts';
 import {
   outcomeOnWire,
@@ -206,7 +210,7 @@ export async function readReferralUnlocked(
   };
 }
 
-export const referralSales: SaleHandler<Customer, ReferralPrepared> = {
+export const referralSales: SaleHandler<Customer, ReferralPrepared, CreatedReferralTransaction> = {
   prepare,
   salesBefore: (prepared) => prepared.purchasesBefore,
   decide: (prepared, sale) =>
@@ -362,7 +366,7 @@ async function listOfCustomer(
   return serialize(db, ctx, rows);
 }
 
-export const storedReferralSales: StoredSales = {
+export const storedReferralSales: StoredSales<ReferralTransaction, CreatedReferralTransaction> = {
   serialize,
   serializeCreated,
   applyEffects,

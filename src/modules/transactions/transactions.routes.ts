@@ -2,14 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { programContext, variantInput } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
-import {
-  errorResponses,
-  PaginatedPlaceholder,
-  StatusOnly,
-  SuccessPlaceholder,
-  withExample,
-  withVariantExample,
-} from '../../http/schemas.ts';
+import { unionOfVariants } from '../../http/program-variants.ts';
+import { errorResponses, StatusOnly, withExample, withVariantExample } from '../../http/schemas.ts';
+import { success } from '../../http/success.ts';
 import {
   CreateTransactionBodyByProgramType,
   CreateTransactionResponseByProgramType,
@@ -58,15 +53,15 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
         'Records a sale (or, with `transactions`, up to 100 at once) for a customer and creates the commissions or rewards it earns. A repeated `key` with the same fields replays the stored sale; other fields under a taken key are a 422.',
       summary: 'Record a sale, or several at once (`transactions`), with the rewards they earn',
       tags,
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(CreateTransactionResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await createTransactions(
-        programContext(request),
-        variantInput(request, CreateTransactionBodyByProgramType),
+    handler: async (request) =>
+      success(
+        await createTransactions(
+          programContext(request),
+          variantInput(request, CreateTransactionBodyByProgramType),
+        ),
       ),
-      status: 1 as const,
-    }),
   });
 
   app.get('/v1/transactions', {
@@ -77,7 +72,7 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
       summary: 'List transactions, newest first',
       tags,
       querystring: ListTransactionsQuery,
-      response: { 200: PaginatedPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(TransactionListResponseByProgramType), ...errorResponses },
     },
     handler: async (request) =>
       paginated(request, request.query, await listTransactions(programContext(request), request.query)),
@@ -91,12 +86,9 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
       summary: 'Get a transaction by key',
       tags,
       params: TransactionKeyParams,
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(TransactionResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await getTransaction(programContext(request), request.params.key),
-      status: 1 as const,
-    }),
+    handler: async (request) => success(await getTransaction(programContext(request), request.params.key)),
   });
 
   app.post('/v1/transactions/:key/archive', {
@@ -126,12 +118,10 @@ export async function transactionsRoutes(fastify: FastifyInstance) {
       tags,
       params: TransactionKeyParams,
       body: withExample(RefundTransactionBody, { amount: 20 }),
-      response: { 200: SuccessPlaceholder, ...errorResponses },
+      response: { 200: unionOfVariants(TransactionResponseByProgramType), ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await refundTransaction(programContext(request), request.params.key, request.body ?? {}),
-      status: 1 as const,
-    }),
+    handler: async (request) =>
+      success(await refundTransaction(programContext(request), request.params.key, request.body ?? {})),
   });
 
   app.post('/v1/transactions/:key/revoke-archive', {

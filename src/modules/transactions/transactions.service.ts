@@ -28,7 +28,7 @@ import {
   partnerAttributedBy,
   redeemForSale,
 } from '../promotion-codes/promotion-codes.service.ts';
-import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
+import type { AffiliateTransaction, AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
 import {
   affiliateSales,
   affiliateSalesEarning,
@@ -36,6 +36,7 @@ import {
   storedAffiliateSales,
 } from './transactions.affiliate.ts';
 import { applySaleFigures } from './transactions.figures.ts';
+import type { CreatedReferralTransaction, ReferralTransaction } from './transactions.referral.schemas.ts';
 import { readReferralUnlocked, referralSales, storedReferralSales } from './transactions.referral.ts';
 import * as repository from './transactions.repository.ts';
 import { type SaleWriter, saleWriterIn, saleWriterOf } from './transactions.sale-writer.ts';
@@ -67,9 +68,14 @@ import {
 const storedSales = {
   affiliate: storedAffiliateSales,
   referral: storedReferralSales,
-} satisfies Record<TransactionProgramType, StoredSales>;
+};
 
-function storedSalesOf(ctx: ProgramContext): StoredSales {
+/** The stored sales of whichever type the program has: each answers its own type's shapes. */
+type AnyStoredSales =
+  | StoredSales<AffiliateTransaction, AffiliateTransaction>
+  | StoredSales<ReferralTransaction, CreatedReferralTransaction>;
+
+function storedSalesOf(ctx: ProgramContext): AnyStoredSales {
   return storedSales[ctx.program.type as TransactionProgramType];
 }
 
@@ -127,10 +133,10 @@ function entriesOf<Customer>(body: CreateBody<Customer> & Partial<SaleEntry<Cust
   return { entries: [single as SaleEntry<Customer>], multiple: false };
 }
 
-async function createWith<Customer extends { id?: string; key?: string; email?: string }, Prepared>(
+async function createWith<Customer extends { id?: string; key?: string; email?: string }, Prepared, Created>(
   ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
-  stored: StoredSales,
+  handler: SaleHandler<Customer, Prepared, Created>,
+  stored: StoredSales<unknown, Created>,
   body: CreateBody<Customer> & Partial<SaleEntry<Customer>>,
   unlocked?: UnlockedSaleRead<Customer, Prepared>,
 ) {
@@ -143,8 +149,8 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
   const [single] = entries;
   if (!multiple && single)
     return recordSale(ctx.database.db, ctx, handler, stored, single, saleWriterOf(ctx), unlocked);
-  const data = await ctx.database.inWriteTransaction(async (trx) => {
-    const out: unknown[] = [];
+  return ctx.database.inWriteTransaction(async (trx) => {
+    const out: Created[] = [];
     for (const [index, entry] of entries.entries()) {
       try {
         out.push(await recordSale(trx, ctx, handler, stored, entry, saleWriterIn(trx, ctx)));
@@ -154,7 +160,6 @@ async function createWith<Customer extends { id?: string; key?: string; email?: 
     }
     return out;
   });
-  return multiple ? data : data[0];
 }
 
 /** The one-statement read of a type's buyer, unlocked, for the writer's guarded strategy. */
@@ -169,11 +174,11 @@ type UnlockedSaleRead<Customer, Prepared> = (
  * stored with the same request, refused when with another, otherwise decided and written by
  * `writer` (transactions.sale-writer.ts), which chooses how the rows are written.
  */
-async function recordSale<Customer extends { id?: string; key?: string; email?: string }, Prepared>(
+async function recordSale<Customer extends { id?: string; key?: string; email?: string }, Prepared, Created>(
   db: Kysely<DB>,
   ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
-  stored: StoredSales,
+  handler: SaleHandler<Customer, Prepared, Created>,
+  stored: StoredSales<unknown, Created>,
   entry: SaleEntry<Customer>,
   writer: SaleWriter,
   unlocked?: UnlockedSaleRead<Customer, Prepared>,
@@ -191,8 +196,7 @@ async function recordSale<Customer extends { id?: string; key?: string; email?: 
     insertFirst: writer.findsTakenKey,
   });
   if ('created' in outcome) return outcome.created.data;
-  const [data] = await stored.serializeCreated(db, ctx, [outcome.replayed]);
-  return data;
+  return onlyOne(await stored.serializeCreated(db, ctx, [outcome.replayed]));
 }
 
 /** What a sale read, with the promotion code it redeems (none on the unlocked read). */
@@ -202,13 +206,13 @@ interface PreparedSale<Prepared> {
 }
 
 /** How the service decides a sale, as steps for the writer: reads, the pure decision, the answer. */
-function saleSteps<Customer, Prepared>(
+function saleSteps<Customer, Prepared, Created>(
   ctx: ProgramContext,
-  handler: SaleHandler<Customer, Prepared>,
+  handler: SaleHandler<Customer, Prepared, Created>,
   entry: SaleEntry<Customer>,
   request: SaleRequest,
   unlocked: UnlockedSaleRead<Customer, Prepared> | undefined,
-): SaleSteps<PreparedSale<Prepared>, unknown> {
+): SaleSteps<PreparedSale<Prepared>, Created> {
   const code = saleCodeOf(entry);
   return {
     key: request.key,
@@ -291,6 +295,13 @@ function saleCodeOf(entry: { promotion_code?: string | undefined; discount_code?
 // Fields of the shared part of the multiple form keep their name; the others go under `transactions.N.`.
 const isSharedField = (field: string) => /^(customer|options)(\.|$)/.test(field);
 
+/** The one entry a list of one row serializes to. */
+function onlyOne<Entries extends readonly unknown[]>(entries: Entries): Entries[number] {
+  const [entry] = entries;
+  if (entry === undefined) throw new Error('a stored sale serialized to no entry');
+  return entry;
+}
+
 async function getRowOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string) {
   const row = await repository.findTransactionByKey(db, ctx.program.id, key);
   if (!row) throw transactionNotFound();
@@ -299,8 +310,7 @@ async function getRowOrThrow(db: Kysely<DB>, ctx: ProgramContext, key: string) {
 
 export async function getTransaction(ctx: ProgramContext, key: string) {
   const db = ctx.database.db;
-  const [data] = await storedSalesOf(ctx).serialize(db, ctx, [await getRowOrThrow(db, ctx, key)]);
-  return data;
+  return onlyOne(await storedSalesOf(ctx).serialize(db, ctx, [await getRowOrThrow(db, ctx, key)]));
 }
 
 export async function listTransactions(ctx: ProgramContext, query: PageRequest & Record<string, unknown>) {
@@ -336,7 +346,7 @@ export async function revokeArchiveTransaction(ctx: ProgramContext, key: string)
 /** Removes one transaction inside the caller's transaction: figures, rows, event. */
 export async function deleteTransactionRow(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow) {
   const stored = storedSalesOf(ctx);
-  const [serialized] = await stored.serialize(trx, ctx, [row]);
+  const serialized = onlyOne(await stored.serialize(trx, ctx, [row]));
   if (row.archived_at === null) await stored.applyEffects(trx, ctx, row, -1);
   if (ctx.program.type === 'affiliate') await keepCommissionsOfDeletedSale(trx, ctx, row.id);
   await repository.deleteTransaction(trx, ctx.program.id, row.id);
@@ -455,7 +465,7 @@ export async function refundTransaction(ctx: ProgramContext, key: string, body: 
     await repository.updateTransaction(trx, programId, fresh.id, { refunded_amount: decision.refundedAfter });
     await applySaleFigures(trx, programId, fresh.created_at, decision.figures);
     const after = { ...fresh, refunded_amount: decision.refundedAfter };
-    const [data] = await stored.serialize(trx, ctx, [after]);
+    const data = onlyOne(await stored.serialize(trx, ctx, [after]));
     await recordEvent(trx, programId, 'transaction.refunded', data, now);
     if (type === 'affiliate') {
       const voided = decision.updates.filter((u) => u.status === 'voided').map((u) => u.id);

@@ -42,7 +42,7 @@ export type SaleEntry<Customer> = SaleFields & {
  * `options.create_customer` says so), decide with the pure rule of `core/sales.ts`, and show the
  * result. The flow around it (replay, all-or-nothing, writes, events) is the service's.
  */
-export interface SaleHandler<Customer, Prepared> {
+export interface SaleHandler<Customer, Prepared, Created> {
   /** Reads the buyer and its history in `trx`; field errors name the entry's fields. */
   prepare(
     trx: Kysely<DB>,
@@ -54,7 +54,7 @@ export interface SaleHandler<Customer, Prepared> {
   salesBefore(prepared: Prepared): number;
   decide(prepared: Prepared, sale: SaleInput): SaleDecision;
   /** The create response of a sale just written, from what `prepare` read: no second read. */
-  created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): unknown;
+  created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): Created;
   /** Public names of the partners and buyer of the sale (commission events), when the type has commissions. */
   names?(prepared: Prepared, row: TransactionRow): KnownNames;
 }
@@ -122,12 +122,12 @@ export interface SaleSteps<Prepared, Data> {
   ): Promise<DomainEvent[]>;
 }
 
-/** How a type reads, lists and takes back stored sales. */
-export interface StoredSales {
+/** How a type reads, lists and takes back stored sales: `Wire` in lists, `Created` as a create answers. */
+export interface StoredSales<Wire, Created> {
   /** Stored transactions, with their rewards, in the type's wire shape. */
-  serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
+  serialize(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<Wire[]>;
   /** The create response's shape of a stored sale (a replay answers it). */
-  serializeCreated(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<unknown[]>;
+  serializeCreated(db: Kysely<DB>, ctx: ProgramContext, rows: readonly TransactionRow[]): Promise<Created[]>;
   /** Takes back (-1) or restores (+1) every figure the sale and its rewards moved, in `trx`. */
   applyEffects(trx: Kysely<DB>, ctx: ProgramContext, row: TransactionRow, sign: 1 | -1): Promise<void>;
   /** `GET /v1/customers/{id}/transactions`: the sales a customer's page shows, newest first. */
@@ -136,7 +136,7 @@ export interface StoredSales {
     ctx: ProgramContext,
     customerId: number,
     window: { offset: number; fetch: number },
-  ): Promise<unknown[]>;
+  ): Promise<Wire[]>;
   /** The list filters of the type; `undefined` when a filter names nothing (empty list). */
   listFilter(
     db: Kysely<DB>,

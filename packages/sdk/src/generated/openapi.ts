@@ -6235,15 +6235,6 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AffiliateCustomerResponse"] | components["schemas"]["ReferralCustomerResponse"];
-                };
-            };
-            /** @description Default Response */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6324,15 +6315,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AffiliateCustomerResponse"] | components["schemas"]["ReferralCustomerResponse"];
-                };
-            };
             /** @description Default Response */
             201: {
                 headers: {
