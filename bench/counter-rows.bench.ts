@@ -8,6 +8,7 @@
 // Prints transactions per second and p99 latency of each. PostgreSQL only.
 // Run: `node --import tsx bench/counter-rows.bench.ts`.
 import pg from 'pg';
+import { present } from '../src/core/present.ts';
 import { postgresDatabase } from './lib.ts';
 import { recordFigure } from './results.ts';
 
@@ -20,7 +21,7 @@ if (!database) {
   process.exit(0);
 }
 const url = new URL(database.url);
-const schema = url.searchParams.get('schema')!;
+const schema = present(url.searchParams.get('schema'), 'a schema in the database URL');
 url.searchParams.delete('schema');
 const connect = async () => {
   const client = new pg.Client({ connectionString: url.toString(), options: `-c search_path=${schema}` });
@@ -84,7 +85,8 @@ try {
       `select (select coalesce(sum(value), 0) from ${schema}.figures) + (select coalesce(sum(value), 0) from ${schema}.figure_deltas) as total`,
     );
     latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    const at = (q: number) =>
+      present(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))], 'a latency');
     console.log(
       `${name.padEnd(16)}${(latencies.length / duration).toFixed(0).padStart(10)}${at(0.5).toFixed(1).padStart(9)}${at(0.99).toFixed(1).padStart(9)}  ${Number(rows[0].total) === latencies.length ? 'yes' : `no (${rows[0].total} of ${latencies.length})`}`,
     );

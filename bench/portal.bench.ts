@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { present } from '../src/core/present.ts';
 import { load, type ReportRow, report, startBare, startVouch, vouchCli } from './lib.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -59,7 +60,7 @@ try {
   const list = (await (await fetch(`${vouch.url}/v1/partners?limit=1`, { headers: auth })).json()) as {
     data: { id: string; email: string }[];
   };
-  const partner = list.data[0]!;
+  const partner = present(list.data[0], 'a partner');
   const password = 'Bench1234';
   const set = await fetch(`${vouch.url}/v1/partners/${partner.id}`, {
     method: 'PUT',

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { present } from '../src/core/present.ts';
 import { load, type ReportRow, report, startVouch, vouchCli } from './lib.ts';
 import { recordFigure } from './results.ts';
 
@@ -62,7 +63,7 @@ try {
   const started = performance.now();
   const file = await fetch(`${vouch.url}/v1/exports/transactions.csv`, { headers: auth });
   let bytes = 0;
-  for await (const chunk of file.body!) bytes += (chunk as Uint8Array).byteLength;
+  for await (const chunk of present(file.body, 'the export body')) bytes += (chunk as Uint8Array).byteLength;
   const seconds = (performance.now() - started) / 1000;
   const rate = (bytes / 1e6 / seconds).toFixed(1);
   console.log(

@@ -16,6 +16,7 @@ import { migrateOrThrow } from '../src/db/migrate.ts';
 import { assembleDeps, closeDeps } from '../src/deps.ts';
 import { createProgram } from '../src/modules/program/program.service.ts';
 import '../src/modules/webhooks/webhooks.tables.ts';
+import { present } from '../src/core/present.ts';
 import { recordEvent } from '../src/outbox/outbox.ts';
 import { startWorker } from '../src/worker.ts';
 import {
@@ -57,10 +58,10 @@ async function startReceiver() {
   const port = new Promise<number>((resolve) => {
     onPort = resolve;
   });
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    const [id, at] = line.split(' ');
+  createInterface({ input: present(child.stdout, "the receiver's output") }).on('line', (line) => {
+    const [id = '', at] = line.split(' ');
     if (id === 'port') return onPort(Number(at));
-    arrivals.set(id!, Number(at));
+    arrivals.set(id, Number(at));
     count++;
   });
   const url = `http://127.0.0.1:${await port}/hook`;

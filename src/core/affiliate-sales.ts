@@ -74,22 +74,22 @@ export function decideAffiliateSale(
   const currency = sale.currency ?? history.programCurrency.toUpperCase();
   const partner = history.partner;
   // An archived partner's links no longer attribute: its customers' sales earn nothing.
-  const commissions =
-    partner && !partner.archived
-      ? computeCommissions(settings, {
-          amountMicros: sale.amountMicros,
-          productId: sale.productId,
-          productType: sale.productType,
-          rewardable: sale.rewardable,
-          rewarded: sale.rewarded,
-          at: sale.at,
-          customerSince: history.buyer.since,
-          previousSales: history.buyer.salesBefore,
-          hasParent: partner.parentId !== null,
-        })
-      : [];
+  const attributed = partner && !partner.archived ? partner : undefined;
+  const commissions = attributed
+    ? computeCommissions(settings, {
+        amountMicros: sale.amountMicros,
+        productId: sale.productId,
+        productType: sale.productType,
+        rewardable: sale.rewardable,
+        rewarded: sale.rewarded,
+        at: sale.at,
+        customerSince: history.buyer.since,
+        previousSales: history.buyer.salesBefore,
+        hasParent: attributed.parentId !== null,
+      })
+    : [];
   const rewards: RewardDecision[] = commissions.map((commission) => ({
-    partnerId: commission.role === 'tier2' ? partner!.parentId : partner!.id,
+    partnerId: commission.role === 'tier2' ? (attributed?.parentId ?? null) : (attributed?.id ?? null),
     customerId: null,
     role: commission.role,
     status: guardedStatus(commission.status, history.buyer.selfReferral === true),

@@ -6,9 +6,9 @@
  */
 export function csvRecord(fields: readonly string[]): string {
   let line = '';
-  for (let i = 0; i < fields.length; i++) {
+  for (const [i, field] of fields.entries()) {
     if (i > 0) line += ',';
-    line += csvField(fields[i]!);
+    line += csvField(field);
   }
   return `${line}\n`;
 }

@@ -147,12 +147,12 @@ function rewardInWords(setting: RewardSetting): string {
 export function offerInWords(settings: RewardSettings): string | undefined {
   const give = settings.referred_reward;
   const get = settings.referrer_reward;
-  if (!give && !get) return undefined;
+  const rule = get ?? give;
+  if (!rule) return undefined;
   const parts = [give ? `Give ${rewardInWords(give)}` : '', get ? `get ${rewardInWords(get)}` : ''].filter(
     Boolean,
   );
   const sentence = parts.join(', ');
-  const trigger =
-    (get ?? give)!.trigger === 'every_purchase' ? 'on every purchase' : 'when your friend first buys';
+  const trigger = rule.trigger === 'every_purchase' ? 'on every purchase' : 'when your friend first buys';
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}, ${trigger}.`;
 }

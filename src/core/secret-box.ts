@@ -16,10 +16,11 @@ export class SecretBox {
   readonly #current: { id: string; key: Buffer };
 
   constructor(keys: readonly Buffer[]) {
-    if (keys.length === 0) throw new Error('a secret box needs a key');
+    const [current] = keys;
+    if (!current) throw new Error('a secret box needs a key');
     for (const key of keys) if (key.length !== 32) throw new Error('secret keys are 32 bytes');
     this.#keys = new Map(keys.map((key) => [keyId(key), key]));
-    this.#current = { id: keyId(keys[0]!), key: keys[0]! };
+    this.#current = { id: keyId(current), key: current };
   }
 
   seal(plain: string): string {

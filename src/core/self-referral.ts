@@ -43,9 +43,9 @@ export function canonicalEmail(email: string | null | undefined): string | undef
   const gmail = ignoresDots[domain];
   if (gmail) {
     domain = gmail;
-    local = local.split('+')[0]!.replaceAll('.', '');
+    local = beforePlus(local).replaceAll('.', '');
   } else if (subAddressing.has(domain)) {
-    local = local.split('+')[0]!;
+    local = beforePlus(local);
   }
   return `${local}@${domain}`;
 }
@@ -67,4 +67,10 @@ export function guardedStatus(status: string, selfReferral: boolean): string {
 /** What a reward entry shows as its reason: only rejected rewards have one. */
 export function rejectionReason(status: string): string | undefined {
   return status === REJECTED ? SELF_REFERRAL : undefined;
+}
+
+/** The part of an address's local part before a `+` tag (all of it without one). */
+function beforePlus(local: string): string {
+  const plus = local.indexOf('+');
+  return plus < 0 ? local : local.slice(0, plus);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { present } from '../core/present.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -53,13 +54,13 @@ export class Coalescer<T, R = void> {
         if (batch.length === 0) throw new Error('Coalescer: take() left its whole queue');
         void this.#run(
           key,
-          batch.map((item) => waiting.get(item)!),
+          batch.map((item) => present(waiting.get(item), 'a taken item from the queue')),
         );
         items = rest;
       }
     } catch (error) {
       // A plan that cannot split its queue fails the requests left, rather than leave them waiting.
-      for (const item of items) waiting.get(item)!.reject(error);
+      for (const item of items) waiting.get(item)?.reject(error);
     }
   }
 

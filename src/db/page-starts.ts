@@ -1,3 +1,4 @@
+import { deleteOldest } from '../core/oldest.ts';
 /**
  * Where the deep pages of a list start: the sort key of the row at an offset, remembered for a
  * short time, so that the same page, the next one, or one a little further is found by seeking
@@ -47,7 +48,7 @@ export class PageStarts<Key> {
       this.#lists.set(list, starts);
     }
     starts.delete(offset);
-    if (starts.size >= this.options.perList) starts.delete(starts.keys().next().value!);
+    if (starts.size >= this.options.perList) deleteOldest(starts);
     starts.set(offset, { key, until: (this.options.now ?? Date.now)() + this.options.ttlMs });
   }
 }

@@ -41,10 +41,9 @@ const Result = (pg as unknown as { Result: new (rowMode?: string) => ResultInter
 
 function sameFields(a: readonly FieldDescription[], b: readonly FieldDescription[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.name !== y.name || x.dataTypeID !== y.dataTypeID || x.format !== y.format) return false;
+  for (const [i, x] of a.entries()) {
+    const y = b[i];
+    if (!y || x.name !== y.name || x.dataTypeID !== y.dataTypeID || x.format !== y.format) return false;
   }
   return true;
 }

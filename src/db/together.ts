@@ -79,7 +79,7 @@ export async function executeGuarded(
   });
   const ctes = texts.map((text, i) => `w${i} as (${text})`).join(', ');
   const changed = guards.map((_, i) => `(select count(*) from w${i})`);
-  const all = changed.length === 1 ? changed[0]! : `least(${changed.join(', ')})`;
+  const all = changed.length === 1 ? changed.join('') : `least(${changed.join(', ')})`;
   const current = absent
     ? `case when exists (select 1 from w${texts.length - 1}) then 0 else ${all} end`
     : all;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { present } from '../core/present.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -70,7 +71,7 @@ export class WriteBatcher {
           continue;
         }
         batch.forEach((item, i) => {
-          const outcome = outcomes[i]!;
+          const outcome = present(outcomes[i], 'an outcome per batched write');
           if (outcome.ok) item.resolve(outcome.value);
           else item.reject(outcome.error);
         });

@@ -123,13 +123,6 @@ export const Paginated = <T extends TSchema>(item: T) =>
     ),
   );
 
-/**
- * The 200 of a route whose response depends on the caller's program type (`config.variants`):
- * http/program-variants.ts replaces it with the variants; it keeps the declaration complete.
- */
-export const PaginatedPlaceholder = Paginated(Type.Unknown());
-export const SuccessPlaceholder = Success(Type.Unknown());
-
 const errorFields = {
   message: Type.String(),
   errors: Type.Record(Type.String(), Type.Array(Type.String())),

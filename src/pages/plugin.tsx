@@ -98,11 +98,15 @@ const errorTexts: Record<number, { title: string; text: string }> = {
   },
   404: { title: 'Page not found', text: 'This link is not valid. Check that you copied the whole address.' },
   429: { title: 'Too many requests', text: 'Please wait a minute before you try again.' },
-  500: { title: 'Something went wrong', text: 'The page could not be shown. Please try again in a moment.' },
+};
+
+const serverError = {
+  title: 'Something went wrong',
+  text: 'The page could not be shown. Please try again in a moment.',
 };
 
 export function ErrorPage(props: { status: number }) {
-  const { title, text } = errorTexts[props.status] ?? errorTexts[500]!;
+  const { title, text } = errorTexts[props.status] ?? serverError;
   return (
     <Layout title={title}>
       <div class="card">

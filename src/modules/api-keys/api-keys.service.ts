@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthenticatedProgram, Deps } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { randomAlphanumeric } from '../../core/ids.ts';
+import { deleteOldest } from '../../core/oldest.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import * as repository from './api-keys.repository.ts';
 
@@ -71,7 +72,7 @@ class LruMap<V> {
   set(key: string, value: V): void {
     this.#entries.delete(key);
     this.#entries.set(key, value);
-    if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
+    if (this.#entries.size > this.capacity) deleteOldest(this.#entries);
   }
   get size(): number {
     return this.#entries.size;
@@ -116,19 +117,19 @@ export class ApiKeyResolver {
   }
 
   async #lookup(token: string): Promise<AuthenticatedProgram | null> {
-    const match = TOKEN_PATTERN.exec(token);
-    if (!match) return null;
-    const row = await repository.findActiveKeyByPublicId(this.deps.database.db, match[1]!);
+    const [, publicId, secret] = TOKEN_PATTERN.exec(token) ?? [];
+    if (publicId === undefined || secret === undefined) return null;
+    const row = await repository.findActiveKeyByPublicId(this.deps.database.db, publicId);
     if (!row) return null;
     const expected = Buffer.from(row.secret_digest, 'hex');
-    const actual = digest(match[2]!);
+    const actual = digest(secret);
     if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
     return {
       id: row.program_id,
       publicId: row.program_public_id,
       type: row.program_type,
       keyId: row.id,
-      keyPublicId: match[1]!,
+      keyPublicId: publicId,
       scope: row.scope,
     };
   }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { present } from '../../core/present.ts';
 import { compareFigures } from '../../core/sales.ts';
 import {
   COUNTER_BASE,
@@ -150,8 +151,9 @@ function counterUpserts(programId: number, deltas: readonly CounterDelta[]): Ups
   const upserts: Upsert[] = [];
   for (let from = 0; from < figures.length; from += MAX_ROWS) {
     const chunk = figures.slice(from, from + MAX_ROWS);
-    if (chunk.length === 1) {
-      upserts.push([upsertCounter, upsertParameters(programId, chunk[0]!)] as unknown as Upsert);
+    const [only, ...others] = chunk;
+    if (only && others.length === 0) {
+      upserts.push([upsertCounter, upsertParameters(programId, only)] as unknown as Upsert);
       continue;
     }
     const params = { programId } as ManyUpsertParameters;
@@ -163,7 +165,10 @@ function counterUpserts(programId: number, deltas: readonly CounterDelta[]): Ups
       params[`low${i}`] = low;
       params[`high${i}`] = high;
     });
-    upserts.push([manyUpserts[chunk.length]!, params] as unknown as Upsert);
+    upserts.push([
+      present(manyUpserts[chunk.length], 'an upsert of MAX_ROWS rows or fewer'),
+      params,
+    ] as unknown as Upsert);
   }
   return upserts;
 }
@@ -234,10 +239,11 @@ export async function subtractIfAvailable(
   const figure = { programId, kind: owner.kind, ownerId: owner.id, metric };
   const rows = await selectFigureRowsForUpdate(db, figure);
   const available = rows.reduce((sum, row) => sum + joinCounterParts(row.value, row.value_hi), 0n);
-  if (rows.length === 0 || available < BigInt(amount)) return false;
+  const [first] = rows;
+  if (!first || available < BigInt(amount)) return false;
   // Bound as bigints: better-sqlite3 binds a JS number as REAL, and `/` would then divide exactly.
   const [low, high] = splitCounterDelta(-BigInt(amount)).map(BigInt) as [bigint, bigint];
-  await addToSlot(db, { ...figure, slot: rows[0]!.slot, low, high });
+  await addToSlot(db, { ...figure, slot: first.slot, low, high });
   return true;
 }
 

@@ -4,6 +4,7 @@ import { exactPageWindow } from '../../core/pages.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
+import { escapeText } from '../../pages/rendered.tsx';
 import { readEntityCounters } from '../counters/counters.repository.ts';
 import { getProgramNameAndWebsite } from '../program/program.service.ts';
 import { toReferralLink } from '../referral-links/referral-links.shared.ts';
@@ -74,12 +75,6 @@ export async function listCustomerReferrals(
   return rows.map(toReferralCustomerEntry);
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
 /**
  * Queues an invitation e-mail through the outbox. `personalization` is custom data for the
  * message: a string `message` replaces the default text, `subject` the default subject, and every
@@ -104,6 +99,6 @@ export async function inviteCustomer(ctx: ProgramContext, body: InviteCustomerBo
       : `You are invited to join ${program.name}${program.website ? ` at ${program.website}` : ''}: refer your friends and earn rewards.`,
   );
   const text = `${greeting}\n\n${message}\n`;
-  const html = `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(message)}</p>`;
+  const html = `<p>${escapeText(greeting)}</p><p>${escapeText(message)}</p>`;
   await queueEmail(db, ctx.program.id, { to: body.email, subject, text, html }, nowTimestamp(ctx.clock));
 }

@@ -8,7 +8,7 @@ import type {
   UpdateAffiliateCustomerBody,
 } from './customers.affiliate.schemas.ts';
 import { affiliateCustomers } from './customers.affiliate.ts';
-import type { CustomerBehaviour, CustomerReads } from './customers.behaviour.ts';
+import type { CustomerReads } from './customers.behaviour.ts';
 import type {
   CreateReferralCustomerBody,
   CreateReferralCustomerNestedBody,

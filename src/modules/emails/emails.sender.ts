@@ -61,7 +61,8 @@ export class EmailSender {
       limit,
     );
     if (claimed.length === 0) return 0;
-    if (!this.#transport) {
+    const transport = this.#transport;
+    if (!transport) {
       for (const email of claimed) {
         this.#deps.log.info(
           {
@@ -93,7 +94,7 @@ export class EmailSender {
       claimed.map(async (email) => {
         const program = senders.get(email.program_id);
         try {
-          await this.#transport!.sendMail({
+          await transport.sendMail({
             from: { name: program?.name ?? 'Vouch', address: this.#from ?? defaultSender(program?.website) },
             to: email.recipient,
             subject: email.subject,

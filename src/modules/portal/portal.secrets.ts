@@ -3,6 +3,7 @@ import type { Deps, ProgramContext } from '../../context.ts';
 import { TOKEN_MINUTES } from '../../core/portal.ts';
 import { formatTimestamp, nowTimestamp } from '../../core/time.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
+import { escapeText } from '../../pages/rendered.tsx';
 import * as repository from './portal.repository.ts';
 import type { PortalOwnerKind, PortalTokensTable } from './portal.tables.ts';
 
@@ -31,8 +32,6 @@ export interface OneTimeLink {
   subject: string;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** Stores a one-time token and queues its e-mail through the outbox, in one transaction. */
 export async function mailOneTimeLink(ctx: ProgramContext, link: OneTimeLink) {
   const token = newSecret();
@@ -58,7 +57,7 @@ export async function mailOneTimeLink(ctx: ProgramContext, link: OneTimeLink) {
         to: link.to,
         subject: link.subject,
         text: `${hello}\n\nUse this link to ${what} ${link.portalName}:\n\n${url}\n\n${closing}\n`,
-        html: `<p>${escapeHtml(hello)}</p><p>Use this link to ${what} ${escapeHtml(link.portalName)}:</p><p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p><p>${closing}</p>`,
+        html: `<p>${escapeText(hello)}</p><p>Use this link to ${what} ${escapeText(link.portalName)}:</p><p><a href="${escapeText(url)}">${escapeText(url)}</a></p><p>${closing}</p>`,
       },
       now,
     );

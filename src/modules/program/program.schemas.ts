@@ -220,7 +220,7 @@ const updateBody = (type: ProgramType) =>
       program_settings: Type.Partial(programSettingsByType[type], { additionalProperties: false }),
       portal_settings: Type.Partial(portalSettingsByType[type], { additionalProperties: false }),
     }),
-    { title: `Update${type[0]!.toUpperCase()}${type.slice(1)}ProgramBody` },
+    { title: `Update${type.charAt(0).toUpperCase()}${type.slice(1)}ProgramBody` },
   );
 
 export const UpdateProgramBodyByType = {
@@ -272,7 +272,7 @@ const overview = (type: ProgramType) =>
           website_url: Type.Union([Type.String(), Type.Null()]),
         }),
       },
-      { title: `${type[0]!.toUpperCase()}${type.slice(1)}ProgramOverview` },
+      { title: `${type.charAt(0).toUpperCase()}${type.slice(1)}ProgramOverview` },
     ),
   );
 

@@ -260,8 +260,8 @@ export async function exportCsv(deps: Deps, program: ExportProgram, name: Export
         chunk += record;
       }
       if (chunk.length > 0) yield chunk;
-      if (page.length < repository.EXPORT_PAGE) return;
-      const last = page[page.length - 1]!;
+      const last = page.at(-1);
+      if (page.length < repository.EXPORT_PAGE || !last) return;
       after = { createdAt: last.created_at, id: Number(last.id) };
       await nextTurn();
     }

@@ -160,9 +160,10 @@ const selectUnlockedOf = definePreparedQuery<UnlockedRow, { programId: number; s
 
 /** The rewards each subscriber unlocked, with when, oldest unlock first. */
 export async function listUnlocked(db: Kysely<DB>, programId: number, subscriberIds: readonly number[]) {
-  if (subscriberIds.length === 0) return [];
+  const [subscriberId, ...others] = subscriberIds;
+  if (subscriberId === undefined) return [];
   // One subscriber (fetch, portal, create) is the hot path: a prepared statement.
-  if (subscriberIds.length === 1) return selectUnlockedOf(db, { programId, subscriberId: subscriberIds[0]! });
+  if (others.length === 0) return selectUnlockedOf(db, { programId, subscriberId });
   return db
     .selectFrom('subscriber_rewards')
     .innerJoin('newsletter_rewards', 'newsletter_rewards.id', 'subscriber_rewards.reward_id')

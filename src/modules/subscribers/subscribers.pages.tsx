@@ -284,16 +284,16 @@ function portalTemplate(programName: string): PortalTemplate {
   if (!template) {
     const shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
     const frame = renderPart(<PortalFrame programName={programName} />);
-    const places = [SHARE_LINK_PLACE, COUNT_PLACE, UNLOCKED_PLACE, UPCOMING_PLACE];
-    const cuts = places.map((place) => frame.lastIndexOf(place));
+    const at = (place: string) => frame.lastIndexOf(place);
+    const after = (place: string) => at(place) + place.length;
     const piece = (from: number, to?: number) => Buffer.from(frame.slice(from, to));
     template = {
       between: [
-        Buffer.from(shell.before + frame.slice(0, cuts[0])),
-        piece(cuts[0]! + SHARE_LINK_PLACE.length, cuts[1]),
-        piece(cuts[1]! + COUNT_PLACE.length, cuts[2]),
-        piece(cuts[2]! + UNLOCKED_PLACE.length, cuts[3]),
-        piece(cuts[3]! + UPCOMING_PLACE.length),
+        Buffer.from(shell.before + frame.slice(0, at(SHARE_LINK_PLACE))),
+        piece(after(SHARE_LINK_PLACE), at(COUNT_PLACE)),
+        piece(after(COUNT_PLACE), at(UNLOCKED_PLACE)),
+        piece(after(UNLOCKED_PLACE), at(UPCOMING_PLACE)),
+        piece(after(UPCOMING_PLACE)),
       ],
       last: Buffer.from(shell.after),
     };

@@ -21,6 +21,7 @@ import { millisOn, nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { escapeText } from '../../pages/rendered.tsx';
 import { readProgram, readProgramByPublicId, recordProgramActivity } from '../program/program.service.ts';
 import {
   listMilestones,
@@ -191,8 +192,6 @@ async function unlockReached(
   }
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 function rewardEmail(programName: string, subscriber: SubscriberRow, reward: RewardRow, portalLink: string) {
   const greeting = subscriber.name ? `Hello ${subscriber.name},` : 'Hello,';
   const value = reward.fulfillment_value ? `\n\n${reward.fulfillment_value}` : '';
@@ -202,11 +201,11 @@ function rewardEmail(programName: string, subscriber: SubscriberRow, reward: Rew
     text: `${greeting}\n\nThank you for sharing ${programName}: you unlocked "${reward.name}".${
       reward.description ? `\n${reward.description}` : ''
     }${value}\n\nYour referral portal: ${portalLink}\n`,
-    html: `<p>${escapeHtml(greeting)}</p><p>Thank you for sharing ${escapeHtml(programName)}: you unlocked <strong>${escapeHtml(
+    html: `<p>${escapeText(greeting)}</p><p>Thank you for sharing ${escapeText(programName)}: you unlocked <strong>${escapeText(
       reward.name,
-    )}</strong>.</p>${reward.description ? `<p>${escapeHtml(reward.description)}</p>` : ''}${
-      reward.fulfillment_value ? `<p>${escapeHtml(reward.fulfillment_value)}</p>` : ''
-    }<p><a href="${escapeHtml(portalLink)}">Your referral portal</a></p>`,
+    )}</strong>.</p>${reward.description ? `<p>${escapeText(reward.description)}</p>` : ''}${
+      reward.fulfillment_value ? `<p>${escapeText(reward.fulfillment_value)}</p>` : ''
+    }<p><a href="${escapeText(portalLink)}">Your referral portal</a></p>`,
   };
 }
 
@@ -217,9 +216,9 @@ function welcomeEmail(programName: string, subscriber: Subscriber) {
     to: subscriber.email,
     subject: `Welcome to ${programName}`,
     text: `${greeting}\n\nYou are subscribed to ${programName}.\n\nShare it with friends: ${subscriber.share_link}\nYour referral portal: ${subscriber.portal_link}\n`,
-    html: `<p>${escapeHtml(greeting)}</p><p>You are subscribed to ${escapeHtml(programName)}.</p><p>Share it with friends: <a href="${escapeHtml(
+    html: `<p>${escapeText(greeting)}</p><p>You are subscribed to ${escapeText(programName)}.</p><p>Share it with friends: <a href="${escapeText(
       subscriber.share_link,
-    )}">${escapeHtml(subscriber.share_link)}</a></p><p><a href="${escapeHtml(subscriber.portal_link)}">Your referral portal</a></p>`,
+    )}">${escapeText(subscriber.share_link)}</a></p><p><a href="${escapeText(subscriber.portal_link)}">Your referral portal</a></p>`,
   };
 }
 

@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { partnerMetrics } from '../../core/commissions.ts';
 import { AppError } from '../../core/errors.ts';
+import { deleteOldest } from '../../core/oldest.ts';
+import { present } from '../../core/present.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { customerMetrics } from '../../core/sales.ts';
@@ -138,7 +140,7 @@ export class ClickTracker {
       ? await repository.saltOf(db, day, randomBytes(32).toString('base64url'))
       : await repository.findSalt(db, day);
     if (create || salt !== undefined) this.#salts.set(day, salt);
-    if (this.#salts.size > 4) this.#salts.delete(this.#salts.keys().next().value!);
+    if (this.#salts.size > 4) deleteOldest(this.#salts);
     return salt;
   }
 
@@ -147,7 +149,7 @@ export class ClickTracker {
     try {
       const now = new Date(Math.floor(clock.nowMicros() / 1000));
       const days = saltDays(now);
-      const today = await this.#salt(database.db, days.today, true);
+      const today = present(await this.#salt(database.db, days.today, true), "today's salt");
       const yesterday = await this.#salt(database.db, days.yesterday, false);
       // One visitor's repeats within a batch are one click (the first): no query for the rest.
       const seen = new Set<string>();
@@ -171,7 +173,7 @@ export class ClickTracker {
             }))
           )
             continue;
-          const visitor = visitorHash(today!, click.address, click.userAgent);
+          const visitor = visitorHash(today, click.address, click.userAgent);
           if (!(await repository.claimVisit(trx, { ...visit, visitor, at }))) continue;
           const entities: CounterDelta[] = [
             { kind: 'link', id: click.linkId, metric: partnerMetrics.clicks, value: 1 },
@@ -194,13 +196,14 @@ export class ClickTracker {
           );
           for (const day of new Set(clicks.map((c) => c.day))) {
             const ofDay = clicks.filter((c) => c.day === day);
+            const first = present(ofDay[0], 'a click of the day');
             await addDailyCounterDeltas(
               trx,
               programId,
               day,
               ofDay.flatMap((c) => c.entities),
             );
-            await recordProgramActivity(trx, programId, ofDay[0]!.at, {
+            await recordProgramActivity(trx, programId, first.at, {
               [programMetrics.clicks]: ofDay.length,
             });
           }
@@ -327,16 +330,16 @@ export async function followLink(
   }
   if (!program) return { notFound: true };
   const settings = trackingSettings(program.type as ProgramType, program.settings);
-  const live = row !== undefined && isLive(row);
+  const live = row !== undefined && isLive(row) ? row : undefined;
   const location = redirectTarget({
     website: program.website,
     parameter: settings.parameter,
-    link: live ? { key: row!.key, redirectUrl: row!.redirect_url } : undefined,
+    link: live ? { key: live.key, redirectUrl: live.redirect_url } : undefined,
   });
   if (!location) return { notFound: true };
   if (!live) return { location };
-  queueClick(tracker, deps, row!, input.request);
-  const cookie = cookieFor(row!, settings, input.cookie);
+  queueClick(tracker, deps, live, input.request);
+  const cookie = cookieFor(live, settings, input.cookie);
   return cookie ? { location, cookie } : { location };
 }
 

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { present } from '../../core/present.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import type {
@@ -126,7 +127,7 @@ export async function insertSaleRow(db: Kysely<DB>, values: NewTransaction) {
 
 export async function insertRewards(db: Kysely<DB>, rows: NewReward[]) {
   const out: Selectable<RewardsTable>[] = [];
-  for (const values of rows) out.push((await insertRewardRow(db, values))[0]!);
+  for (const values of rows) out.push(present((await insertRewardRow(db, values))[0], 'the inserted reward'));
   return out;
 }
 
@@ -344,9 +345,9 @@ export const rewardsStatement = defineRowsInsert<Selectable<RewardsTable>>('rewa
 ]);
 
 export async function listRewardsOf(db: Kysely<DB>, programId: number, transactionIds: readonly number[]) {
-  if (transactionIds.length === 0) return [];
-  if (transactionIds.length === 1)
-    return selectRewardsOfOne(db, { programId, transactionId: transactionIds[0]! });
+  const [transactionId, ...others] = transactionIds;
+  if (transactionId === undefined) return [];
+  if (others.length === 0) return selectRewardsOfOne(db, { programId, transactionId });
   return db
     .selectFrom('rewards')
     .selectAll()

@@ -47,18 +47,19 @@ for (const [address, prefix] of NON_PUBLIC_V6_IN_GLOBAL) nonPublic.addSubnet(add
 function embeddedIpv4(address: string): string | undefined {
   const groups = expandIpv6(address);
   if (!groups) return undefined;
+  const [hi = 0, lo = 0] = groups.slice(6);
   const top = groups.slice(0, 5).every((g) => g === 0);
   const mapped = top && groups[5] === 0xffff;
-  const compatible = top && groups[5] === 0 && (groups[6] !== 0 || groups[7]! > 1);
+  const compatible = top && groups[5] === 0 && (hi !== 0 || lo > 1);
   const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
   if (!mapped && !compatible && !nat64) return undefined;
-  const [hi, lo] = [groups[6]!, groups[7]!];
   return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 }
 
 /** The eight 16-bit groups of an IPv6 address (with an embedded dotted quad resolved). */
 function expandIpv6(address: string): number[] | undefined {
-  let text = address.split('%')[0]!.toLowerCase();
+  // A zone (`%eth0`) names an interface, not part of the address.
+  let text = address.replace(/%.*$/s, '').toLowerCase();
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (quad) {
     const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
@@ -108,12 +109,13 @@ export class AddressGuard {
         if (error) return callback(error, '', 0);
         const list = addresses as LookupAddress[];
         const permitted = list.filter((a) => this.permits(a.address));
-        if (permitted.length === 0) {
+        const [first] = permitted;
+        if (!first) {
           return callback(new BlockedAddressError(list[0]?.address ?? hostname), '', 0);
         }
         if ((options as { all?: boolean }).all)
           return (callback as (e: null, a: LookupAddress[]) => void)(null, permitted);
-        callback(null, permitted[0]!.address, permitted[0]!.family);
+        callback(null, first.address, first.family);
       });
     };
   }

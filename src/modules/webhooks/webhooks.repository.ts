@@ -262,13 +262,16 @@ export async function recordResults(db: Kysely<DB>, results: DeliveryResult[]): 
         .values(attempts.slice(i, i + INSERT_CHUNK))
         .returning('id')
         .execute();
-      for (const [n, row] of ids.entries()) attemptIds.set(owners[i + n]!, row.id);
+      for (const [n, row] of ids.entries()) {
+        const owner = owners[i + n];
+        if (owner !== undefined) attemptIds.set(owner, row.id);
+      }
     }
-    const gone = results.filter((r) => r.disableWebhook);
-    for (const result of gone) {
+    for (const result of results) {
+      if (!result.disableWebhook) continue;
       await trx
         .updateTable('webhooks')
-        .set({ is_active: false, disabled_reason: result.disableWebhook!, updated_at: result.at })
+        .set({ is_active: false, disabled_reason: result.disableWebhook, updated_at: result.at })
         .where('id', '=', result.webhookId)
         .execute();
     }

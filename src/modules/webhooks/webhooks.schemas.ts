@@ -32,7 +32,7 @@ const EventList = (type: ProgramType) =>
     maxItems: 100,
   });
 
-const label = (type: ProgramType) => `${type[0]!.toUpperCase()}${type.slice(1)}`;
+const label = (type: ProgramType) => `${type.charAt(0).toUpperCase()}${type.slice(1)}`;
 
 const createBody = (type: ProgramType) =>
   Type.Object(
