@@ -6,7 +6,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
-import { PORTAL_CACHE_MS } from './subscribers.service.ts';
+import { PORTAL_CACHE_MS } from './subscribers.pages.service.ts';
 
 async function subscribe(server: TestServer, p: TestProgram, body: Record<string, unknown>) {
   const reply = await server.request('POST', '/v1/subscribers', { token: p.token, body });

@@ -26,7 +26,7 @@ import {
   type Leader,
   type Milestone,
   signUpFromSharePage,
-} from './subscribers.service.ts';
+} from './subscribers.pages.service.ts';
 
 /** The reader's side of a newsletter program: the share page and the subscriber portal. */
 
