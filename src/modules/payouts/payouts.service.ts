@@ -1,8 +1,6 @@
-import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { csvField, csvRecord } from '../../core/csv.ts';
-import { AppError, fieldError } from '../../core/errors.ts';
+import { fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
@@ -24,9 +22,10 @@ import {
   getPartnerByPathOrThrow,
 } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
-import type { ExportItemRow, NamedPayoutItemRow, PayoutRow } from './payouts.repository.ts';
+import type { PayoutRow } from './payouts.repository.ts';
 import * as repository from './payouts.repository.ts';
 import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
+import { getRowOrThrow, namedItemsOf, toPayout, toPayoutEntry } from './payouts.wire.ts';
 
 /**
  * Payout batches of affiliate programs: gather approved commissions (net of clawbacks) per
@@ -34,51 +33,6 @@ import type { CreatePayoutBody, ListPayoutsQuery } from './payouts.schemas.ts';
  * a batch pays is decided by core/payouts.ts; what happens to the commissions, by the
  * commissions service.
  */
-
-export function payoutNotFound(): AppError {
-  return new AppError('not_found', 'Payout not found.');
-}
-
-function toPayoutEntry(row: PayoutRow) {
-  return {
-    id: row.public_id,
-    status: row.status as 'pending' | 'paid' | 'cancelled',
-    currency: row.currency,
-    total: microsToNumber(microsFrom(row.total)),
-    partner_count: Number(row.partner_count),
-    created_at: row.created_at,
-    paid_at: row.paid_at,
-    cancelled_at: row.cancelled_at,
-  };
-}
-
-/** Every item of a payout with its partner's names as they are now, a page of 5,000 at a time. */
-async function* namedItemsOf(db: Kysely<DB>, programId: number, payoutId: number, limit = 5000) {
-  let after = 0;
-  for (;;) {
-    const items = await repository.listNamedPayoutItems(db, programId, payoutId, { after, limit });
-    if (items.length > 0) yield items;
-    const last = items.at(-1);
-    if (items.length < limit || last === undefined) return;
-    after = Number(last.id);
-  }
-}
-
-async function toPayout(db: Kysely<DB>, programId: number, row: PayoutRow) {
-  const items: ReturnType<typeof toItem>[] = [];
-  for await (const page of namedItemsOf(db, programId, Number(row.id)))
-    for (const item of page) items.push(toItem(item));
-  return { ...toPayoutEntry(row), items };
-}
-
-function toItem(item: NamedPayoutItemRow) {
-  return {
-    partner: item.partner_public_id ?? '',
-    amount: microsToNumber(microsFrom(item.amount)),
-    commission_count: Number(item.commission_count),
-    payout_method: item.payout_method as 'paypal' | 'wise' | 'bank_transfer' | 'manual' | null,
-  };
-}
 
 /**
  * `POST /v1/payouts`: every partner whose approved, unpaid commissions (net of clawbacks) of the
@@ -150,12 +104,6 @@ export async function createPayout(ctx: ProgramContext, body: CreatePayoutBody) 
     await recordEvent(trx, programId, 'payout.created', data, now);
     return data;
   });
-}
-
-async function getRowOrThrow(db: Kysely<DB>, programId: number, id: string, lock = false) {
-  const row = await repository.findPayoutByPublicId(db, programId, id, lock);
-  if (!row) throw payoutNotFound();
-  return row;
 }
 
 export async function getPayout(ctx: ProgramContext, id: string) {
@@ -274,201 +222,5 @@ export async function cancelPayout(ctx: ProgramContext, id: string) {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Exports: payment files, streamed a page of items at a time.
-
-export type ExportFormat = 'paypal' | 'wise' | 'csv';
-
-interface Details {
-  email?: string;
-  iban?: string;
-  account_holder?: string;
-  account_number?: string;
-  routing_number?: string;
-  swift_bic?: string;
-  bank_name?: string;
-  note?: string;
-}
-
-const NO_DETAILS: Details = {};
-
-function detailsOf(payoutDetails: string): Details {
-  // Most partners have no payout details: no parse for them.
-  if (payoutDetails === '{}' || payoutDetails === '') return NO_DETAILS;
-  try {
-    const parsed: unknown = JSON.parse(payoutDetails);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Details) : NO_DETAILS;
-  } catch {
-    return NO_DETAILS;
-  }
-}
-
-/** A field of text a partner typed, in the file meant for spreadsheets: never read as a formula. */
-function textField(value: string): string {
-  return csvField(FORMULA_START.test(value) ? `'${value}` : value);
-}
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** The full name a payout kept for an item's partner ('' for none). */
-function fullName(name: string | null, surname: string | null): string {
-  return [name, surname].filter(Boolean).join(' ');
-}
-
-type ReadExportItems<Row> = (
-  db: Kysely<DB>,
-  programId: number,
-  payoutId: number,
-  page: { after: number; limit: number },
-) => Promise<Row[]>;
-
-// Items a page: a page is written and sent while the next is read (a client reads the file as it
-// comes), and the rows of a page are young garbage once written.
-const EXPORT_PAGE = 2000;
-
-interface ExportFile {
-  header: string | null;
-  /** The records of a payout's items, one string a page. */
-  pages(db: Kysely<DB>, programId: number, payout: PayoutRow): AsyncGenerator<string>;
-}
-
-/** A format: which columns it reads, and how one item of a payout becomes a record. */
-function exportFile<Row extends readonly [id: number, ...unknown[]]>(
-  header: string | null,
-  read: ReadExportItems<Row>,
-  records: (payout: PayoutRow) => (item: Row) => string,
-): ExportFile {
-  return {
-    header,
-    async *pages(db, programId, payout) {
-      const record = records(payout);
-      let after = 0;
-      for (;;) {
-        const items = await read(db, programId, Number(payout.id), { after, limit: EXPORT_PAGE });
-        let chunk = '';
-        for (const item of items) chunk += record(item);
-        if (chunk.length > 0) yield chunk;
-        const last = items.at(-1);
-        if (items.length < EXPORT_PAGE || last === undefined) return;
-        after = Number(last[0]);
-      }
-    },
-  };
-}
-
-/**
- * The records of each format, written by plain concatenation (each field quoted by
- * core/csv.ts when it needs it); what is the same on every record of a payout is written once.
- * PayPal Payouts takes rows without a header: recipient (e-mail), amount, currency, a reference
- * (at most 30 characters; the payout and partner ids), a note. Wise batch transfers take a
- * header row naming its columns. The payment services read their files as data, so their fields
- * go as they are; only the plain CSV, meant for a spreadsheet, keeps partner-typed text from
- * starting a formula.
- */
-const formats: Record<ExportFormat, ExportFile> = {
-  paypal: exportFile(null, repository.listPayPalExportItems, (payout) => {
-    const currency = csvField(payout.currency);
-    return ([id, amount, commissionCount, payoutDetails, email, partnerId]) =>
-      `${csvField(detailsOf(payoutDetails).email ?? email ?? '')},${exportAmount(amount, payout.currency)},${currency},${csvField(
-        `${payout.public_id}-${partnerId ?? id}`.slice(0, 30),
-      )},Commissions (${commissionCount})\n`;
-  }),
-  wise: exportFile<ExportItemRow>(
-    csvRecord([
-      'name',
-      'recipientEmail',
-      'paymentReference',
-      'receiverType',
-      'amountCurrency',
-      'amount',
-      'sourceCurrency',
-      'targetCurrency',
-      'IBAN',
-      'accountNumber',
-      'sortCode',
-      'BIC',
-    ]),
-    repository.listExportItems,
-    (payout) => {
-      const currency = csvField(payout.currency);
-      const reference = csvField(`Payout ${payout.public_id}`.slice(0, 35));
-      return ([, amount, , payoutDetails, email, , , name, surname]) => {
-        const details = detailsOf(payoutDetails);
-        const holder = details.account_holder ?? (fullName(name, surname) || email || '');
-        return `${csvField(holder)},${csvField(details.email ?? email ?? '')},${reference},PRIVATE,target,${exportAmount(
-          amount,
-          payout.currency,
-        )},${currency},${currency},${csvField(details.iban ?? '')},${csvField(
-          details.account_number ?? '',
-        )},${csvField(details.routing_number ?? '')},${csvField(details.swift_bic ?? '')}\n`;
-      };
-    },
-  ),
-  csv: exportFile<ExportItemRow>(
-    csvRecord([
-      'payout_id',
-      'partner_id',
-      'email',
-      'name',
-      'payout_method',
-      'amount',
-      'currency',
-      'commission_count',
-      'payout_email',
-      'iban',
-      'account_holder',
-      'account_number',
-      'routing_number',
-      'swift_bic',
-      'bank_name',
-      'note',
-    ]),
-    repository.listExportItems,
-    (payout) => {
-      const payoutId = csvField(payout.public_id);
-      const currency = csvField(payout.currency);
-      return ([, amount, commissionCount, payoutDetails, email, partnerId, method, name, surname]) => {
-        const details = detailsOf(payoutDetails);
-        return `${payoutId},${csvField(partnerId ?? '')},${textField(email ?? '')},${textField(
-          fullName(name, surname),
-        )},${csvField(method ?? '')},${exportAmount(amount, payout.currency)},${currency},${commissionCount},${textField(
-          details.email ?? '',
-        )},${textField(details.iban ?? '')},${textField(details.account_holder ?? '')},${textField(
-          details.account_number ?? '',
-        )},${textField(details.routing_number ?? '')},${textField(details.swift_bic ?? '')},${textField(
-          details.bank_name ?? '',
-        )},${textField(details.note ?? '')}\n`;
-      };
-    },
-  ),
-};
-
-/**
- * `GET /v1/payouts/{id}/export`: the payout as a payment file, streamed `EXPORT_PAGE` items at a
- * time (one compiled keyset-paged statement of the items alone per page, read as arrays of the
- * columns the format writes, with the partner names the payout kept), each page one chunk.
- * Amounts are rounded to the currency's minor unit here and only here (core/payouts.ts).
- */
-export async function exportPayout(ctx: ProgramContext, id: string, format: ExportFormat) {
-  const db = ctx.database.db;
-  const programId = ctx.program.id;
-  const payout = await getRowOrThrow(db, programId, id);
-  const file = formats[format];
-  const pages = file.pages(db, programId, payout);
-  let header = file.header ?? '';
-  const stream = new Readable({
-    // Pages are read ahead of a slow reader up to about this much.
-    highWaterMark: 1 << 20,
-    async read() {
-      try {
-        const next = await pages.next();
-        const chunk = next.done ? header : header + next.value;
-        header = '';
-        if (chunk.length > 0) this.push(chunk);
-        if (next.done) this.push(null);
-      } catch (error) {
-        this.destroy(error as Error);
-      }
-    },
-  });
-  return { filename: `payout-${payout.public_id}-${format}.csv`, stream };
-}
+export { type ExportFormat, exportPayout } from './payouts.export.ts';
+export { payoutNotFound } from './payouts.wire.ts';
