@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Stripe from 'stripe';
-import type { Reply, TestProgram, TestServer } from './harness.ts';
+import type { ProgramType } from '../src/core/program-types.ts';
+import type { AnswerOf, TestProgram, TestServer } from './harness.ts';
 
 export const STRIPE_SECRET = 'whsec_test_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH';
 export const PADDLE_SECRET = 'pdl_ntfset_01hv8x2test_0123456789abcdef';
@@ -67,7 +68,7 @@ export function deliver(
   provider: Provider,
   event: Json,
   options: Delivery = {},
-): Promise<Reply> {
+) {
   const body = typeof event === 'string' ? event : JSON.stringify(event);
   const signature =
     options.signature === undefined
@@ -142,12 +143,20 @@ export function chargeRefunded(invoiceEvent: Json, amountRefunded: number) {
 }
 
 export async function eventsLog(server: TestServer, p: TestProgram, query = '') {
-  const res = await server.request('GET', `/v1/integrations/events${query}`, { token: p.token });
+  const res = await server.request<AnswerOf<'GET', '/v1/integrations/events'>>(
+    'GET',
+    `/v1/integrations/events${query}`,
+    { token: p.token },
+  );
   assert.equal(res.status, 200, res.text);
-  return res.body.data as Json[];
+  return res.body.data;
 }
 
-export async function transactionOf(server: TestServer, p: TestProgram, key: string) {
+export async function transactionOf<K extends ProgramType>(
+  server: TestServer,
+  p: TestProgram<K>,
+  key: string,
+) {
   const res = await server.request('GET', `/v1/transactions/${key}`, { token: p.token });
   return res;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { describeEachDatabase, startServer } from '../../../test/harness.ts';
+import { type AnswerOf, describeEachDatabase, startServer } from '../../../test/harness.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { SqliteDatabase as BetterSqlite } from '../../db/sqlite-driver.ts';
 import { seedAffiliate } from './seed-affiliate.ts';
@@ -63,10 +63,14 @@ describeEachDatabase('vouch seed', (server) => {
     }
     const list = await server().request('GET', '/v1/partners?limit=3', { token });
     assert.equal(list.body.data.length, 3);
-    const customer = await server().request('GET', '/v1/customers?limit=1', { token });
+    const customer = await server().request<AnswerOf<'GET', '/v1/customers', 'affiliate'>>(
+      'GET',
+      '/v1/customers?limit=1',
+      { token },
+    );
     const sale = await server().request('POST', '/v1/transactions', {
       token,
-      body: { amount: 10, action: 'sale', customer: { key: customer.body.data[0].key } },
+      body: { amount: 10, action: 'sale', customer: { key: customer.body.data[0]?.key } },
     });
     assert.equal(sale.status, 200, sale.text);
     const partner = await server().request('POST', '/v1/partners', {

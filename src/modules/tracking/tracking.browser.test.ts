@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser, screenshotBoth } from '../../../test/browser.ts';
-import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import {
+  type AnswerOf,
+  describeEachDatabase,
+  type TestProgram,
+  type TestServer,
+} from '../../../test/harness.ts';
 import { LINK_CACHE_MS } from './tracking.service.ts';
 
 /**
@@ -114,9 +119,11 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     await Promise.all([page.waitForURL(`${siteUrl}/signup`), page.click('button[type="submit"]')]);
     assert.equal(await page.textContent('#result'), 'Welcome');
     await screenshotBoth(page, `tracking-signup-${dialect}`);
-    const customer = await server().request('GET', `/v1/customers/c-buyer-${dialect}`, {
-      token: program.token,
-    });
+    const customer = await server().request<AnswerOf<'GET', '/v1/customers/{id}', 'affiliate'>>(
+      'GET',
+      `/v1/customers/c-buyer-${dialect}`,
+      { token: program.token },
+    );
     assert.equal(customer.status, 200, customer.text);
     assert.equal(customer.body.data.partner, partnerId);
     await context.close();

@@ -17,10 +17,10 @@ import {
 
 const CONCURRENCY = 50;
 
-const post = (server: TestServer, p: TestProgram, body: unknown) =>
+const post = <Sent>(server: TestServer, p: TestProgram, body: Sent) =>
   server.request('POST', '/v1/transactions', { token: p.token, body });
 
-async function concurrently(server: TestServer, p: TestProgram, bodies: unknown[]) {
+async function concurrently<Sent>(server: TestServer, p: TestProgram, bodies: Sent[]) {
   return Promise.all(bodies.map((body) => post(server, p, body)));
 }
 
@@ -138,7 +138,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
     assert.equal(ok.length + taken.length, replies.length, replies.map((r) => r.text).join('\n'));
     assert.equal(ok.length, 15);
     for (const reply of taken)
-      assert.deepEqual(reply.body.errors, { key: ['The key has already been taken.'] });
+      assert.deepEqual(reply.error.errors, { key: ['The key has already been taken.'] });
     assert.equal((await listed(server(), p)).length, 1);
   });
 });
