@@ -7,6 +7,7 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { freePort } from './free-port.ts';
 import {
   ADMIN_TOKEN,
+  type AnswerOf,
   redisReachable,
   stallBoundMs,
   startupBudgetMs,
@@ -27,12 +28,16 @@ before(useCompiledBuild);
 
 interface Instance {
   child: ChildProcess;
-  request(
-    method: string,
-    path: string,
+  request<const M extends string, const P extends string>(
+    method: M,
+    path: P,
     options?: { token?: string; body?: unknown },
-  ): Promise<{ status: number; body: any }>;
-  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  ): Promise<{ status: number; body: AnswerOf<M, P> }>;
+  admin<const M extends string, const P extends string>(
+    method: M,
+    path: P,
+    body?: unknown,
+  ): Promise<{ status: number; body: AnswerOf<M, P> }>;
   newProgram(type: string): Promise<{ id: number; token: string }>;
 }
 

@@ -103,11 +103,11 @@ test('a seed into a SQLite file keeps every index and the figures, also seeded t
       }
     };
     const before = indexes();
-    const first = (await seedAffiliate(server.deps, {
+    const first = await seedAffiliate(server.deps, {
       partners: 5,
       customers: 40,
       transactions: 120,
-    })) as any;
+    });
     await seedAffiliate(server.deps, {
       programId: first.program.id,
       partners: 3,
@@ -125,20 +125,20 @@ test('a seed into a SQLite file keeps every index and the figures, also seeded t
     } finally {
       db.close();
     }
-    const token = first.api_key.token as string;
-    const partners = await server.request<any>('GET', '/v1/partners?limit=100', { token });
+    assert.ok('api_key' in first, 'a new program comes with its first key');
+    const token = first.api_key.token;
+    const partners = await server.request('GET', '/v1/partners?limit=100', { token });
     assert.equal(partners.body.data.length, 8);
     const figures = await Promise.all(
       partners.body.data.map(
-        async (p: any) =>
-          (await server.request<any>('GET', `/v1/partners/${p.id}`, { token })).body.data.referrals,
+        async (p) => (await server.request('GET', `/v1/partners/${p.id}`, { token })).body.data.referrals,
       ),
     );
     assert.equal(
-      figures.reduce((sum: number, f: any) => sum + f.signups, 0),
+      figures.reduce((sum, f) => sum + f.signups, 0),
       60,
     );
-    const sales = figures.reduce((sum: number, f: any) => sum + f.sales_count, 0);
+    const sales = figures.reduce((sum, f) => sum + f.sales_count, 0);
     assert.equal(sales, 180);
   } finally {
     await server.close();

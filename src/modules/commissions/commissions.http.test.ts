@@ -312,7 +312,7 @@ describeEachDatabase('commissions', (server) => {
     });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual(
-      ok.body.data.map((c: any) => [c.id, c.status]),
+      ok.body.data.map((c) => [c.id, c.status]),
       [
         [c2.id, 'approved'],
         [c3.id, 'approved'],

@@ -47,7 +47,7 @@ describeEachDatabase('customer referral links', (server) => {
     }
     const links = await call(p, 'GET', '/v1/customers/c1/referral_links');
     assert.deepEqual(
-      links.body.data.map((l: any) => l.key),
+      links.body.data.map((l) => l.key),
       ['c1-key', 'promo-a', 'promo-b', 'promo-c'],
     );
     const customer = await call(p, 'GET', '/v1/customers/c1');

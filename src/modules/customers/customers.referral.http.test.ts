@@ -137,7 +137,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
     const all = await server().request('GET', '/v1/customers', { token: p.token });
     assert.equal(all.status, 200, all.text);
     assert.deepEqual(
-      all.body.data.map((c: any) => c.id),
+      all.body.data.map((c) => c.id),
       ['x1', 'f1', 'r1'],
     );
     assert.deepEqual(Object.keys(itemAt(all.body.data)).sort(), entryKeys);
@@ -145,14 +145,14 @@ describeEachDatabase('refer-a-friend customers', (server) => {
       token: p.token,
     });
     assert.deepEqual(
-      referred.body.data.map((c: any) => c.id),
+      referred.body.data.map((c) => c.id),
       ['f1'],
     );
     const non = await server().request('GET', '/v1/customers?refer_status=non_referred&sort=asc', {
       token: p.token,
     });
     assert.deepEqual(
-      non.body.data.map((c: any) => c.id),
+      non.body.data.map((c) => c.id),
       ['r1', 'x1'],
     );
     const wrong = await server().request('GET', '/v1/customers?refer_status=all', { token: p.token });
@@ -166,7 +166,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
     assert.equal((await get(p, 'x1')).body.data.status, 'archived');
     const after = await server().request('GET', '/v1/customers', { token: p.token });
     assert.deepEqual(
-      after.body.data.map((c: any) => c.id),
+      after.body.data.map((c) => c.id),
       ['f1', 'r1'],
     );
     // An archived customer's link no longer attributes signups.
@@ -187,7 +187,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
       const res = await server().request('GET', `/v1/customers:search?${query}`, { token: p.token });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
-        res.body.data.map((c: any) => c.id),
+        res.body.data.map((c) => c.id),
         ['s1'],
         query,
       );
@@ -197,7 +197,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
       body: { email: 's2@example.com' },
     });
     assert.deepEqual(
-      older.body.data.map((c: any) => c.id),
+      older.body.data.map((c) => c.id),
       ['s2'],
     );
     const body = await server().request('GET', '/v1/customers:search', {
@@ -205,7 +205,7 @@ describeEachDatabase('refer-a-friend customers', (server) => {
       body: { key: 'sk2' },
     });
     assert.deepEqual(
-      body.body.data.map((c: any) => c.id),
+      body.body.data.map((c) => c.id),
       ['s2'],
     );
   });

@@ -40,7 +40,7 @@ describeEachDatabase('refer-a-friend customer stats and referrals', (server) => 
       paid_accounts: 2,
     });
     assert.deepEqual(
-      res.body.data.ref_links.map((l: any) => l.url),
+      res.body.data.ref_links.map((l) => l.url),
       ['https://w.example?ref=ref-key'],
     );
   });
@@ -63,14 +63,14 @@ describeEachDatabase('refer-a-friend customer stats and referrals', (server) => 
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'status']);
     assert.deepEqual(
-      res.body.data.map((c: any) => c.id),
+      res.body.data.map((c) => c.id),
       ['b', 'a'],
     );
     assert.equal('key' in itemAt(res.body.data), false);
     await call(p, 'POST', '/v1/customers/b/archive');
     const after = await call(p, 'GET', '/v1/customers/ref/referrals');
     assert.deepEqual(
-      after.body.data.map((c: any) => c.id),
+      after.body.data.map((c) => c.id),
       ['a'],
     );
     assert.deepEqual((await call(p, 'GET', '/v1/customers/c/referrals')).body.data, []);

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import {
   connect,
   deliverOk,
+  type Fixture,
   fixture,
-  type Json,
   transactionOf,
   unique,
 } from '../../../test/billing-events.ts';
@@ -27,7 +27,7 @@ async function paddleProgram(server: TestServer) {
   return { p, partnerId: partner.body.data.id as string };
 }
 
-function completed(overrides: { currency?: string; total?: string; tax?: string } = {}): Json {
+function completed(overrides: { currency?: string; total?: string; tax?: string } = {}) {
   const event = fixture('paddle-transaction-completed');
   const id = unique();
   event.event_id = `evt_${id}`;
@@ -45,7 +45,7 @@ function completed(overrides: { currency?: string; total?: string; tax?: string 
 
 function adjustment(
   name: 'paddle-adjustment-created' | 'paddle-adjustment-updated',
-  sale: Json,
+  sale: Fixture<'paddle-transaction-completed'>,
   adjustmentId: string,
 ) {
   const event = fixture(name);
@@ -119,7 +119,8 @@ describeEachDatabase('Paddle events', (server) => {
     await deliverOk(server(), p, 'paddle', event);
     const sale = completed();
     sale.data.customer_id = customer;
-    sale.data.custom_data = null;
+    // A sale without custom_data: Paddle sends null.
+    Object.assign(sale.data, { custom_data: null });
     const done = await deliverOk(server(), p, 'paddle', sale);
     assert.match(done.reason ?? '', /credited by customer/);
     assert.equal((await transactionOf(server(), p, sale.data.id)).body.data.partner, partnerId);

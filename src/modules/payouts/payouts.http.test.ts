@@ -76,10 +76,10 @@ describeEachDatabase('payouts', (server) => {
     assert.deepEqual(fetched.body.data, payout);
     const list = await server().request('GET', '/v1/payouts?sort=asc', { token: p.token });
     assert.deepEqual(
-      list.body.data.map((e: any) => [e.id, e.currency, e.items]),
+      list.body.data.map((e) => [e.id, e.currency, 'items' in e]),
       [
-        [payout.id, 'USD', undefined],
-        [eur.body.data.id, 'EUR', undefined],
+        [payout.id, 'USD', false],
+        [eur.body.data.id, 'EUR', false],
       ],
     );
     const events = (await recordedEvents(server(), p)).map((e) => e.event);
@@ -495,7 +495,7 @@ describeEachDatabase('payouts', (server) => {
     await sell(server(), p, 'c-pb', 'a3', 500); // pb: 50
     const next = (await act('/v1/payouts', { partner: partners.pb })).body.data;
     assert.deepEqual(
-      next.items.map((i: any) => [i.partner, i.amount, i.commission_count]),
+      next.items.map((i) => [i.partner, i.amount, i.commission_count]),
       [[partners.pb, 20, 2]],
     );
     // Revoking the archive brings back what the refund left of the sale, and only that.
@@ -530,17 +530,12 @@ describeEachDatabase('payouts', (server) => {
       (await server().request('GET', `/v1/payouts/${id}`, { token: p.token })).body.data;
     const after = await get(pending.id);
     assert.deepEqual(
-      [after.status, after.total, after.partner_count, after.items.map((i: any) => [i.partner, i.amount])],
+      [after.status, after.total, after.partner_count, after.items.map((i) => [i.partner, i.amount])],
       ['pending', 20, 1, [[partners.pa, 20]]],
     );
     const history = await get(paid.id);
     assert.deepEqual(
-      [
-        history.status,
-        history.total,
-        history.partner_count,
-        history.items.map((i: any) => [i.partner, i.amount]),
-      ],
+      [history.status, history.total, history.partner_count, history.items.map((i) => [i.partner, i.amount])],
       [
         'paid',
         40,

@@ -53,7 +53,7 @@ describeEachDatabase('self-referral guard', (server) => {
     const fetched = await call('GET', `/v1/partners/${partner.body.data.id}`);
     assert.equal(fetched.status, 200, fetched.text);
     const owed = [...fetched.body.data.commissions.pending, ...fetched.body.data.commissions.not_paid];
-    const total = owed.reduce((sum: number, c: any) => sum + Number(c.amount ?? 0), 0);
+    const total = owed.reduce((sum, c) => sum + Number(c.amount ?? 0), 0);
     assert.equal(total, fairSale.body.data.rewards[0]?.amount);
     const stored = await call('GET', '/v1/transactions/s1');
     assert.equal(stored.body.data.rewards[0]?.status, 'rejected');
@@ -135,7 +135,7 @@ describeEachDatabase('self-referral guard', (server) => {
     });
     assert.equal(fair.status, 200, fair.text);
     assert.ok(
-      fair.body.data.rewards.every((r: any) => r.status === 'ok' && r.reason === undefined),
+      fair.body.data.rewards.every((r) => r.status === 'ok' && r.reason === undefined),
       fair.text,
     );
     const earned = await call('GET', '/v1/customers/amy/balance');

@@ -143,7 +143,7 @@ describeEachDatabase(
       const stats = async () => {
         const s = await server().request('GET', '/v1/customers/amy/stats', { token: p.token });
         assert.equal(s.status, 200, s.text);
-        return [s.body.data.referrals.clicks, s.body.data.ref_links.map((l: any) => l.clicks)];
+        return [s.body.data.referrals.clicks, s.body.data.ref_links.map((l) => l.clicks)];
       };
       assert.deepEqual(await afterFlush(server(), stats), [1, [1]]);
       const archived = await server().request('POST', '/v1/customers/amy/archive', { token: p.token });

@@ -41,7 +41,7 @@ async function assertStoredOnce(server: TestServer, p: TestProgram, rewards: num
   assert.equal((await events(server, p, 'transaction.created')).length, 1);
 }
 
-function assertAllSame(replies: { status: number; text: string; body: any }[]) {
+function assertAllSame(replies: { status: number; text: string; body: unknown }[]) {
   for (const reply of replies) assert.equal(reply.status, 200, reply.text);
   const first = JSON.stringify(replies[0]!.body);
   for (const reply of replies) assert.equal(JSON.stringify(reply.body), first);

@@ -88,7 +88,7 @@ describeEachDatabase('refer-a-friend transactions', (server) => {
     assert.equal('partner' in fetched, false);
     const list = await server().request('GET', '/v1/transactions', { token: p.token });
     assert.deepEqual(
-      list.body.data.map((x: any) => x.key),
+      list.body.data.map((x) => x.key),
       ['sale-1'],
     );
     const filtered = await server().request('GET', '/v1/transactions?customer[key]=ref-key', {
@@ -119,8 +119,8 @@ describeEachDatabase('refer-a-friend transactions', (server) => {
     assert.deepEqual(overview.total_revenue_from_sales, { usd: '$99.99' });
 
     const theirs = await getData(p, '/v1/customers/ref/transactions');
-    assert.deepEqual(theirs.map((x: any) => x.key).sort(), [second.body.data.key, 'sale-1'].sort());
-    assert.ok(theirs.every((x: any) => x.customer === 'ref' && x.referred_customer === 'buyer'));
+    assert.deepEqual(theirs.map((x) => x.key).sort(), [second.body.data.key, 'sale-1'].sort());
+    assert.ok(theirs.every((x) => x.customer === 'ref' && x.referred_customer === 'buyer'));
   });
 
   test('a non-referred buyer answers 422 on customer; nothing is stored', async () => {
@@ -199,7 +199,7 @@ describeEachDatabase('refer-a-friend transactions', (server) => {
     }
     const c = await getData(p, '/v1/transactions/c');
     assert.deepEqual(
-      c.rewards.map((r: any) => [r.customer, r.amount, r.amount_units, r.is_currency]),
+      c.rewards.map((r) => [r.customer, r.amount, r.amount_units, r.is_currency]),
       [['buyer', 50, 'points', false]],
     );
     const a = await getData(p, '/v1/transactions/a');
