@@ -101,9 +101,9 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     const page = await context.newPage();
     const key = `pat-${dialect}`;
     await page.goto(`${siteUrl}/landing?aff=${key}`);
-    await page.waitForFunction(() => (window as any).vouch?.ready !== undefined);
-    await page.evaluate(() => (window as any).vouch.ready);
-    assert.equal(await page.evaluate(() => (window as any).vouch.referral), key);
+    await page.waitForFunction('window.vouch?.ready !== undefined');
+    await page.evaluate('window.vouch.ready');
+    assert.equal(await page.evaluate('window.vouch.referral'), key);
     assert.equal(await page.inputValue('input[name="vouch_referral"]'), key);
     const cookie = (await context.cookies()).find((c) => c.name === 'vouch_partner');
     assert.equal(cookie?.value, key);
@@ -135,7 +135,7 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     const key = `pat-${dialect}`;
     await page.goto(`${server().url}/r/${key}`);
     assert.equal(page.url(), `${siteUrl}/landing?aff=${key}`);
-    await page.evaluate(() => (window as any).vouch.ready);
+    await page.evaluate('window.vouch.ready');
     assert.equal(await page.inputValue('input[name="vouch_referral"]'), key);
     const cookie = (await context.cookies()).find((c) => c.name === 'vouch_partner');
     assert.equal(cookie?.value, key);
@@ -160,9 +160,9 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
       const context = await browser!.newContext();
       const page = await context.newPage();
       await page.goto(`${siteUrl}/landing?aff=${first}`);
-      await page.evaluate(() => (window as any).vouch.ready);
+      await page.evaluate('window.vouch.ready');
       await page.goto(`${siteUrl}/landing?aff=${key}`);
-      await page.evaluate(() => (window as any).vouch.ready);
+      await page.evaluate('window.vouch.ready');
       const stored = (await context.cookies()).find((c) => c.name === 'vouch_partner')?.value;
       const input = await page.inputValue('input[name="vouch_referral"]');
       await context.close();
