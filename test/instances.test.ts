@@ -145,7 +145,7 @@ test('two processes on one PostgreSQL and Redis: migrations once, one record, on
 
     // A budget of 100 a minute across both: exactly 100 served.
     const key = await a.admin('POST', `/admin/v1/programs/${program.id}/api-keys`, { name: 'budget' });
-    const budgetToken = key.body.data.token as string;
+    const budgetToken = key.body.data.token;
     const statuses = await Promise.all(
       Array.from({ length: 130 }, (_, i) =>
         (i % 2 ? b : a).request('GET', '/v1/program', { token: budgetToken }),

@@ -232,7 +232,7 @@ describeEachDatabase('coupons API', (server) => {
       ),
     );
     const stored = await server().request('GET', '/v1/coupons/split', { token: p.token });
-    const winner = stored.body.data.name as string;
+    const winner = stored.body.data.name;
     replies.forEach((reply, i) => {
       if (names[i % 2] === winner) assert.equal(reply.status, 200, reply.text);
       else assert.deepEqual(reply.error.errors, { uuid_code: ['The uuid code has already been taken.'] });
@@ -247,7 +247,7 @@ describeEachDatabase('coupons API', (server) => {
       token: p.token,
       body: coupon({ uuid_code: 'c1', metadata: { a: '1', b: '2' } }),
     });
-    const id = created.body.data.id as number;
+    const id = created.body.data.id;
 
     const byBody = await server().request('PUT', '/v1/coupons', {
       token: p.token,

@@ -19,7 +19,7 @@ describeEachDatabase('customers (affiliate)', (server) => {
       body: { email: `${key}@partners.example`, key, ...extra },
     });
     assert.equal(res.status, 201, res.text);
-    return res.body.data as { id: string; email: string };
+    return res.body.data;
   };
   const create = (program: TestProgram<'affiliate'>, body: Record<string, unknown>) =>
     server().request('POST', '/v1/customers', { token: program.token, body });

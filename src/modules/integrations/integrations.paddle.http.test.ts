@@ -24,7 +24,7 @@ async function paddleProgram(server: TestServer) {
   });
   assert.equal(partner.status, 201, partner.text);
   await connect(server, p, 'paddle');
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }
 
 function completed(overrides: { currency?: string; total?: string; tax?: string } = {}) {

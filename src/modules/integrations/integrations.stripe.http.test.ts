@@ -40,7 +40,7 @@ async function stripeProgram(
   });
   assert.equal(partner.status, 201, partner.text);
   await connect(server, p, 'stripe');
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }
 
 /** A subscription checkout by a new Stripe customer carrying `client_reference_id`. */
@@ -55,7 +55,7 @@ function checkout(customer: string, referral: string | null) {
 }
 
 const transactionCount = async (server: TestServer, p: TestProgram<'affiliate'>) =>
-  (await server.request('GET', '/v1/transactions?limit=250', { token: p.token })).body.data.length as number;
+  (await server.request('GET', '/v1/transactions?limit=250', { token: p.token })).body.data.length;
 
 describeEachDatabase('Stripe events', (server) => {
   test('a checkout with client_reference_id makes the customer; its invoice is a sale with the commission', async () => {

@@ -20,7 +20,7 @@ async function programWithPartner(server: TestServer) {
     body: { email: 'pk@example.com', key: 'pk', name: 'Pat', surname: 'Kay' },
   });
   assert.equal(partner.status, 201, partner.text);
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }
 
 const form = [
@@ -43,7 +43,7 @@ describeEachDatabase('leads', (server) => {
   const setForm = async (p: TestProgram, fields = form) => {
     const res = await req(p, 'PUT', '/v1/leads/details', { leads_custom_form_fields: fields });
     assert.equal(res.status, 200, res.text);
-    return res.body.data.leads_custom_form_fields as { id: number; title: string }[];
+    return res.body.data.leads_custom_form_fields;
   };
   const idOf = (fields: { id: number; title: string }[], title: string) =>
     String(fields.find((f) => f.title === title)!.id);
@@ -360,7 +360,7 @@ describeEachDatabase('leads', (server) => {
     );
     const ids = replies.map((r) => {
       assert.equal(r.status, 200, r.text);
-      return r.body.data.leads_custom_form_fields[0]?.id as number;
+      return r.body.data.leads_custom_form_fields[0]?.id;
     });
     assert.equal(new Set(ids).size, ids.length, `ids ${ids.join(', ')}`);
   });

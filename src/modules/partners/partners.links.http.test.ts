@@ -10,7 +10,7 @@ describeEachDatabase('partner referral links', (server) => {
       token: p.token,
       body: { email: 'l@example.com', key: 'main' },
     });
-    return { p, partnerId: partner.body.data.id as string };
+    return { p, partnerId: partner.body.data.id };
   };
   const addLink = (p: TestProgram<'affiliate'>, body: Record<string, unknown>) =>
     server().request('POST', '/v1/partner_referral_links', { token: p.token, body });

@@ -240,7 +240,7 @@ describeEachDatabase('payouts', (server) => {
       payout_details: { note: '@SUM(1)' },
     });
     assert.equal(partner.status, 201, partner.text);
-    const id = partner.body.data.id as string;
+    const id = partner.body.data.id;
     await manual(server(), p, id, 10);
     const payout = (await post(p, '/v1/payouts')).body.data;
     const renamed = await server().request('PUT', `/v1/partners/${id}`, {
@@ -333,7 +333,7 @@ describeEachDatabase('payouts', (server) => {
     assert.equal(created.status, 201, created.text);
     assert.equal('payout_method' in created.body.data, false);
     assert.equal('payout_details' in created.body.data, false);
-    const id = created.body.data.id as string;
+    const id = created.body.data.id;
     const fetched = await server().request('GET', `/v1/partners/${id}`, { token: p.token });
     assert.equal(fetched.body.data.payout_method, 'paypal');
     assert.deepEqual(fetched.body.data.payout_details, { email: 'paypal-pay@example.com' });

@@ -21,7 +21,7 @@ async function newCoupon(server: TestServer, p: TestProgram, overrides: Record<s
     },
   });
   assert.equal(reply.status, 200, reply.text);
-  return reply.body.data as { uuid_code: string; id: number };
+  return reply.body.data;
 }
 
 async function newCode(server: TestServer, p: TestProgram, body: Record<string, unknown>) {
@@ -543,7 +543,7 @@ describeEachDatabase(
       assert.equal(statuses.filter((s) => s === 200).length, 5, JSON.stringify(statuses));
       const coupon = await server().request('GET', '/v1/coupons/shared', { token: p.token });
       assert.equal(coupon.body.data.times_redeemed, 5);
-      const codes = coupon.body.data.promotion_codes as { times_redeemed: number }[];
+      const codes = coupon.body.data.promotion_codes;
       assert.equal(
         codes.reduce((sum, c) => sum + c.times_redeemed, 0),
         5,

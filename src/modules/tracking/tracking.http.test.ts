@@ -43,19 +43,19 @@ async function partnerWithLink(
     body: { email: 'pk@example.com', key },
   });
   assert.equal(partner.status, 201, partner.text);
-  return { p, partnerId: partner.body.data.id as string, key };
+  return { p, partnerId: partner.body.data.id, key };
 }
 
 const partnerClicks = async (server: TestServer, p: TestProgram, id: string) => {
   const res = await server.request('GET', `/v1/partners/${id}`, { token: p.token });
   assert.equal(res.status, 200, res.text);
-  return res.body.data.referrals.clicks as number;
+  return res.body.data.referrals.clicks;
 };
 
 const overviewClicks = async (server: TestServer, p: TestProgram) => {
   const res = await server.request('GET', '/v1/program', { token: p.token });
   assert.equal(res.status, 200, res.text);
-  return res.body.data.total_clicks as number;
+  return res.body.data.total_clicks;
 };
 
 const setSettings = async (server: TestServer, p: TestProgram, settings: Record<string, unknown>) => {

@@ -28,7 +28,7 @@ async function setup(server: TestServer, settings?: Record<string, unknown>) {
     token: p.token,
     body: { key: 'ck', partner: { key: 'pk' } },
   });
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }
 
 const sell = (server: TestServer, p: TestProgram<'affiliate'>, body: Record<string, unknown>) =>

@@ -30,7 +30,7 @@ const events = async (server: TestServer, p: TestProgram, name: string) =>
 async function listed(server: TestServer, p: TestProgram, query = '') {
   const res = await server.request('GET', `/v1/transactions?limit=250${query}`, { token: p.token });
   assert.equal(res.status, 200, res.text);
-  return res.body.data as { key: string; rewards: unknown[] }[];
+  return res.body.data;
 }
 
 /** One sale stored, with `rewards` rewards, and one `transaction.created` event. */
@@ -160,7 +160,7 @@ describeEachDatabase('transactions: creation order under concurrency', (server) 
       const res = await server().request('GET', `/v1/transactions?limit=250&sort=${sort}`, {
         token: p.token,
       });
-      const times = (res.body.data as { created_at: string }[]).map((row) => row.created_at);
+      const times = res.body.data.map((row) => row.created_at);
       assert.equal(times.length, 64);
       for (let i = 1; i < times.length; i++) {
         const inOrder = sort === 'asc' ? times[i - 1]! <= times[i]! : times[i - 1]! >= times[i]!;
@@ -179,7 +179,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (refer-a-
       body: { email: 'ref@example.com', key: 'ref' },
     });
     assert.equal(referrer.status, 201, referrer.text);
-    return { p, referrerId: referrer.body.data.id as string };
+    return { p, referrerId: referrer.body.data.id };
   }
 
   test(`${CONCURRENCY} identical purchases creating their buyer: one buyer, one reward pair, one event`, async () => {

@@ -58,7 +58,7 @@ const codeOf = async (server: TestServer, p: TestProgram, code: string) =>
   (await server.request('GET', `/v1/promotion-codes/${code}`, { token: p.token })).body.data;
 
 const transactionCount = async (server: TestServer, p: TestProgram) =>
-  (await server.request('GET', '/v1/transactions?limit=250', { token: p.token })).body.data.length as number;
+  (await server.request('GET', '/v1/transactions?limit=250', { token: p.token })).body.data.length;
 
 describeEachDatabase('transactions with a promotion code', (server) => {
   test('the code is redeemed with the sale, under the sale key; a replay redeems nothing more', async () => {
