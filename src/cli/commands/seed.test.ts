@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { type AnswerOf, describeEachDatabase, startServer } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { SqliteDatabase as BetterSqlite } from '../../db/sqlite-driver.ts';
 import { seedAffiliate } from './seed-affiliate.ts';
@@ -68,7 +69,7 @@ describeEachDatabase('vouch seed', (server) => {
     );
     const sale = await server().request('POST', '/v1/transactions', {
       token,
-      body: { amount: 10, action: 'sale', customer: { key: customer.body.data[0]?.key } },
+      body: { amount: 10, action: 'sale', customer: { key: itemAt(customer.body.data).key } },
     });
     assert.equal(sale.status, 200, sale.text);
     const partner = await server().request('POST', '/v1/partners', {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 const coupon = (overrides: Record<string, unknown> = {}) => ({
   coupon_discount_type: 'percent',
@@ -215,7 +216,7 @@ describeEachDatabase('coupons API', (server) => {
     const list = await server().request('GET', '/v1/coupons', { token: p.token });
     assert.equal(list.body.data.length, 1);
     assert.deepEqual(
-      list.body.data[0]?.promotion_codes.data.map((c: { code: string }) => c.code),
+      itemAt(list.body.data).promotion_codes.data.map((c) => c.code),
       ['BURST1', 'BURST2'],
     );
   });
@@ -327,7 +328,7 @@ describeEachDatabase('coupons API', (server) => {
     const deleted = await server().request('DELETE', '/v1/coupons/gone', { token: p.token });
     assert.equal(deleted.status, 200, deleted.text);
     assert.equal(deleted.body.status, 1);
-    assert.equal(deleted.error.message, 'Coupon deleted successfully.');
+    assert.equal(deleted.body.message, 'Coupon deleted successfully.');
     assert.equal(deleted.body.data.synchronization_enabled, false);
     const again = await server().request('DELETE', '/v1/coupons/gone', { token: p.token });
     assert.equal(again.status, 404);
@@ -359,7 +360,7 @@ describeEachDatabase('coupons API', (server) => {
       ['l3', 'l2'],
     );
     assert.deepEqual(
-      page.body.data[0]?.promotion_codes.data.map((c: { code: string }) => c.code),
+      itemAt(page.body.data).promotion_codes.data.map((c) => c.code),
       ['l3-code'],
     );
     assert.ok(page.body.links.next);

@@ -7,6 +7,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { createWorker } from '../../worker.ts';
 import { startReceiver } from '../webhooks/webhooks.test-receiver.ts';
@@ -360,7 +361,7 @@ describeEachDatabase('leads', (server) => {
     );
     const ids = replies.map((r) => {
       assert.equal(r.status, 200, r.text);
-      return r.body.data.leads_custom_form_fields[0]?.id;
+      return itemAt(r.body.data.leads_custom_form_fields).id;
     });
     assert.equal(new Set(ids).size, ids.length, `ids ${ids.join(', ')}`);
   });
@@ -423,12 +424,14 @@ describeEachDatabase('leads', (server) => {
     assert.equal(converted.status, 'converted');
     assert.equal(converted.can_be_converted, false);
     assert.equal(converted.can_be_rejected, false);
-    assert.equal(converted.converted_to?.email, 'lead@example.com');
-    assert.equal(converted.converted_to?.name, 'Lee Ad');
-    const customer = await req(p, 'GET', `/v1/customers/${converted.converted_to?.key}`);
+    const convertedTo = converted.converted_to;
+    assert.ok(convertedTo, res.text);
+    assert.equal(convertedTo.email, 'lead@example.com');
+    assert.equal(convertedTo.name, 'Lee Ad');
+    const customer = await req(p, 'GET', `/v1/customers/${convertedTo.key}`);
     assert.equal(customer.status, 200, customer.text);
     assert.equal(customer.body.data.partner, partnerId);
-    const sales = await req(p, 'GET', `/v1/transactions?customer[key]=${converted.converted_to?.key}`);
+    const sales = await req(p, 'GET', `/v1/transactions?customer[key]=${convertedTo.key}`);
     assert.equal(sales.body.data.length, 1, sales.text);
     assert.equal(sales.body.data[0]?.amount, 150.5);
     assert.equal(sales.body.data[0]?.partner, partnerId);

@@ -76,7 +76,7 @@ describeEachDatabase(
       assert.match(dashboard.text, /Welcome, Jane/);
       const list = await server().request('GET', '/v1/partners?limit=10', { token: p.token });
       const partner = (
-        await server().request('GET', `/v1/partners/${list.body.data[0]?.id}`, { token: p.token })
+        await server().request('GET', `/v1/partners/${itemAt(list.body.data).id}`, { token: p.token })
       ).body.data;
       assert.equal(partner.email, 'Jane@Example.com');
       assert.equal(partner.tos, true);
@@ -227,7 +227,9 @@ describeEachDatabase(
     test('a session ends when the partner is archived, rejected or its password changes; sign-out ends it', async () => {
       const p = await server().newProgram('affiliate');
       const first = await signUp(server, p, 'ari@example.com', 'Ari');
-      const id = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data[0]?.id;
+      const id = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      ).id;
       const dashboard = `/p/${p.publicId}/dashboard`;
       assert.equal((await first.get(dashboard)).status, 200);
       await server().request('POST', `/v1/partners/${id}/archive`, { token: p.token });
@@ -284,7 +286,9 @@ describeEachDatabase(
       const pending = await client.get(`/p/${p.publicId}/dashboard`);
       assert.match(pending.text, /pending review/);
       assert.doesNotMatch(pending.text, /Your referral links/);
-      const id = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data[0]?.id;
+      const id = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      ).id;
       await server().request('POST', `/v1/partners/${id}/approve`, { token: p.token });
       const approved = await client.get(`/p/${p.publicId}/dashboard`);
       assert.match(approved.text, /Your referral links/);
@@ -413,7 +417,9 @@ describeEachDatabase(
       assert.equal(leads.length, 1);
       assert.equal(leads[0]?.submitter.email, 'lea@example.com');
       assert.deepEqual(
-        leads[0]?.submission_form.slice(2, 5).map((e) => e.answer),
+        itemAt(leads)
+          .submission_form.slice(2, 5)
+          .map((e) => e.answer),
         ['Big Co', 'seo, email', 'DE'],
       );
     });

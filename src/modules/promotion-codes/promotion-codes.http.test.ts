@@ -391,7 +391,7 @@ describeEachDatabase(
       assert.equal(first.body.data.times_redeemed, 1);
       assert.deepEqual(first.body.data.additional_info.redemptions, [
         {
-          redeemed_at: first.body.data.additional_info.redemptions[0]?.redeemed_at,
+          redeemed_at: itemAt(first.body.data.additional_info.redemptions).redeemed_at,
           transaction_key: 'order-1',
         },
       ]);

@@ -6,6 +6,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { bucketOf } from '../../core/report-buckets.ts';
 import { addDays, formatTimestamp } from '../../core/time.ts';
 import { addDailyCounterDeltas } from '../counters/counters.repository.ts';
@@ -336,7 +337,7 @@ describeEachDatabase(
       );
       assert.deepEqual(
         first.body.data.map((row) => row.key),
-        [Object.values(partners).find((partner) => partner.id === first.body.data[0]?.id)?.link],
+        [Object.values(partners).find((partner) => partner.id === itemAt(first.body.data).id)?.link],
       );
       const clicks = await get('/v1/reports/top?by=links&metric=clicks&start=2026-01-01&end=2026-03-31');
       assert.deepEqual(clicks.body.data, [
