@@ -5,19 +5,70 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Stripe from 'stripe';
-import type { Reply, TestProgram, TestServer } from './harness.ts';
+import type { ProgramType } from '../src/core/program-types.ts';
+import type { AnswerOf, TestProgram, TestServer } from './harness.ts';
 
 export const STRIPE_SECRET = 'whsec_test_5WbX5kEWLlfzsGNjH64I8lOOqUB6e8FH';
 export const PADDLE_SECRET = 'pdl_ntfset_01hv8x2test_0123456789abcdef';
 
 type Provider = 'stripe' | 'paddle';
-/** Processor JSON, changed freely by tests. */
-export type Json = any;
+/** The documented events tests start from, typed as their JSON is. */
+type Fixtures = {
+  'paddle-adjustment-created': typeof import('./fixtures/billing/paddle-adjustment-created.json', { with: {
+    type: 'json',
+  }});
+  'paddle-adjustment-updated': typeof import('./fixtures/billing/paddle-adjustment-updated.json', { with: {
+    type: 'json',
+  }});
+  'paddle-customer-created': typeof import('./fixtures/billing/paddle-customer-created.json', { with: {
+    type: 'json',
+  }});
+  'paddle-transaction-completed': typeof import('./fixtures/billing/paddle-transaction-completed.json', { with: {
+    type: 'json',
+  }});
+  'stripe-charge-dispute-closed': typeof import('./fixtures/billing/stripe-charge-dispute-closed.json', { with: {
+    type: 'json',
+  }});
+  'stripe-charge-refunded': typeof import('./fixtures/billing/stripe-charge-refunded.json', { with: {
+    type: 'json',
+  }});
+  'stripe-checkout-session-completed': typeof import('./fixtures/billing/stripe-checkout-session-completed.json', { with: {
+    type: 'json',
+  }});
+  'stripe-checkout-session-completed-payment': typeof import('./fixtures/billing/stripe-checkout-session-completed-payment.json', { with: {
+    type: 'json',
+  }});
+  'stripe-customer-created': typeof import('./fixtures/billing/stripe-customer-created.json', { with: {
+    type: 'json',
+  }});
+  'stripe-invoice-paid': typeof import('./fixtures/billing/stripe-invoice-paid.json', { with: {
+    type: 'json',
+  }});
+};
+export type FixtureName = keyof Fixtures;
+
+/**
+ * A fixture's JSON as a test may change it: its fields keep their types, except that a field the
+ * fixture leaves `null` takes any value, and an object takes fields the fixture does not have.
+ */
+type Editable<T> = T extends null
+  ? unknown
+  : T extends readonly unknown[]
+    ? { -readonly [I in keyof T]: Editable<T[I]> }
+    : T extends object
+      ? { -readonly [K in keyof T]: Editable<T[K]> } & { [field: string]: unknown }
+      : T;
+
+/** A fresh copy of the fixture `N`, as a test may change it. */
+export type Fixture<N extends FixtureName> = Editable<Fixtures[N]>;
+
+/** Processor JSON: a fixture, as changed by a test, or any event a test writes (or its raw text). */
+export type Json = Fixture<FixtureName> | { [field: string]: unknown } | string;
 
 const stripe = new Stripe('sk_test_unused');
 
 /** A fresh copy of a fixture. */
-export function fixture(name: string): Json {
+export function fixture<N extends FixtureName>(name: N): Fixture<N> {
   return JSON.parse(readFileSync(new URL(`fixtures/billing/${name}.json`, import.meta.url), 'utf8'));
 }
 
@@ -67,7 +118,7 @@ export function deliver(
   provider: Provider,
   event: Json,
   options: Delivery = {},
-): Promise<Reply> {
+) {
   const body = typeof event === 'string' ? event : JSON.stringify(event);
   const signature =
     options.signature === undefined
@@ -124,7 +175,7 @@ export function invoicePaid(
 }
 
 /** A `charge.refunded` of an invoice's charge with `amountRefunded` refunded in all so far. */
-export function chargeRefunded(invoiceEvent: Json, amountRefunded: number) {
+export function chargeRefunded(invoiceEvent: Fixture<'stripe-invoice-paid'>, amountRefunded: number) {
   const event = fixture('stripe-charge-refunded');
   const invoice = invoiceEvent.data.object;
   const charge = event.data.object;
@@ -142,12 +193,20 @@ export function chargeRefunded(invoiceEvent: Json, amountRefunded: number) {
 }
 
 export async function eventsLog(server: TestServer, p: TestProgram, query = '') {
-  const res = await server.request('GET', `/v1/integrations/events${query}`, { token: p.token });
+  const res = await server.request<AnswerOf<'GET', '/v1/integrations/events'>>(
+    'GET',
+    `/v1/integrations/events${query}`,
+    { token: p.token },
+  );
   assert.equal(res.status, 200, res.text);
-  return res.body.data as Json[];
+  return res.body.data;
 }
 
-export async function transactionOf(server: TestServer, p: TestProgram, key: string) {
+export async function transactionOf<K extends ProgramType>(
+  server: TestServer,
+  p: TestProgram<K>,
+  key: string,
+) {
   const res = await server.request('GET', `/v1/transactions/${key}`, { token: p.token });
   return res;
 }

@@ -31,7 +31,7 @@ export async function commissionProgram(server: TestServer, settings: Record<str
 
 export const sell = async (
   server: TestServer,
-  p: TestProgram,
+  p: TestProgram<'affiliate'>,
   buyer: string,
   key: string,
   amount: number | string,
@@ -45,14 +45,14 @@ export const sell = async (
   return res.body.data;
 };
 
-export const commissionsOf = async (server: TestServer, p: TestProgram, query = '') => {
+export const commissionsOf = async (server: TestServer, p: TestProgram<'affiliate'>, query = '') => {
   const res = await server.request('GET', `/v1/commissions?limit=250${query}`, { token: p.token });
   assert.equal(res.status, 200, res.text);
-  return res.body.data as any[];
+  return res.body.data;
 };
 
 /** The partner's figures as the partner fetch shows them. */
-export const figuresOf = async (server: TestServer, p: TestProgram, partnerId: string) => {
+export const figuresOf = async (server: TestServer, p: TestProgram<'affiliate'>, partnerId: string) => {
   const res = await server.request('GET', `/v1/partners/${partnerId}`, { token: p.token });
   assert.equal(res.status, 200, res.text);
   return res.body.data.commissions;
@@ -62,7 +62,7 @@ export const figuresOf = async (server: TestServer, p: TestProgram, partnerId: s
  * The partner's commission figures recounted from the commission rows (of sales that are not
  * archived, and every clawback line), in the partner fetch's shape.
  */
-export async function recount(server: TestServer, p: TestProgram, partnerId: string) {
+export async function recount(server: TestServer, p: TestProgram<'affiliate'>, partnerId: string) {
   const db = server.deps.database.db;
   const rows = await db
     .selectFrom('rewards')

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type Reply, type TestProgram, type TestServer } from './harness.ts';
+import { describeEachDatabase, type Page, type Reply, type TestProgram, type TestServer } from './harness.ts';
 
 // Contract §4.19: lists sorted by creation agree with the `created_at` they show, also for records
 // created at the same time on several connections (PostgreSQL commits them in any order).
@@ -25,20 +25,32 @@ interface Entry {
 }
 
 /** Every entry of a list, page after page through `links.next`. */
-async function listAll(server: TestServer, program: TestProgram, path: string, sort: 'asc' | 'desc') {
+async function listAll<const P extends string>(
+  server: TestServer,
+  program: TestProgram,
+  path: P,
+  sort: 'asc' | 'desc',
+) {
   const entries: Entry[] = [];
   let next: string | null = `${path}?sort=${sort}&limit=100`;
   while (next) {
-    const page: Reply = await server.request('GET', next.replace(server.url, ''), { token: program.token });
+    const page: Reply<Page<Entry>> = await server.request<Page<Entry>>('GET', next.replace(server.url, ''), {
+      token: program.token,
+    });
     assert.equal(page.status, 200, page.text);
-    entries.push(...(page.body.data as Entry[]));
+    entries.push(...page.body.data);
     next = page.body.links.next;
   }
   return entries;
 }
 
 /** Both orders list every record once, each adjacent pair in `created_at` order. */
-async function assertCreationOrder(server: TestServer, program: TestProgram, path: string, count: number) {
+async function assertCreationOrder<const P extends string>(
+  server: TestServer,
+  program: TestProgram,
+  path: P,
+  count: number,
+) {
   const desc = await listAll(server, program, path, 'desc');
   const asc = await listAll(server, program, path, 'asc');
   assert.equal(new Set(desc.map((e) => e.id)).size, count);

@@ -22,5 +22,5 @@ export async function affiliateProgramWithBuyer(
     body: { key: 'ck', partner: { key: 'pk' } },
   });
   assert.equal(customer.status, 201, customer.text);
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }

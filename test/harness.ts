@@ -14,6 +14,10 @@ import { type Clock, systemClock } from '../src/core/time.ts';
 import { type Database, type Dialect, openDatabase } from '../src/db/database.ts';
 import { migrateOrThrow } from '../src/db/migrate.ts';
 import { assembleDeps } from '../src/deps.ts';
+import type { AnswerOf, ErrorBody, JsonObject, ProgramKey } from './api-types.ts';
+
+export type { AnswerOf, DataOf, ErrorBody, JsonObject, Page, ProgramKey, Schema } from './api-types.ts';
+export { dataOf } from './api-types.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** The server key of every test server, and of the Vouch processes tests spawn (they inherit it). */
@@ -73,28 +77,34 @@ export async function useCompiledBuild(): Promise<void> {
   else await buildIfStale();
 }
 
-export interface Reply<T = any> {
+/**
+ * An answer: `body` is its JSON (or its text when it is not JSON), typed as the document's success
+ * answer of the route; `error` is the same JSON as an error body, and throws on a success status.
+ */
+export interface Reply<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
   text: string;
+  readonly error: ErrorBody;
 }
 
-export interface RequestOptions {
-  token?: string;
+export interface RequestOptions<K extends ProgramType = ProgramType, Sent = unknown> {
+  /** An API key (a program's key narrows the answers that differ by program type), or any token. */
+  token?: ProgramKey<K> | string;
   /** A value to send as JSON, or a string sent as is. */
-  body?: unknown;
+  body?: Sent;
   headers?: Record<string, string>;
 }
 
-export interface TestProgram {
+export interface TestProgram<K extends ProgramType = ProgramType> {
   id: number;
   publicId: string;
-  type: ProgramType;
+  type: K;
   /** A full-scope key. */
-  token: string;
+  token: ProgramKey<K>;
   /** A read-only key. */
-  readToken: string;
+  readToken: ProgramKey<K>;
 }
 
 export interface TestServer {
@@ -102,9 +112,25 @@ export interface TestServer {
   url: string;
   app: FastifyInstance;
   deps: Deps;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>;
-  admin<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
-  newProgram(type: ProgramType, options?: { name?: string; website?: string }): Promise<TestProgram>;
+  /** Answers the document's type for the route; a path the types cannot place answers `unknown`. */
+  request<
+    const M extends string,
+    const P extends string,
+    K extends ProgramType = ProgramType,
+    Sent = unknown,
+  >(method: M, path: P, options?: RequestOptions<K, Sent>): Promise<Reply<AnswerOf<M, P, K, Sent>>>;
+  /** An answer of a type the test states (a route outside the document, a path built at run time). */
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<Reply<T>>;
+  admin<const M extends string, const P extends string>(
+    method: M,
+    path: P,
+    body?: unknown,
+  ): Promise<Reply<AnswerOf<M, P>>>;
+  admin<T>(method: string, path: string, body?: unknown): Promise<Reply<T>>;
+  newProgram<K extends ProgramType>(
+    type: K,
+    options?: { name?: string; website?: string },
+  ): Promise<TestProgram<K>>;
   close(): Promise<void>;
 }
 
@@ -169,6 +195,23 @@ function httpRequest(
   });
 }
 
+/**
+ * A reply whose body the caller types (the document's answer, or what a test states); `error`
+ * reads the body as an error and fails the test when the status is a success.
+ */
+export function replyOf<T>(status: number, headers: Headers, parsed: unknown, text: string): Reply<T> {
+  return {
+    status,
+    headers,
+    body: parsed as T,
+    text,
+    get error(): ErrorBody {
+      if (status < 400) throw new Error(`expected an error, got ${status}: ${text}`);
+      return parsed as ErrorBody;
+    },
+  };
+}
+
 /** Starts Vouch on a loopback port with a fresh database (or a shared one), migrated. */
 export async function startServer(options: ServerOptions): Promise<TestServer & { databaseUrl: string }> {
   const fresh = options.database ? undefined : await openTestDatabase(options.dialect);
@@ -219,21 +262,24 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     try {
       parsed = JSON.parse(text);
     } catch {}
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return replyOf<T>(response.status, response.headers, parsed, text);
   };
 
   const admin = <T>(method: string, path: string, body?: unknown) =>
     request<T>(method, path, { token: ADMIN_TOKEN, body });
 
-  const newProgram = async (type: ProgramType, opts: { name?: string; website?: string } = {}) => {
-    const created = await admin<{ data: { id: number; public_id: string } }>('POST', '/admin/v1/programs', {
+  const newProgram = async <K extends ProgramType>(
+    type: K,
+    opts: { name?: string; website?: string } = {},
+  ): Promise<TestProgram<K>> => {
+    const created = await admin<AnswerOf<'POST', '/admin/v1/programs'>>('POST', '/admin/v1/programs', {
       name: opts.name ?? `${type} program`,
       type,
       website: opts.website ?? 'https://shop.example.com',
     });
     if (created.status !== 201) throw new Error(`program create failed: ${created.text}`);
     const id = created.body.data.id;
-    type KeyAnswer = { data: { token: string } };
+    type KeyAnswer = AnswerOf<'POST', '/admin/v1/programs/{id}/api-keys'>;
     const full = await admin<KeyAnswer>('POST', `/admin/v1/programs/${id}/api-keys`, { name: 'full' });
     const read = await admin<KeyAnswer>('POST', `/admin/v1/programs/${id}/api-keys`, {
       name: 'read',
@@ -293,14 +339,14 @@ export async function listenToEvents(server: TestServer, program: Pick<TestProgr
 export async function recordedEvents(
   server: TestServer,
   program: Pick<TestProgram, 'id'>,
-): Promise<{ event: string; payload: any }[]> {
+): Promise<{ event: string; payload: JsonObject }[]> {
   const rows = await server.deps.database.db
     .selectFrom('events')
     .select(['event', 'payload'])
     .where('program_id', '=', program.id)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({ event: row.event, payload: JSON.parse(row.payload) }));
+  return rows.map((row) => ({ event: row.event, payload: JSON.parse(row.payload) as JsonObject }));
 }
 
 /**

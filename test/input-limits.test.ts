@@ -7,7 +7,9 @@ import { programTypes } from '../src/core/program-types.ts';
 import type { RouteEntry } from '../src/http/route-policy.ts';
 import {
   describeEachDatabase,
+  type ErrorBody,
   type Reply,
+  replyOf,
   stallBoundMs,
   type TestProgram,
   type TestServer,
@@ -24,9 +26,10 @@ function assertErrorBody(reply: Reply, status: number, what: string) {
   assert.equal(reply.status, status, `${what}: ${reply.status} ${reply.text.slice(0, 300)}`);
   assert.equal(reply.headers.get('content-type'), 'application/json', what);
   // The spec's promotion-code delete also says why in `data` (`{status: 0, message}`).
-  const keys = Object.keys(reply.body).filter((key) => key !== 'data' || reply.body.data?.status !== 0);
+  const body: ErrorBody & { data?: { status?: number } } = reply.error;
+  const keys = Object.keys(body).filter((key) => key !== 'data' || body.data?.status !== 0);
   assert.deepEqual(keys.sort(), ['errors', 'message', 'status'], what);
-  assert.equal(reply.body.status, 0, what);
+  assert.equal(reply.error.status, 0, what);
 }
 
 /** Sends raw bytes as the path (node:http would refuse some of them in a URL object). */
@@ -52,7 +55,7 @@ function rawGet(server: TestServer, path: string, token: string): Promise<Reply>
           try {
             body = JSON.parse(text);
           } catch {}
-          resolve({ status: res.statusCode ?? 0, headers, text, body });
+          resolve(replyOf(res.statusCode ?? 0, headers, body, text));
         });
       },
     );
@@ -84,7 +87,7 @@ describeEachDatabase('input limits', (server) => {
           body,
         });
         assertErrorBody(reply, 400, `${route.method} ${route.url}`);
-        assert.match(reply.body.message, /nested too deeply/);
+        assert.match(reply.error.message, /nested too deeply/);
       }
     }
     // Within the bound a nested body is read as usual.
@@ -104,19 +107,19 @@ describeEachDatabase('input limits', (server) => {
         body: { name: 'a\u0000b', email: 'ann@example.com' },
       });
       assertErrorBody(reply, 422, what);
-      assert.deepEqual(reply.body.errors.name, ['The name field must not contain a NUL character.'], what);
+      assert.deepEqual(reply.error.errors.name, ['The name field must not contain a NUL character.'], what);
       const query = await server().request(route.method, `${fill(route.url, 'x1')}?email=a%00b`, {
         token: tokenFor(route),
       });
       assertErrorBody(query, 422, `${what} (query)`);
-      assert.ok(query.body.errors.email, what);
+      assert.ok(query.error.errors.email, what);
     }
     const key = await server().request('POST', '/v1/partners', {
       token: programs.affiliate.token,
       body: { email: 'ann@example.com', metadata: { 'k\u0000': 1 } },
     });
     assertErrorBody(key, 422, 'a key with a NUL');
-    assert.ok(key.body.errors.metadata);
+    assert.ok(key.error.errors.metadata);
     const list = await server().request('GET', '/v1/partners', { token: programs.affiliate.token });
     assert.equal(list.body.data.length, 0, 'nothing was written');
   });
@@ -142,7 +145,7 @@ describeEachDatabase('input limits', (server) => {
     for (const path of ['/v1/partners/%ZZ', '/v1/%E0%A4%A', '/admin/v1/programs/%ZZ']) {
       const reply = await rawGet(server(), path, programs.affiliate.token);
       assertErrorBody(reply, 400, path);
-      assert.equal(reply.body.message, 'The request URL is malformed.');
+      assert.equal(reply.error.message, 'The request URL is malformed.');
       assert.ok(reply.headers.get('x-request-id'));
     }
   });
@@ -165,7 +168,7 @@ describeEachDatabase('input limits', (server) => {
     ]);
     const elapsed = performance.now() - started;
     assertErrorBody(reply, 422, 'huge transactions array');
-    assert.deepEqual(reply.body.errors, {
+    assert.deepEqual(reply.error.errors, {
       transactions: ['The transactions field must not have more than 100 items.'],
     });
     assert.ok(reply.text.length < 1000);
@@ -181,14 +184,14 @@ describeEachDatabase('input limits', (server) => {
       body: { customer: { key: 'c' }, transactions },
     });
     assertErrorBody(reply, 422, 'many bad items');
-    const listed = Object.values<string[]>(reply.body.errors).flat();
+    const listed = Object.values<string[]>(reply.error.errors).flat();
     assert.equal(listed.length, 50);
     assert.equal(
-      reply.body.errors['transactions.0.amount'][0],
+      reply.error.errors['transactions.0.amount']?.[0],
       'The transactions.0.amount field must be a number.',
     );
     assert.match(
-      reply.body.message,
+      reply.error.message,
       /^The transactions\.0\.amount field must be a number\. \(and 199 more errors\)$/,
     );
   });

@@ -7,6 +7,7 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { freePort } from './free-port.ts';
 import {
   ADMIN_TOKEN,
+  type AnswerOf,
   redisReachable,
   stallBoundMs,
   startupBudgetMs,
@@ -27,12 +28,16 @@ before(useCompiledBuild);
 
 interface Instance {
   child: ChildProcess;
-  request(
-    method: string,
-    path: string,
+  request<const M extends string, const P extends string>(
+    method: M,
+    path: P,
     options?: { token?: string; body?: unknown },
-  ): Promise<{ status: number; body: any }>;
-  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  ): Promise<{ status: number; body: AnswerOf<M, P> }>;
+  admin<const M extends string, const P extends string>(
+    method: M,
+    path: P,
+    body?: unknown,
+  ): Promise<{ status: number; body: AnswerOf<M, P> }>;
   newProgram(type: string): Promise<{ id: number; token: string }>;
 }
 
@@ -140,7 +145,7 @@ test('two processes on one PostgreSQL and Redis: migrations once, one record, on
 
     // A budget of 100 a minute across both: exactly 100 served.
     const key = await a.admin('POST', `/admin/v1/programs/${program.id}/api-keys`, { name: 'budget' });
-    const budgetToken = key.body.data.token as string;
+    const budgetToken = key.body.data.token;
     const statuses = await Promise.all(
       Array.from({ length: 130 }, (_, i) =>
         (i % 2 ? b : a).request('GET', '/v1/program', { token: budgetToken }),

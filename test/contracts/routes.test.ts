@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type ProgramType, programTypeLabel, programTypes } from '../../src/core/program-types.ts';
-import { startServer, type TestProgram, type TestServer, testDialects } from '../harness.ts';
+import {
+  type Page,
+  type Reply,
+  startServer,
+  type TestProgram,
+  type TestServer,
+  testDialects,
+} from '../harness.ts';
 import { loadSamples, type RouteSamples } from './route-samples.ts';
 
 /**
@@ -13,16 +20,12 @@ const UNKNOWN = 'zzUnknown0001';
 const fill = (url: string, params: Record<string, string> = {}) =>
   url.replace(/\/:([A-Za-z_]+)/g, (_, name: string) => `/${encodeURIComponent(params[name] ?? UNKNOWN)}`);
 
-function assertErrorBody(
-  reply: { status: number; headers: Headers; body: any },
-  status: number,
-  what: string,
-) {
+function assertErrorBody(reply: Reply, status: number, what: string) {
   assert.equal(reply.status, status, `${what}: status ${reply.status} ${JSON.stringify(reply.body)}`);
   assert.equal(reply.headers.get('content-type'), 'application/json', what);
-  assert.equal(reply.body.status, 0, what);
-  assert.equal(typeof reply.body.message, 'string', what);
-  assert.equal(typeof reply.body.errors, 'object', what);
+  assert.equal(reply.error.status, 0, what);
+  assert.equal(typeof reply.error.message, 'string', what);
+  assert.equal(typeof reply.error.errors, 'object', what);
 }
 
 for (const dialect of testDialects()) {
@@ -86,7 +89,7 @@ for (const dialect of testDialects()) {
           });
           assertErrorBody(reply, 403, `${route.method} ${route.url} as ${type}`);
           assert.equal(
-            reply.body.message,
+            reply.error.message,
             `This endpoint is not available for ${programTypeLabel[type]} programs.`,
           );
         }
@@ -138,19 +141,19 @@ for (const dialect of testDialects()) {
         for (const type of route.programTypes as ProgramType[]) {
           const params = sample?.create ? await sample.create(server, programs[type]) : {};
           const path = fill(route.url, params);
-          const reply = await server.request('GET', `${path}?page=1`, { token: programs[type].token });
+          const reply = await server.request<Page>('GET', `${path}?page=1`, { token: programs[type].token });
           const what = `${route.url} as ${type}`;
           assert.equal(reply.status, 200, `${what}: ${reply.text}`);
           assert.deepEqual(Object.keys(reply.body).sort(), ['data', 'links', 'meta', 'status'], what);
           assert.ok(Array.isArray(reply.body.data), what);
           assert.equal(reply.body.links.last, null, what);
-          assert.ok(reply.body.links.first.startsWith(server.url), what);
+          assert.ok(reply.body.links.first?.startsWith(server.url), what);
           assert.equal(reply.body.meta.path, `${server.url}${path}`, what);
           assert.equal(reply.body.meta.current_page, 1, what);
           for (const query of ['limit=100000', 'limit=0', 'limit=abc', 'page=0']) {
             const bad = await server.request('GET', `${path}?${query}`, { token: programs[type].token });
             assertErrorBody(bad, 422, `${what}?${query}`);
-            assert.ok(bad.body.errors[query.split('=')[0]!], `${what}?${query} names the field`);
+            assert.ok(bad.error.errors[query.split('=')[0]!], `${what}?${query} names the field`);
           }
         }
       }

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
 import { describeEachDatabase } from '../harness.ts';
+import { itemAt } from '../items.ts';
 import { lastMailTo, type SmtpSink, startSmtp } from '../smtp-sink.ts';
 
 /**
@@ -85,7 +86,7 @@ describeEachDatabase(
       await page.getByRole('button', { name: 'Create my partner account' }).click();
       assert.equal(await h1(page), 'Welcome, Jane');
 
-      const partner = (await server().request('GET', '/v1/partners?limit=1', { token })).body.data[0];
+      const partner = itemAt((await server().request('GET', '/v1/partners?limit=1', { token })).body.data);
       const detail = (await server().request('GET', `/v1/partners/${partner.id}`, { token })).body.data;
       assert.equal(await page.getByLabel('Main link').inputValue(), detail.referral_link);
       const copy = page.getByRole('button', { name: 'Copy link' });
@@ -163,7 +164,7 @@ describeEachDatabase(
       await assertAccessible(page, 'leads');
       await shot('leads');
       const leads = (await server().request('GET', '/v1/leads', { token })).body.data;
-      assert.equal(leads[0].submitter.email, 'jane@example.com');
+      assert.equal(leads[0]?.submitter.email, 'jane@example.com');
 
       await page.getByRole('link', { name: 'Settings' }).click();
       assert.equal(await h1(page), 'Settings');
@@ -186,7 +187,7 @@ describeEachDatabase(
       await page.getByRole('button', { name: 'Save payout details' }).click();
       assert.match((await page.getByRole('status').textContent()) ?? '', /payout details are saved/);
       assert.equal(await page.getByLabel('IBAN').inputValue(), 'DE89 3704 0044 0532 0130 00');
-      const stored = (await server().request('GET', '/v1/partners?limit=1', { token })).body.data[0];
+      const stored = itemAt((await server().request('GET', '/v1/partners?limit=1', { token })).body.data);
       const withPayout = (await server().request('GET', `/v1/partners/${stored.id}`, { token })).body.data;
       assert.equal(withPayout.payout_method, 'bank_transfer');
       await shot('settings-payout');

@@ -92,7 +92,7 @@ describeEachDatabase('vouch-mcp over stdio', (server) => {
     assert.equal(apiReport.status, 200, apiReport.text);
     assert.deepEqual(report, apiReport.body.data);
     assert.equal(
-      report.reduce((sales: number, row: { sales: number }) => sales + row.sales, 0),
+      report.reduce((sales, row) => sales + (row.sales ?? 0), 0),
       1,
       'the sale just recorded',
     );

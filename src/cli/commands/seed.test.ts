@@ -3,21 +3,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { describeEachDatabase, startServer } from '../../../test/harness.ts';
+import { type AnswerOf, describeEachDatabase, startServer } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { microsToNumber } from '../../core/money.ts';
 import { SqliteDatabase as BetterSqlite } from '../../db/sqlite-driver.ts';
 import { seedAffiliate } from './seed-affiliate.ts';
 
 describeEachDatabase('vouch seed', (server) => {
   test('seeded partners show the figures their rows add up to, and the program keeps working', async () => {
-    const result = (await seedAffiliate(server().deps, {
+    const result = await seedAffiliate(server().deps, {
       partners: 7,
       customers: 50,
       transactions: 180,
-    })) as unknown as {
-      program: { id: number };
-      api_key: { token: string };
-    };
+    });
+    assert.ok('api_key' in result, 'a new program comes with its first key');
     const token = result.api_key.token;
     const programId = result.program.id;
     const db = server().deps.database.db;
@@ -63,10 +62,14 @@ describeEachDatabase('vouch seed', (server) => {
     }
     const list = await server().request('GET', '/v1/partners?limit=3', { token });
     assert.equal(list.body.data.length, 3);
-    const customer = await server().request('GET', '/v1/customers?limit=1', { token });
+    const customer = await server().request<AnswerOf<'GET', '/v1/customers', 'affiliate'>>(
+      'GET',
+      '/v1/customers?limit=1',
+      { token },
+    );
     const sale = await server().request('POST', '/v1/transactions', {
       token,
-      body: { amount: 10, action: 'sale', customer: { key: customer.body.data[0].key } },
+      body: { amount: 10, action: 'sale', customer: { key: itemAt(customer.body.data).key } },
     });
     assert.equal(sale.status, 200, sale.text);
     const partner = await server().request('POST', '/v1/partners', {
@@ -99,11 +102,11 @@ test('a seed into a SQLite file keeps every index and the figures, also seeded t
       }
     };
     const before = indexes();
-    const first = (await seedAffiliate(server.deps, {
+    const first = await seedAffiliate(server.deps, {
       partners: 5,
       customers: 40,
       transactions: 120,
-    })) as any;
+    });
     await seedAffiliate(server.deps, {
       programId: first.program.id,
       partners: 3,
@@ -121,20 +124,20 @@ test('a seed into a SQLite file keeps every index and the figures, also seeded t
     } finally {
       db.close();
     }
-    const token = first.api_key.token as string;
-    const partners = await server.request<any>('GET', '/v1/partners?limit=100', { token });
+    assert.ok('api_key' in first, 'a new program comes with its first key');
+    const token = first.api_key.token;
+    const partners = await server.request('GET', '/v1/partners?limit=100', { token });
     assert.equal(partners.body.data.length, 8);
     const figures = await Promise.all(
       partners.body.data.map(
-        async (p: any) =>
-          (await server.request<any>('GET', `/v1/partners/${p.id}`, { token })).body.data.referrals,
+        async (p) => (await server.request('GET', `/v1/partners/${p.id}`, { token })).body.data.referrals,
       ),
     );
     assert.equal(
-      figures.reduce((sum: number, f: any) => sum + f.signups, 0),
+      figures.reduce((sum, f) => sum + f.signups, 0),
       60,
     );
-    const sales = figures.reduce((sum: number, f: any) => sum + f.sales_count, 0);
+    const sales = figures.reduce((sum, f) => sum + f.sales_count, 0);
     assert.equal(sales, 180);
   } finally {
     await server.close();

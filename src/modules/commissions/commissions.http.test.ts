@@ -8,6 +8,7 @@ import {
   sell,
 } from '../../../test/commission-factories.ts';
 import { describeEachDatabase, ManualClock, recordedEvents } from '../../../test/harness.ts';
+import { firstItems, itemAt } from '../../../test/items.ts';
 import { createWorker } from '../../worker.ts';
 import { settleDueCommissionsOfAllPrograms } from './commissions.service.ts';
 
@@ -18,7 +19,7 @@ describeEachDatabase('commissions', (server) => {
     await sell(server(), p, 'c-pb', 's2', 50, 'EUR');
     const all = await commissionsOf(server(), p);
     assert.equal(all.length, 2);
-    const [eur, usd] = all;
+    const [eur, usd] = firstItems(all, 2);
     const { id, created_at, updated_at, due_at, approved_at, ...rest } = usd;
     assert.deepEqual(rest, {
       partner: partners.pa,
@@ -87,12 +88,12 @@ describeEachDatabase('commissions', (server) => {
     assert.equal((await commissionsOf(server(), p, '&created_to=2000-01-01')).length, 0);
     const bad = await server().request('GET', '/v1/commissions?status=unknown', { token: p.token });
     assert.equal(bad.status, 422);
-    assert.ok(bad.body.errors.status);
+    assert.ok(bad.error.errors.status);
     const badDate = await server().request('GET', '/v1/commissions?created_from=yesterday', {
       token: p.token,
     });
     assert.equal(badDate.status, 422);
-    assert.ok(badDate.body.errors.created_from);
+    assert.ok(badDate.error.errors.created_from);
     for (const path of ['/v1/commissions/999999', '/v1/commissions/abc', '/v1/commissions/0']) {
       const missing = await server().request('GET', path, { token: p.token });
       assert.equal(missing.status, 404, path);
@@ -103,7 +104,7 @@ describeEachDatabase('commissions', (server) => {
     const { p } = await commissionProgram(server());
     const other = await server().newProgram('affiliate');
     await sell(server(), p, 'c-pa', 's1', 100);
-    const [c] = await commissionsOf(server(), p);
+    const c = itemAt(await commissionsOf(server(), p));
     assert.equal(
       (await server().request('GET', `/v1/commissions/${c.id}`, { token: other.token })).status,
       404,
@@ -115,9 +116,9 @@ describeEachDatabase('commissions', (server) => {
         body: { ids: [c.id] },
       });
       assert.equal(res.status, 422);
-      assert.deepEqual(res.body.errors, { 'ids.0': ['The selected ids.0 is invalid.'] });
+      assert.deepEqual(res.error.errors, { 'ids.0': ['The selected ids.0 is invalid.'] });
     }
-    assert.equal((await commissionsOf(server(), p))[0].status, 'approved');
+    assert.equal((await commissionsOf(server(), p))[0]?.status, 'approved');
   });
 
   test('a hold keeps commissions pending; due ones approve themselves, or wait for a person', async () => {
@@ -129,7 +130,7 @@ describeEachDatabase('commissions', (server) => {
     try {
       const { p, partners } = await commissionProgram(own, { commission_hold_days: 30 });
       await sell(own, p, 'c-pa', 's1', 100);
-      let [c] = await commissionsOf(own, p);
+      let c = itemAt(await commissionsOf(own, p));
       assert.equal(c.status, 'pending');
       assert.equal(c.due_at, '2026-02-14T12:00:00.000000Z');
       assert.equal(c.approved_at, null);
@@ -139,7 +140,7 @@ describeEachDatabase('commissions', (server) => {
         not_paid: [],
       });
       clock.advance(31 * 86_400_000);
-      [c] = await commissionsOf(own, p);
+      c = itemAt(await commissionsOf(own, p));
       assert.equal(c.status, 'approved');
       // Reads write nothing: the row is still in review, yet it lists and filters as approved.
       const stored = await own.deps.database.db
@@ -167,7 +168,7 @@ describeEachDatabase('commissions', (server) => {
       });
       await sell(own, manual.p, 'c-pa', 's1', 100);
       clock.advance(2 * 86_400_000);
-      [c] = await commissionsOf(own, manual.p);
+      c = itemAt(await commissionsOf(own, manual.p));
       assert.equal(c.status, 'pending');
       assert.deepEqual(
         (await commissionsOf(own, manual.p, '&status=pending')).map((x) => x.id),
@@ -182,8 +183,8 @@ describeEachDatabase('commissions', (server) => {
         body: { ids: [c.id] },
       });
       assert.equal(approved.status, 200, approved.text);
-      assert.equal(approved.body.data[0].status, 'approved');
-      assert.equal(approved.body.data[0].approved_at, '2026-02-17T12:00:00.000000Z');
+      assert.equal(approved.body.data[0]?.status, 'approved');
+      assert.equal(approved.body.data[0]?.approved_at, '2026-02-17T12:00:00.000000Z');
       assert.deepEqual(await figuresOf(own, manual.p, manual.partners.pa!), {
         paid: 0,
         pending: [],
@@ -195,18 +196,18 @@ describeEachDatabase('commissions', (server) => {
       // Without a hold too: approving by hand means every commission waits, on both databases.
       const noHold = await commissionProgram(own, { commission_auto_approve: false });
       await sell(own, noHold.p, 'c-pa', 's1', 100);
-      const [waiting] = await commissionsOf(own, noHold.p);
+      const waiting = itemAt(await commissionsOf(own, noHold.p));
       assert.equal(waiting.status, 'pending');
       assert.deepEqual((await figuresOf(own, noHold.p, noHold.partners.pa!)).pending, [
         { currency: 'USD', amount: 10 },
       ]);
       clock.advance(30 * 86_400_000);
-      assert.equal((await commissionsOf(own, noHold.p))[0].status, 'pending', 'time alone approves nothing');
+      assert.equal((await commissionsOf(own, noHold.p))[0]?.status, 'pending', 'time alone approves nothing');
       const byHand = await own.request('POST', '/v1/commissions/approve', {
         token: noHold.p.token,
         body: { ids: [waiting.id] },
       });
-      assert.equal(byHand.body.data[0].status, 'approved', byHand.text);
+      assert.equal(byHand.body.data[0]?.status, 'approved', byHand.text);
       assert.deepEqual(
         await figuresOf(own, noHold.p, noHold.partners.pa!),
         await recount(own, noHold.p, noHold.partners.pa!),
@@ -282,14 +283,14 @@ describeEachDatabase('commissions', (server) => {
     await sell(server(), p, 'c-pa', 's1', 100);
     await sell(server(), p, 'c-pa', 's2', 200);
     await sell(server(), p, 'c-pb', 's3', 300);
-    const [c3, c2, c1] = await commissionsOf(server(), p);
+    const [c3, c2, c1] = firstItems(await commissionsOf(server(), p), 3);
     const denied = await server().request('POST', '/v1/commissions/deny', {
       token: p.token,
       body: { ids: [c1.id], reason: 'Fraudulent order' },
     });
     assert.equal(denied.status, 200, denied.text);
-    assert.equal(denied.body.data[0].status, 'denied');
-    assert.equal(denied.body.data[0].reason, 'Fraudulent order');
+    assert.equal(denied.body.data[0]?.status, 'denied');
+    assert.equal(denied.body.data[0]?.reason, 'Fraudulent order');
 
     // One denied id among approvable ones: nothing moves, the denied one is named.
     const refused = await server().request('POST', '/v1/commissions/approve', {
@@ -297,7 +298,7 @@ describeEachDatabase('commissions', (server) => {
       body: { ids: [c2.id, c1.id, c3.id, 987654321] },
     });
     assert.equal(refused.status, 422);
-    assert.deepEqual(refused.body.errors, {
+    assert.deepEqual(refused.error.errors, {
       'ids.1': [`The commission ${c1.id} is denied and cannot be approved.`],
       'ids.3': ['The selected ids.3 is invalid.'],
     });
@@ -311,7 +312,7 @@ describeEachDatabase('commissions', (server) => {
     });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual(
-      ok.body.data.map((c: any) => [c.id, c.status]),
+      ok.body.data.map((c) => [c.id, c.status]),
       [
         [c2.id, 'approved'],
         [c3.id, 'approved'],
@@ -328,7 +329,7 @@ describeEachDatabase('commissions', (server) => {
       body: { ids: [c2.id] },
     });
     assert.equal(deny2.status, 200);
-    assert.equal(deny2.body.data[0].reason, null);
+    assert.equal(deny2.body.data[0]?.reason, null);
     for (const id of [partners.pa!, partners.pb!])
       assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
     assert.deepEqual((await figuresOf(server(), p, partners.pb!)).not_paid, [
@@ -354,10 +355,10 @@ describeEachDatabase('commissions', (server) => {
     for (const [body, field] of cases) {
       const res = await server().request('POST', '/v1/commissions/approve', { token: p.token, body });
       assert.equal(res.status, 422, JSON.stringify(body).slice(0, 50));
-      assert.ok(res.body.errors[field], `${field}: ${res.text}`);
+      assert.ok(res.error.errors[field], `${field}: ${res.text}`);
     }
     const many = await server().request('POST', '/v1/commissions/deny', { token: p.token, body: { ids } });
-    assert.equal(many.body.errors.ids[0], 'The ids field must not have more than 500 items.');
+    assert.equal(many.error.errors.ids?.[0], 'The ids field must not have more than 500 items.');
   });
 
   test('manual commissions: bonuses and corrections, approved at once, in the figures', async () => {
@@ -404,7 +405,7 @@ describeEachDatabase('commissions', (server) => {
     for (const [body, field] of bad) {
       const res = await server().request('POST', '/v1/commissions', { token: p.token, body });
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
-      assert.ok(res.body.errors[field], `${field}: ${res.text}`);
+      assert.ok(res.error.errors[field], `${field}: ${res.text}`);
     }
     assert.equal((await commissionsOf(server(), p)).length, 2);
   });
@@ -426,7 +427,7 @@ describeEachDatabase('commissions', (server) => {
     const count = (op: string, res: { status: number }) => {
       if (res.status < 300) done[op] = (done[op] ?? 0) + 1;
     };
-    const post = (path: string, body: unknown = {}) =>
+    const post = <const P extends string>(path: P, body: unknown = {}) =>
       server().request('POST', path, { token: p.token, body });
     const check = async (step: number) => {
       for (const id of [partners.pa!, partners.pb!])
@@ -540,7 +541,7 @@ describeEachDatabase('commissions', (server) => {
         body: { program_settings },
       });
       assert.equal(res.status, 422, JSON.stringify(program_settings));
-      assert.ok(res.body.errors[field], `${field}: ${res.text}`);
+      assert.ok(res.error.errors[field], `${field}: ${res.text}`);
     }
     const ok = await server().request('PUT', '/v1/program', {
       token: p.token,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 const coupon = (overrides: Record<string, unknown> = {}) => ({
   coupon_discount_type: 'percent',
@@ -33,7 +34,7 @@ describeEachDatabase('coupons API', (server) => {
       const fetched = await server().request('GET', `/v1/coupons/${data.uuid_code}`, { token: p.token });
       assert.equal(fetched.status, 200);
       assert.equal(fetched.body.data.uuid_code, data.uuid_code);
-      assert.equal(fetched.body.data.message, undefined);
+      assert.equal('message' in fetched.body.data, false);
     }
   });
 
@@ -116,11 +117,11 @@ describeEachDatabase('coupons API', (server) => {
         body: coupon(overrides),
       });
       assert.equal(reply.status, 422, `${JSON.stringify(overrides)}: ${reply.text}`);
-      assert.deepEqual(reply.body.errors[field], [message], JSON.stringify(reply.body.errors));
+      assert.deepEqual(reply.error.errors[field], [message], JSON.stringify(reply.error.errors));
       assert.equal(reply.body.status, 0);
     }
     const missing = await server().request('POST', '/v1/coupons', { token: p.token, body: {} });
-    assert.deepEqual(Object.keys(missing.body.errors).sort(), [
+    assert.deepEqual(Object.keys(missing.error.errors).sort(), [
       'coupon_discount_amount',
       'coupon_discount_type',
       'coupon_duration_type',
@@ -160,7 +161,7 @@ describeEachDatabase('coupons API', (server) => {
       body: { ...body, coupon_discount_amount: 30 },
     });
     assert.equal(other.status, 422);
-    assert.deepEqual(other.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
+    assert.deepEqual(other.error.errors, { uuid_code: ['The uuid code has already been taken.'] });
     const elsewhere = await server().request('POST', '/v1/coupons', { token: q.token, body });
     assert.equal(elsewhere.status, 200);
   });
@@ -183,7 +184,7 @@ describeEachDatabase('coupons API', (server) => {
       body: { ...body, name: 'Another' },
     });
     assert.equal(renamed.status, 422, renamed.text);
-    assert.deepEqual(renamed.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
+    assert.deepEqual(renamed.error.errors, { uuid_code: ['The uuid code has already been taken.'] });
 
     // A replay answers the coupon as it is now; a deleted coupon frees its uuid_code for a new one.
     await server().request('PUT', '/v1/coupons/again', { token: p.token, body: { name: 'Changed' } });
@@ -215,7 +216,7 @@ describeEachDatabase('coupons API', (server) => {
     const list = await server().request('GET', '/v1/coupons', { token: p.token });
     assert.equal(list.body.data.length, 1);
     assert.deepEqual(
-      list.body.data[0].promotion_codes.data.map((c: { code: string }) => c.code),
+      itemAt(list.body.data).promotion_codes.data.map((c) => c.code),
       ['BURST1', 'BURST2'],
     );
   });
@@ -232,10 +233,10 @@ describeEachDatabase('coupons API', (server) => {
       ),
     );
     const stored = await server().request('GET', '/v1/coupons/split', { token: p.token });
-    const winner = stored.body.data.name as string;
+    const winner = stored.body.data.name;
     replies.forEach((reply, i) => {
       if (names[i % 2] === winner) assert.equal(reply.status, 200, reply.text);
-      else assert.deepEqual(reply.body.errors, { uuid_code: ['The uuid code has already been taken.'] });
+      else assert.deepEqual(reply.error.errors, { uuid_code: ['The uuid code has already been taken.'] });
     });
     const list = await server().request('GET', '/v1/coupons', { token: p.token });
     assert.equal(list.body.data.length, 1);
@@ -247,7 +248,7 @@ describeEachDatabase('coupons API', (server) => {
       token: p.token,
       body: coupon({ uuid_code: 'c1', metadata: { a: '1', b: '2' } }),
     });
-    const id = created.body.data.id as number;
+    const id = created.body.data.id;
 
     const byBody = await server().request('PUT', '/v1/coupons', {
       token: p.token,
@@ -282,12 +283,12 @@ describeEachDatabase('coupons API', (server) => {
       body: { coupon_discount_type: 'percent', coupon_discount_amount: 150 },
     });
     assert.equal(bad.status, 422);
-    assert.ok(bad.body.errors.coupon_discount_amount);
+    assert.ok(bad.error.errors.coupon_discount_amount);
     const durationBad = await server().request('PUT', '/v1/coupons/c1', {
       token: p.token,
       body: { coupon_duration_type: 'days' },
     });
-    assert.deepEqual(durationBad.body.errors, {
+    assert.deepEqual(durationBad.error.errors, {
       coupon_duration_value: [
         'The coupon duration value field is required when coupon duration type is days.',
       ],
@@ -298,7 +299,7 @@ describeEachDatabase('coupons API', (server) => {
 
     const noName = await server().request('PUT', '/v1/coupons', { token: p.token, body: { name: 'x' } });
     assert.equal(noName.status, 422);
-    assert.deepEqual(noName.body.errors, { uuid_code: ['The uuid code field is required.'] });
+    assert.deepEqual(noName.error.errors, { uuid_code: ['The uuid code field is required.'] });
     const unknown = await server().request('PUT', '/v1/coupons', {
       token: p.token,
       body: { uuid_code: 'nope' },
@@ -314,7 +315,7 @@ describeEachDatabase('coupons API', (server) => {
     await server().request('POST', '/v1/coupons', { token: p.token, body: coupon({ uuid_code: 'gone' }) });
     const foreign = await server().request('DELETE', '/v1/coupons/gone', { token: q.token });
     assert.equal(foreign.status, 404);
-    assert.equal(foreign.body.message, 'Coupon not found');
+    assert.equal(foreign.error.message, 'Coupon not found');
     assert.equal(foreign.body.status, 0);
     const foreignGet = await server().request('GET', '/v1/coupons/gone', { token: q.token });
     assert.equal(foreignGet.status, 404);
@@ -359,7 +360,7 @@ describeEachDatabase('coupons API', (server) => {
       ['l3', 'l2'],
     );
     assert.deepEqual(
-      page.body.data[0].promotion_codes.data.map((c: { code: string }) => c.code),
+      itemAt(page.body.data).promotion_codes.data.map((c) => c.code),
       ['l3-code'],
     );
     assert.ok(page.body.links.next);
@@ -386,7 +387,7 @@ describeEachDatabase('coupons API', (server) => {
       }),
     });
     assert.equal(bad.status, 422, bad.text);
-    assert.deepEqual(bad.body.errors, {
+    assert.deepEqual(bad.error.errors, {
       'promotion_codes.1.code': ['The promotion codes.1.code has already been taken.'],
     });
     assert.equal((await server().request('GET', '/v1/coupons/with-codes', { token: p.token })).status, 404);
@@ -395,15 +396,15 @@ describeEachDatabase('coupons API', (server) => {
       body: coupon({ promotion_codes: [{ code: 'X', redemption_times_status: true }] }),
     });
     assert.equal(limit.status, 422);
-    assert.ok(limit.body.errors['promotion_codes.0.redemption_times_value'], limit.text);
+    assert.ok(limit.error.errors['promotion_codes.0.redemption_times_value'], limit.text);
     const ok = await server().request('POST', '/v1/coupons', {
       token: p.token,
       body: coupon({ uuid_code: 'with-codes', promotion_codes: [{ code: 'A1' }, {}] }),
     });
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.data.promotion_codes.length, 2);
-    assert.equal(ok.body.data.promotion_codes[0].code, 'A1');
-    assert.equal(ok.body.data.promotion_codes[0].coupon_uuid, 'with-codes');
+    assert.equal(ok.body.data.promotion_codes[0]?.code, 'A1');
+    assert.equal(ok.body.data.promotion_codes[0]?.coupon_uuid, 'with-codes');
   });
 
   test('oversized and malformed input is a 4xx, never a 500', async () => {

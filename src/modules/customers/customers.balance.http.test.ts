@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
 
 describeEachDatabase('customer balance', (server) => {
-  const post = (p: TestProgram, path: string, body: unknown) =>
+  const post = <const P extends string>(p: TestProgram<'referral'>, path: P, body: unknown) =>
     server().request('POST', path, { token: p.token, body });
-  const balanceOf = async (p: TestProgram, id: string) => {
+  const balanceOf = async (p: TestProgram<'referral'>, id: string) => {
     const res = await server().request('GET', `/v1/customers/${id}/balance`, { token: p.token });
     assert.equal(res.status, 200, res.text);
     return res.body.data.balance;
@@ -60,9 +60,9 @@ describeEachDatabase('customer balance', (server) => {
     const buyer = await balanceOf(p, 'buyer');
     assert.deepEqual(buyer.currency, []);
     assert.equal(buyer.non_currency.length, 2);
-    assert.equal(buyer.non_currency[0].reward_type, 'points');
-    assert.equal(buyer.non_currency[0].reward_value, 5);
-    assert.equal(buyer.non_currency[0].commission_type, 'fixed');
+    assert.equal(buyer.non_currency[0]?.reward_type, 'points');
+    assert.equal(buyer.non_currency[0]?.reward_value, 5);
+    assert.equal(buyer.non_currency[0]?.commission_type, 'fixed');
     const fresh = await post(p, '/v1/customers', { id: 'fresh', email: 'fresh@example.com' });
     assert.equal(fresh.status, 201);
     assert.deepEqual(await balanceOf(p, 'fresh'), { currency: [], non_currency: [] });
@@ -122,7 +122,7 @@ describeEachDatabase('customer balance', (server) => {
       const p = await withRewards(2);
       const res = await post(p, '/v1/customers/ref/balance/credit', body);
       assert.equal(res.status, 422, res.text);
-      assert.ok(res.body.errors[field], JSON.stringify(res.body.errors));
+      assert.ok(res.error.errors[field], JSON.stringify(res.error.errors));
       assert.deepEqual((await balanceOf(p, 'ref')).currency, [
         { amount: 20, amount_units: 'USD', is_currency: true },
       ]);

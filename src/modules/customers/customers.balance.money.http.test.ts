@@ -10,11 +10,11 @@ import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts
 const LARGEST = '999999999999.999999';
 
 describeEachDatabase('customer balance: the money rule', (server) => {
-  const post = (p: TestProgram, path: string, body: unknown) =>
+  const post = <const P extends string>(p: TestProgram<'referral'>, path: P, body: unknown) =>
     server().request('POST', path, { token: p.token, body });
-  const credit = (p: TestProgram, amount: unknown) =>
+  const credit = (p: TestProgram<'referral'>, amount: unknown) =>
     post(p, '/v1/customers/ref/balance/credit', { amount, amount_units: 'USD', is_currency: true });
-  const balanceOf = async (p: TestProgram) => {
+  const balanceOf = async (p: TestProgram<'referral'>) => {
     const res = await server().request('GET', '/v1/customers/ref/balance', { token: p.token });
     assert.equal(res.status, 200, res.text);
     return res.body.data.balance.currency;
@@ -76,7 +76,7 @@ describeEachDatabase('customer balance: the money rule', (server) => {
     for (const [amount, message] of refused) {
       const res = await credit(p, amount);
       assert.equal(res.status, 422, `${String(amount)}: ${res.text}`);
-      assert.deepEqual(res.body.errors.amount, [message], String(amount));
+      assert.deepEqual(res.error.errors.amount, [message], String(amount));
     }
     assert.deepEqual(await balanceOf(p), usd(Number('9999999999999.99999')));
 
@@ -91,7 +91,7 @@ describeEachDatabase('customer balance: the money rule', (server) => {
     assert.equal((await credit(p, '0.000002')).status, 200);
     const over = await credit(p, LARGEST);
     assert.equal(over.status, 422, over.text);
-    assert.deepEqual(over.body.errors.amount, [
+    assert.deepEqual(over.error.errors.amount, [
       `The amount must not be greater than the balance (${Number('999999999999.999997')} USD).`,
     ]);
     const last = await credit(p, '999999999999.999997');
@@ -99,7 +99,7 @@ describeEachDatabase('customer balance: the money rule', (server) => {
     assert.deepEqual(await balanceOf(p), usd(0));
     const empty = await credit(p, '0.000001');
     assert.equal(empty.status, 422, empty.text);
-    assert.deepEqual(empty.body.errors.amount, ['The amount must not be greater than the balance (0 USD).']);
+    assert.deepEqual(empty.error.errors.amount, ['The amount must not be greater than the balance (0 USD).']);
   });
 
   test('a credit one micro-unit over the balance is refused; exact decimals are taken', async () => {

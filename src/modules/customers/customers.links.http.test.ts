@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { type AnswerOf, describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
 
 describeEachDatabase('customer referral links', (server) => {
-  const call = (p: TestProgram, method: string, path: string, body?: unknown) =>
-    server().request(method, path, { token: p.token, body });
+  const call = <const M extends string, const P extends string>(
+    p: TestProgram<'referral'>,
+    method: M,
+    path: P,
+    body?: unknown,
+  ) => server().request(method, path, { token: p.token, body });
 
   async function setup() {
     const p = await server().newProgram('referral', { website: 'https://friends.example' });
@@ -43,7 +47,7 @@ describeEachDatabase('customer referral links', (server) => {
     }
     const links = await call(p, 'GET', '/v1/customers/c1/referral_links');
     assert.deepEqual(
-      links.body.data.map((l: any) => l.key),
+      links.body.data.map((l) => l.key),
       ['c1-key', 'promo-a', 'promo-b', 'promo-c'],
     );
     const customer = await call(p, 'GET', '/v1/customers/c1');
@@ -63,7 +67,7 @@ describeEachDatabase('customer referral links', (server) => {
       const p = await setup();
       const res = await call(p, 'POST', '/v1/customer_referral_links', body);
       assert.equal(res.status, 422, res.text);
-      assert.ok(res.body.errors[field], JSON.stringify(res.body.errors));
+      assert.ok(res.error.errors[field], JSON.stringify(res.error.errors));
     });
   }
 
@@ -71,9 +75,13 @@ describeEachDatabase('customer referral links', (server) => {
     const p = await setup();
     await call(p, 'POST', '/v1/customer_referral_links', { key: 'extra', customer: { id: 'c2' } });
     const keys = async (query: string, body?: unknown) =>
-      (await call(p, 'GET', `/v1/customer_referral_links:search${query}`, body)).body.data.map(
-        (l: any) => l.key,
-      );
+      (
+        await server().request<AnswerOf<'GET', '/v1/customer_referral_links:search', 'referral'>>(
+          'GET',
+          `/v1/customer_referral_links:search${query}`,
+          { token: p.token, body },
+        )
+      ).body.data.map((l) => l.key);
     assert.deepEqual(await keys('?id=extra'), ['extra']);
     assert.deepEqual(await keys('?key=c1-key'), ['c1-key']);
     assert.deepEqual(await keys('?customer[id]=c2&sort=asc'), ['c2-key', 'extra']);
@@ -91,7 +99,7 @@ describeEachDatabase('customer referral links', (server) => {
     assert.equal((await call(p, 'GET', '/v1/customer_referral_links/old')).status, 404);
     const taken = await call(p, 'PUT', '/v1/customer_referral_links/new', { key: 'c2-key' });
     assert.equal(taken.status, 422);
-    assert.deepEqual(taken.body.errors, { key: ['The key has already been taken.'] });
+    assert.deepEqual(taken.error.errors, { key: ['The key has already been taken.'] });
     const def = await call(p, 'PUT', '/v1/customer_referral_links/c1-key', { key: 'c1-renamed' });
     assert.equal(def.status, 200, def.text);
     assert.equal((await call(p, 'GET', '/v1/customers/c1')).body.data.key, 'c1-renamed');

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 describeEachDatabase('refer-a-friend customer stats and referrals', (server) => {
-  const call = (p: TestProgram, method: string, path: string, body?: unknown) =>
-    server().request(method, path, { token: p.token, body });
+  const call = <const M extends string, const P extends string>(
+    p: TestProgram,
+    method: M,
+    path: P,
+    body?: unknown,
+  ) => server().request(method, path, { token: p.token, body });
 
   test('stats count signups, sales, paid accounts and revenue per currency, with the links', async () => {
     const p = await server().newProgram('referral', { website: 'https://w.example' });
@@ -35,7 +40,7 @@ describeEachDatabase('refer-a-friend customer stats and referrals', (server) => 
       paid_accounts: 2,
     });
     assert.deepEqual(
-      res.body.data.ref_links.map((l: any) => l.url),
+      res.body.data.ref_links.map((l) => l.url),
       ['https://w.example?ref=ref-key'],
     );
   });
@@ -58,14 +63,14 @@ describeEachDatabase('refer-a-friend customer stats and referrals', (server) => 
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'status']);
     assert.deepEqual(
-      res.body.data.map((c: any) => c.id),
+      res.body.data.map((c) => c.id),
       ['b', 'a'],
     );
-    assert.equal(res.body.data[0].key, undefined);
+    assert.equal('key' in itemAt(res.body.data), false);
     await call(p, 'POST', '/v1/customers/b/archive');
     const after = await call(p, 'GET', '/v1/customers/ref/referrals');
     assert.deepEqual(
-      after.body.data.map((c: any) => c.id),
+      after.body.data.map((c) => c.id),
       ['a'],
     );
     assert.deepEqual((await call(p, 'GET', '/v1/customers/c/referrals')).body.data, []);
@@ -86,7 +91,7 @@ describeEachDatabase('refer-a-friend customer stats and referrals', (server) => 
     for (const path of ['/v1/customers/x/stats', '/v1/customers/x/balance', '/v1/customers/x/referrals']) {
       const res = await call(p, 'GET', path);
       assert.equal(res.status, 403, path);
-      assert.equal(res.body.message, 'This endpoint is not available for Affiliate programs.');
+      assert.equal(res.error.message, 'This endpoint is not available for Affiliate programs.');
     }
   });
 });

@@ -61,9 +61,9 @@ describeEachDatabase('vouch.js and Stripe Checkout in a browser', (server, diale
     const page = await context.newPage();
     const key = `pat_${dialect}`;
     await page.goto(`${siteUrl}/landing?aff=${key}`);
-    await page.waitForFunction(() => (window as any).Vouch?.ready !== undefined);
-    await page.evaluate(() => (window as any).Vouch.ready);
-    assert.equal(await page.evaluate(() => (window as any).Vouch.referral), key);
+    await page.waitForFunction('window.Vouch?.ready !== undefined');
+    await page.evaluate('window.Vouch.ready');
+    assert.equal(await page.evaluate('window.Vouch.referral'), key);
     assert.equal(
       await page.getAttribute('#plink', 'href'),
       `https://buy.stripe.com/test_4gw5kD0Gk?client_reference_id=${key}`,
@@ -79,8 +79,8 @@ describeEachDatabase('vouch.js and Stripe Checkout in a browser', (server, diale
     // A later visit without the parameter still carries the stored key.
     const again = await context.newPage();
     await again.goto(`${siteUrl}/landing`);
-    await again.waitForFunction(() => (window as any).Vouch?.ready !== undefined);
-    await again.evaluate(() => (window as any).Vouch.ready);
+    await again.waitForFunction('window.Vouch?.ready !== undefined');
+    await again.evaluate('window.Vouch.ready');
     assert.equal(
       await again.getAttribute('#plink', 'href'),
       `https://buy.stripe.com/test_4gw5kD0Gk?client_reference_id=${key}`,

@@ -98,7 +98,7 @@ describeEachDatabase('integration settings', (server) => {
       body: { active: true },
     });
     assert.equal(missing.status, 404, missing.text);
-    assert.equal(missing.body.message, 'Integration not found.');
+    assert.equal(missing.error.message, 'Integration not found.');
     const unknown = await server().request('PUT', '/v1/integrations/braintree', {
       token: p.token,
       body: { webhook_secret: 'whsec_12345678' },
@@ -193,7 +193,7 @@ describeEachDatabase('bad input from processors', (server) => {
     for (const c of cases) {
       const reply = await deliver(server(), p, 'stripe', event, c.options);
       assert.equal(reply.status, 400, `${c.name}: ${reply.text}`);
-      assert.match(reply.body.message, /stripe-signature header/, c.name);
+      assert.match(reply.error.message, /stripe-signature header/, c.name);
     }
     const paddle = await deliver(
       server(),
@@ -205,7 +205,7 @@ describeEachDatabase('bad input from processors', (server) => {
       },
     );
     assert.equal(paddle.status, 400, paddle.text);
-    assert.match(paddle.body.message, /paddle-signature header/);
+    assert.match(paddle.error.message, /paddle-signature header/);
     assert.equal(await rowCount(server(), p), 0);
   });
 
@@ -231,10 +231,10 @@ describeEachDatabase('bad input from processors', (server) => {
     const text = '{"id": "evt_1", "type": ';
     const stripeBad = await deliver(server(), p, 'stripe', text, { signature: stripeSignature(text) });
     assert.equal(stripeBad.status, 400, stripeBad.text);
-    assert.equal(stripeBad.body.message, 'The request body is not valid JSON.');
+    assert.equal(stripeBad.error.message, 'The request body is not valid JSON.');
     const paddleBad = await deliver(server(), p, 'paddle', text, { signature: paddleSignature(text) });
     assert.equal(paddleBad.status, 400, paddleBad.text);
-    assert.equal(paddleBad.body.message, 'The request body is not valid JSON.');
+    assert.equal(paddleBad.error.message, 'The request body is not valid JSON.');
     const anonymous = await deliver(server(), p, 'stripe', { type: 'invoice.paid', data: { object: {} } });
     assert.equal(anonymous.status, 400, anonymous.text);
     assert.equal(await rowCount(server(), p), 0);
@@ -245,7 +245,7 @@ describeEachDatabase('bad input from processors', (server) => {
     const event = await linkedInvoice(server(), p);
     const unknown = await deliver(server(), p, 'stripe', event, { programPublicId: 'nosuchprogram' });
     assert.equal(unknown.status, 404, unknown.text);
-    assert.equal(unknown.body.message, 'Program not found.');
+    assert.equal(unknown.error.message, 'Program not found.');
     const off = await server().request('PUT', '/v1/integrations/stripe', {
       token: p.token,
       body: { active: false },
@@ -253,7 +253,7 @@ describeEachDatabase('bad input from processors', (server) => {
     assert.equal(off.status, 200);
     const whileOff = await deliver(server(), p, 'stripe', event);
     assert.equal(whileOff.status, 404, whileOff.text);
-    assert.match(whileOff.body.message, /stripe integration of this program is not set up or is off/);
+    assert.match(whileOff.error.message, /stripe integration of this program is not set up or is off/);
     await server().request('DELETE', '/v1/integrations/paddle', { token: p.token });
     const removed = await deliver(server(), p, 'paddle', { event_id: 'evt_1', event_type: 'x', data: {} });
     assert.equal(removed.status, 404, removed.text);
@@ -299,7 +299,7 @@ for (const dialect of testDialects()) {
     try {
       const reply = await deliver(server, p, 'stripe', event);
       assert.equal(reply.status, 503, reply.text);
-      assert.match(reply.body.message, /deliver it again later/);
+      assert.match(reply.error.message, /deliver it again later/);
     } finally {
       await server.app.close().catch(() => {});
     }

@@ -8,7 +8,6 @@ import {
   eventsLog,
   fixture,
   invoicePaid,
-  type Json,
   transactionOf,
   unique,
 } from '../../../test/billing-events.ts';
@@ -21,6 +20,7 @@ import {
   type TestServer,
 } from '../../../test/harness.ts';
 import { inParallel } from '../../../test/in-parallel.ts';
+import { itemAt } from '../../../test/items.ts';
 
 /** An affiliate program paying `commission`, connected to Stripe, with partner `pa`. */
 async function stripeProgram(
@@ -40,7 +40,7 @@ async function stripeProgram(
   });
   assert.equal(partner.status, 201, partner.text);
   await connect(server, p, 'stripe');
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }
 
 /** A subscription checkout by a new Stripe customer carrying `client_reference_id`. */
@@ -49,19 +49,20 @@ function checkout(customer: string, referral: string | null) {
   event.id = `evt_cs_${unique()}`;
   event.data.object.customer = customer;
   event.data.object.customer_details.email = `${customer.toLowerCase()}@example.com`;
-  event.data.object.client_reference_id = referral;
+  // Stripe sends null when the checkout carried no referral.
+  Object.assign(event.data.object, { client_reference_id: referral });
   return event;
 }
 
-const transactionCount = async (server: TestServer, p: TestProgram) =>
-  (await server.request('GET', '/v1/transactions?limit=250', { token: p.token })).body.data.length as number;
+const transactionCount = async (server: TestServer, p: TestProgram<'affiliate'>) =>
+  (await server.request('GET', '/v1/transactions?limit=250', { token: p.token })).body.data.length;
 
 describeEachDatabase('Stripe events', (server) => {
   test('a checkout with client_reference_id makes the customer; its invoice is a sale with the commission', async () => {
     const { p, partnerId } = await stripeProgram(server());
     const customer = `cus_${unique()}`;
     const created = await deliverOk(server(), p, 'stripe', checkout(customer, 'pa'));
-    assert.match(created.reason, /Customer created, credited by referral pa/);
+    assert.match(created.reason ?? '', /Customer created, credited by referral pa/);
     const buyer = await server().request('GET', `/v1/customers/${customer}`, { token: p.token });
     assert.equal(buyer.status, 200, buyer.text);
     assert.equal(buyer.body.data.partner, partnerId);
@@ -74,8 +75,10 @@ describeEachDatabase('Stripe events', (server) => {
     assert.equal(sale.body.data.amount, 29);
     assert.equal(sale.body.data.amount_units, 'USD');
     assert.equal(sale.body.data.partner, partnerId);
-    assert.equal(sale.body.data.rewards[0].amount, 2.9);
-    assert.equal(sale.body.data.rewards[0].product_type_data.product_id, 'price_1QProMonthly');
+    assert.equal(sale.body.data.rewards[0]?.amount, 2.9);
+    const productData = itemAt(sale.body.data.rewards).product_type_data;
+    assert.ok(!Array.isArray(productData), sale.text);
+    assert.equal(productData.product_id, 'price_1QProMonthly');
     // The same events as a sale through the API, and the same figures.
     const events = (await recordedEvents(server(), p)).map((e) => e.event);
     assert.ok(events.includes('customer.created') && events.includes('transaction.created'), events.join());
@@ -109,7 +112,7 @@ describeEachDatabase('Stripe events', (server) => {
     }
     const commissions = await commissionsOf(server(), p);
     assert.deepEqual(
-      commissions.map((c: Json) => c.amount),
+      commissions.map((c) => c.amount),
       [5.8, 5.8, 5.8],
     );
     // A customer who signed up 13 months ago is past the duration.
@@ -138,16 +141,16 @@ describeEachDatabase('Stripe events', (server) => {
     await deliverOk(server(), p, 'stripe', partial);
     let sale = await transactionOf(server(), p, key);
     assert.equal(sale.body.data.refunded_amount, 33.33);
-    assert.equal(sale.body.data.rewards[0].amount, 19.998);
+    assert.equal(sale.body.data.rewards[0]?.amount, 19.998);
     await deliverOk(server(), p, 'stripe', chargeRefunded(invoice, 9999));
     sale = await transactionOf(server(), p, key);
     assert.equal(sale.body.data.refunded_amount, 99.99);
-    const [commission] = await commissionsOf(server(), p);
+    const commission = itemAt(await commissionsOf(server(), p));
     assert.equal(commission.status, 'voided');
     // The partial refund again under another event id: already covered.
     const older = chargeRefunded(invoice, 3333);
     const again = await deliverOk(server(), p, 'stripe', older, 'ignored');
-    assert.match(again.reason, /Nothing is left to refund/);
+    assert.match(again.reason ?? '', /Nothing is left to refund/);
     assert.equal((await transactionOf(server(), p, key)).body.data.refunded_amount, 99.99);
     assert.deepEqual(await figuresOf(server(), p, partnerId), { paid: 0, pending: [], not_paid: [] });
     assert.deepEqual(await figuresOf(server(), p, partnerId), await recount(server(), p, partnerId));
@@ -173,7 +176,7 @@ describeEachDatabase('Stripe events', (server) => {
     await deliverOk(server(), p, 'stripe', dispute('lost'));
     const sale = await transactionOf(server(), p, invoice.data.object.id);
     assert.equal(sale.body.data.refunded_amount, 29);
-    assert.equal((await commissionsOf(server(), p))[0].status, 'voided');
+    assert.equal((await commissionsOf(server(), p))[0]?.status, 'voided');
   });
 
   test('a promotion code of the invoice credits a new buyer to the code’s one partner', async () => {
@@ -206,11 +209,11 @@ describeEachDatabase('Stripe events', (server) => {
       promotion_code: { id: 'promo_1', code: 'SPRING' },
     };
     const done = await deliverOk(server(), p, 'stripe', invoice);
-    assert.match(done.reason, /promotion code SPRING/);
+    assert.match(done.reason ?? '', /promotion code SPRING/);
     const sale = await transactionOf(server(), p, invoice.data.object.id);
     assert.equal(sale.body.data.partner, partnerId);
     const redeemed = await server().request('GET', '/v1/promotion-codes/SPRING', { token: p.token });
-    assert.equal(redeemed.body.data.times_redeemed ?? redeemed.body.data.redemptions ?? 1, 1);
+    assert.equal(redeemed.body.data.times_redeemed, 1);
   });
 
   test('zero- and three-decimal currencies are exact', async () => {
@@ -224,11 +227,11 @@ describeEachDatabase('Stripe events', (server) => {
     const yenSale = (await transactionOf(server(), p, yen.data.object.id)).body.data;
     assert.equal(yenSale.amount, 1500);
     assert.equal(yenSale.amount_units, 'JPY');
-    assert.equal(yenSale.rewards[0].amount, 150);
+    assert.equal(yenSale.rewards[0]?.amount, 150);
     const dinarSale = (await transactionOf(server(), p, dinar.data.object.id)).body.data;
     assert.equal(dinarSale.amount, 12.344);
     assert.equal(dinarSale.amount_units, 'KWD');
-    assert.equal(dinarSale.rewards[0].amount, 1.2344);
+    assert.equal(dinarSale.rewards[0]?.amount, 1.2344);
   });
 
   test('the same event twice, and 20 deliveries at once, make one sale', async () => {
@@ -246,7 +249,7 @@ describeEachDatabase('Stripe events', (server) => {
     assert.equal(await transactionCount(server(), p), 2);
     assert.equal((await commissionsOf(server(), p)).length, 2);
     const logged = await eventsLog(server(), p, '?limit=250');
-    assert.equal(logged.filter((e: Json) => e.event_id === burst.id).length, 1);
+    assert.equal(logged.filter((e) => e.event_id === burst.id).length, 1);
     const created = (await recordedEvents(server(), p)).filter((e) => e.event === 'transaction.created');
     assert.equal(created.length, 2);
   });
@@ -257,12 +260,12 @@ describeEachDatabase('Stripe events', (server) => {
     await deliverOk(server(), p, 'stripe', checkout(customer, 'pa'));
     const invoice = invoicePaid(customer, 2900);
     const early = await deliverOk(server(), p, 'stripe', chargeRefunded(invoice, 900), 'pending');
-    assert.match(early.reason, /has not arrived yet/);
+    assert.match(early.reason ?? '', /has not arrived yet/);
     await deliverOk(server(), p, 'stripe', invoice);
     const sale = await transactionOf(server(), p, invoice.data.object.id);
     assert.equal(sale.body.data.refunded_amount, 9);
     const [logged] = await eventsLog(server(), p, `?status=processed&limit=250`).then((rows) =>
-      rows.filter((e: Json) => e.id === early.id),
+      rows.filter((e) => e.id === early.id),
     );
     assert.equal(logged?.transaction_key, invoice.data.object.id);
   });
@@ -279,7 +282,7 @@ describeEachDatabase('Stripe events', (server) => {
     );
     const listed = await eventsLog(server(), p, '?status=unattributed&provider=stripe');
     assert.deepEqual(
-      listed.map((e: Json) => [e.id, e.type, e.status]),
+      listed.map((e) => [e.id, e.type, e.status]),
       [[received.id, 'invoice.paid', 'unattributed']],
     );
     const link = await server().request('POST', '/v1/customers', {
@@ -318,8 +321,8 @@ describeEachDatabase('Stripe events', (server) => {
       data: { object: { id: 'po_1', object: 'payout' } },
     };
     const done = await deliverOk(server(), p, 'stripe', event, 'ignored');
-    assert.match(done.reason, /does not act on payout.paid/);
-    const [logged] = await eventsLog(server(), p, '?status=ignored');
+    assert.match(done.reason ?? '', /does not act on payout.paid/);
+    const logged = itemAt(await eventsLog(server(), p, '?status=ignored'));
     assert.equal(logged.event_id, event.id);
   });
 });

@@ -7,6 +7,8 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
+import type { ProgramType } from '../../core/program-types.ts';
 import { createWorker } from '../../worker.ts';
 import { startReceiver } from '../webhooks/webhooks.test-receiver.ts';
 
@@ -19,7 +21,7 @@ async function programWithPartner(server: TestServer) {
     body: { email: 'pk@example.com', key: 'pk', name: 'Pat', surname: 'Kay' },
   });
   assert.equal(partner.status, 201, partner.text);
-  return { p, partnerId: partner.body.data.id as string };
+  return { p, partnerId: partner.body.data.id };
 }
 
 const form = [
@@ -33,12 +35,16 @@ const form = [
 ];
 
 describeEachDatabase('leads', (server) => {
-  const req = (p: TestProgram, method: string, path: string, body?: unknown) =>
-    server().request(method, path, { token: p.token, body });
+  const req = <const M extends string, const P extends string, K extends ProgramType>(
+    p: TestProgram<K>,
+    method: M,
+    path: P,
+    body?: unknown,
+  ) => server().request(method, path, { token: p.token, body });
   const setForm = async (p: TestProgram, fields = form) => {
     const res = await req(p, 'PUT', '/v1/leads/details', { leads_custom_form_fields: fields });
     assert.equal(res.status, 200, res.text);
-    return res.body.data.leads_custom_form_fields as { id: number; title: string }[];
+    return res.body.data.leads_custom_form_fields;
   };
   const idOf = (fields: { id: number; title: string }[], title: string) =>
     String(fields.find((f) => f.title === title)!.id);
@@ -121,12 +127,12 @@ describeEachDatabase('leads', (server) => {
       commission_transaction_amount: 1,
     });
     assert.equal(archived.status, 422, archived.text);
-    assert.deepEqual(archived.body.errors, { id: ['The partner who submitted the lead is archived.'] });
+    assert.deepEqual(archived.error.errors, { id: ['The partner who submitted the lead is archived.'] });
     const deleted = await req(p, 'DELETE', `/v1/partners/${partnerId}`);
     assert.equal(deleted.status, 200, deleted.text);
     const gone = await req(p, 'POST', '/v1/leads/convert', { id: lead.id, commission_transaction_amount: 1 });
     assert.equal(gone.status, 422, gone.text);
-    assert.deepEqual(gone.body.errors, { id: ['The partner who submitted the lead no longer exists.'] });
+    assert.deepEqual(gone.error.errors, { id: ['The partner who submitted the lead no longer exists.'] });
     const stored = await req(p, 'GET', `/v1/leads/${lead.id}`);
     assert.equal(stored.body.data.status, 'submitted');
     assert.equal(stored.body.data.submitter.id, partnerId, 'the submitter stays as it was');
@@ -212,7 +218,7 @@ describeEachDatabase('leads', (server) => {
     for (const [cfields, field, message] of cases) {
       const res = await submit(p, { ...base, cfields });
       assert.equal(res.status, 422, `${JSON.stringify(cfields)}: ${res.text}`);
-      assert.deepEqual(res.body.errors[field], [message], JSON.stringify(res.body));
+      assert.deepEqual(res.error.errors[field], [message], JSON.stringify(res.body));
       assert.equal(res.body.status, 0);
     }
     const list = await req(p, 'GET', '/v1/leads');
@@ -231,7 +237,7 @@ describeEachDatabase('leads', (server) => {
       cfields: { ...required, [notes]: 'x'.repeat(10_001) },
     });
     assert.equal(long.status, 422, long.text);
-    assert.deepEqual(long.body.errors, {
+    assert.deepEqual(long.error.errors, {
       [`cfields.${notes}`]: [`The cfields.${notes} field must not be greater than 10000 characters.`],
     });
     const number = await submit(p, {
@@ -240,7 +246,7 @@ describeEachDatabase('leads', (server) => {
       partner: { key: 'pk' },
       cfields: { ...required, [notes]: 5 },
     });
-    assert.deepEqual(number.body.errors, {
+    assert.deepEqual(number.error.errors, {
       [`cfields.${notes}`]: [`The cfields.${notes} field must be a string.`],
     });
     const huge = await submit(p, {
@@ -253,7 +259,7 @@ describeEachDatabase('leads', (server) => {
     const manyFields = Array.from({ length: 1000 }, (_, i) => ({ type: 'input', title: `Q${i}` }));
     const big = await req(p, 'PUT', '/v1/leads/details', { leads_custom_form_fields: manyFields });
     assert.equal(big.status, 422, big.text);
-    assert.deepEqual(big.body.errors.leads_custom_form_fields, [
+    assert.deepEqual(big.error.errors.leads_custom_form_fields, [
       'The leads custom form fields field must not have more than 100 items.',
     ]);
     const manyAnswers = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [String(i + 1), 'a']));
@@ -270,18 +276,18 @@ describeEachDatabase('leads', (server) => {
     const { p } = await programWithPartner(server());
     const empty = await submit(p, {});
     assert.equal(empty.status, 422, empty.text);
-    assert.deepEqual(empty.body.errors, {
+    assert.deepEqual(empty.error.errors, {
       name: ['The name field is required.'],
       email: ['The email field is required.'],
       partner: ['The partner field is required.'],
     });
     const badEmail = await submit(p, { name: 'N', email: 'nope', partner: { key: 'pk' } });
-    assert.deepEqual(badEmail.body.errors, { email: ['The email field must be a valid email address.'] });
+    assert.deepEqual(badEmail.error.errors, { email: ['The email field must be a valid email address.'] });
     const noRef = await submit(p, { name: 'N', email: 'n@example.com', partner: {} });
-    assert.deepEqual(noRef.body.errors, { partner: ['The partner field is required.'] });
+    assert.deepEqual(noRef.error.errors, { partner: ['The partner field is required.'] });
     const unknown = await submit(p, { name: 'N', email: 'n@example.com', partner: { key: 'nobody' } });
     assert.equal(unknown.status, 422);
-    assert.deepEqual(unknown.body.errors, { partner: ['The selected partner is invalid.'] });
+    assert.deepEqual(unknown.error.errors, { partner: ['The selected partner is invalid.'] });
   });
 
   test("another program's partner cannot submit here", async () => {
@@ -289,7 +295,7 @@ describeEachDatabase('leads', (server) => {
     const other = await programWithPartner(server());
     const res = await submit(p, { name: 'N', email: 'n@example.com', partner: { id: other.partnerId } });
     assert.equal(res.status, 422, res.text);
-    assert.deepEqual(res.body.errors, { partner: ['The selected partner is invalid.'] });
+    assert.deepEqual(res.error.errors, { partner: ['The selected partner is invalid.'] });
   });
 
   test('an archived partner cannot submit', async () => {
@@ -297,7 +303,7 @@ describeEachDatabase('leads', (server) => {
     assert.equal((await req(p, 'POST', `/v1/partners/${partnerId}/archive`)).status, 200);
     const res = await submit(p, { name: 'N', email: 'n@example.com', partner: { key: 'pk' } });
     assert.equal(res.status, 422, res.text);
-    assert.deepEqual(res.body.errors, { partner: ['The selected partner is archived.'] });
+    assert.deepEqual(res.error.errors, { partner: ['The selected partner is archived.'] });
   });
 
   test('leads disabled: 403 with a clear message; enabled again: 201', async () => {
@@ -307,7 +313,7 @@ describeEachDatabase('leads', (server) => {
     assert.equal(off.body.data.leads_enabled, 'false');
     const res = await submit(p, { name: 'N', email: 'n@example.com', partner: { key: 'pk' } });
     assert.equal(res.status, 403, res.text);
-    assert.equal(res.body.message, 'Leads are disabled for this program.');
+    assert.equal(res.error.message, 'Leads are disabled for this program.');
     assert.equal(res.body.status, 0);
     assert.equal((await req(p, 'PUT', '/v1/leads/details', { leads_enabled: 'true' })).status, 200);
     assert.equal(
@@ -336,7 +342,7 @@ describeEachDatabase('leads', (server) => {
       leads_custom_form_fields: [{ id: a.id, type: 'input', title: 'A again' }],
     });
     assert.equal(unknown.status, 422, unknown.text);
-    assert.deepEqual(unknown.body.errors, {
+    assert.deepEqual(unknown.error.errors, {
       'leads_custom_form_fields.0.id': ['The selected leads custom form fields.0.id is invalid.'],
     });
     const details = await req(p, 'GET', '/v1/leads/details');
@@ -355,7 +361,7 @@ describeEachDatabase('leads', (server) => {
     );
     const ids = replies.map((r) => {
       assert.equal(r.status, 200, r.text);
-      return r.body.data.leads_custom_form_fields[0].id as number;
+      return itemAt(r.body.data.leads_custom_form_fields).id;
     });
     assert.equal(new Set(ids).size, ids.length, `ids ${ids.join(', ')}`);
   });
@@ -402,7 +408,7 @@ describeEachDatabase('leads', (server) => {
     for (const [body, field, message] of cases) {
       const res = await req(p, 'PUT', '/v1/leads/details', body);
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
-      assert.deepEqual(res.body.errors[field], [message], `${JSON.stringify(body)}: ${res.text}`);
+      assert.deepEqual(res.error.errors[field], [message], `${JSON.stringify(body)}: ${res.text}`);
     }
     const details = await req(p, 'GET', '/v1/leads/details');
     assert.deepEqual(details.body.data.leads_custom_form_fields, []);
@@ -418,16 +424,18 @@ describeEachDatabase('leads', (server) => {
     assert.equal(converted.status, 'converted');
     assert.equal(converted.can_be_converted, false);
     assert.equal(converted.can_be_rejected, false);
-    assert.equal(converted.converted_to.email, 'lead@example.com');
-    assert.equal(converted.converted_to.name, 'Lee Ad');
-    const customer = await req(p, 'GET', `/v1/customers/${converted.converted_to.key}`);
+    const convertedTo = converted.converted_to;
+    assert.ok(convertedTo, res.text);
+    assert.equal(convertedTo.email, 'lead@example.com');
+    assert.equal(convertedTo.name, 'Lee Ad');
+    const customer = await req(p, 'GET', `/v1/customers/${convertedTo.key}`);
     assert.equal(customer.status, 200, customer.text);
     assert.equal(customer.body.data.partner, partnerId);
-    const sales = await req(p, 'GET', `/v1/transactions?customer[key]=${converted.converted_to.key}`);
+    const sales = await req(p, 'GET', `/v1/transactions?customer[key]=${convertedTo.key}`);
     assert.equal(sales.body.data.length, 1, sales.text);
-    assert.equal(sales.body.data[0].amount, 150.5);
-    assert.equal(sales.body.data[0].partner, partnerId);
-    assert.equal(sales.body.data[0].rewards[0].amount, 30.1);
+    assert.equal(sales.body.data[0]?.amount, 150.5);
+    assert.equal(sales.body.data[0]?.partner, partnerId);
+    assert.equal(sales.body.data[0]?.rewards[0]?.amount, 30.1);
     const partner = await req(p, 'GET', `/v1/partners/${partnerId}`);
     assert.equal(partner.body.data.referrals.sales_count, 1);
     assert.equal(partner.body.data.referrals.paid_accounts, 1);
@@ -440,7 +448,7 @@ describeEachDatabase('leads', (server) => {
     );
     const again = await req(p, 'GET', `/v1/leads/convert?id=${lead.id}&commission_transaction_amount=10`);
     assert.equal(again.status, 422, again.text);
-    assert.deepEqual(again.body.errors, { id: ['The lead has already been converted.'] });
+    assert.deepEqual(again.error.errors, { id: ['The lead has already been converted.'] });
     const after = await req(p, 'GET', `/v1/partners/${partnerId}`);
     assert.equal(after.body.data.referrals.sales_count, 1, 'a refused conversion records no sale');
   });
@@ -469,11 +477,11 @@ describeEachDatabase('leads', (server) => {
       commission_transaction_amount: '400',
     });
     assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.data.converted_to.key, 'known');
+    assert.equal(res.body.data.converted_to?.key, 'known');
     const sales = await req(p, 'GET', '/v1/transactions?customer[key]=known');
     assert.equal(sales.body.data.length, 1);
-    assert.equal(sales.body.data[0].amount_units, 'EUR');
-    assert.equal(sales.body.data[0].rewards[0].amount, 25);
+    assert.equal(sales.body.data[0]?.amount_units, 'EUR');
+    assert.equal(sales.body.data[0]?.rewards[0]?.amount, 25);
     const partner = await req(p, 'GET', `/v1/partners/${partnerId}`);
     assert.deepEqual(partner.body.data.commissions.not_paid, [{ currency: 'EUR', amount: 25 }]);
     const customers = await req(p, 'GET', '/v1/customers');
@@ -511,9 +519,9 @@ describeEachDatabase('leads', (server) => {
     const res = await req(p, 'GET', `/v1/leads/convert?id=${lead.id}&commission_transaction_amount=99.99`);
     assert.equal(res.status, 200, res.text);
     const sales = await req(p, 'GET', '/v1/transactions');
-    assert.equal(sales.body.data[0].rewards.length, 1);
-    assert.equal(sales.body.data[0].rewards[0].amount, 12.49875);
-    assert.equal(sales.body.data[0].rewards[0].status, 'review_period');
+    assert.equal(sales.body.data[0]?.rewards.length, 1);
+    assert.equal(sales.body.data[0]?.rewards[0]?.amount, 12.49875);
+    assert.equal(sales.body.data[0]?.rewards[0]?.status, 'review_period');
     const partner = await req(p, 'GET', `/v1/partners/${partnerId}`);
     assert.deepEqual(partner.body.data.commissions.pending, [{ currency: 'EUR', amount: 12.49875 }]);
     const back = await req(p, 'PUT', '/v1/leads/details', {
@@ -545,7 +553,7 @@ describeEachDatabase('leads', (server) => {
     const lead = await newLead(p);
     const res = await req(p, 'POST', '/v1/leads/convert', { id: lead.id, commission_transaction_amount: 10 });
     assert.equal(res.status, 422, res.text);
-    assert.deepEqual(res.body.errors, {
+    assert.deepEqual(res.error.errors, {
       id: ["The lead's email address belongs to a customer of another partner."],
     });
     const stored = await req(p, 'GET', `/v1/leads/${lead.id}`);
@@ -558,7 +566,7 @@ describeEachDatabase('leads', (server) => {
     const lead = await newLead(p);
     const missing = await req(p, 'GET', '/v1/leads/convert');
     assert.equal(missing.status, 422, missing.text);
-    assert.deepEqual(Object.keys(missing.body.errors).sort(), ['commission_transaction_amount', 'id']);
+    assert.deepEqual(Object.keys(missing.error.errors).sort(), ['commission_transaction_amount', 'id']);
     for (const [amount, message] of [
       ['abc', 'The commission transaction amount field must be a number.'],
       ['-5', 'The commission transaction amount field must be at least 0.'],
@@ -569,12 +577,12 @@ describeEachDatabase('leads', (server) => {
         commission_transaction_amount: amount,
       });
       assert.equal(res.status, 422, `${amount}: ${res.text}`);
-      assert.deepEqual(res.body.errors, { commission_transaction_amount: [message] });
+      assert.deepEqual(res.error.errors, { commission_transaction_amount: [message] });
     }
     for (const id of ['999999', 'abc', '0']) {
       const res = await req(p, 'GET', `/v1/leads/convert?id=${id}&commission_transaction_amount=1`);
       assert.equal(res.status, 404, `${id}: ${res.text}`);
-      assert.equal(res.body.message, 'Lead not found.');
+      assert.equal(res.error.message, 'Lead not found.');
     }
     assert.equal((await req(p, 'GET', `/v1/leads/${lead.id}`)).body.data.status, 'submitted');
   });
@@ -589,7 +597,7 @@ describeEachDatabase('leads', (server) => {
     assert.equal(res.body.data.can_be_converted, true);
     const twice = await req(p, 'POST', '/v1/leads/reject', { id: lead.id });
     assert.equal(twice.status, 422, twice.text);
-    assert.deepEqual(twice.body.errors, { id: ['The lead has already been rejected.'] });
+    assert.deepEqual(twice.error.errors, { id: ['The lead has already been rejected.'] });
     const converted = await req(p, 'POST', '/v1/leads/convert', {
       id: String(lead.id),
       commission_transaction_amount: 5,
@@ -598,7 +606,7 @@ describeEachDatabase('leads', (server) => {
     assert.equal(converted.body.data.status, 'converted');
     const afterConvert = await req(p, 'POST', '/v1/leads/reject', { id: lead.id });
     assert.equal(afterConvert.status, 422);
-    assert.deepEqual(afterConvert.body.errors, { id: ['The lead has already been converted.'] });
+    assert.deepEqual(afterConvert.error.errors, { id: ['The lead has already been converted.'] });
     const unknown = await req(p, 'POST', '/v1/leads/reject', { id: 424242 });
     assert.equal(unknown.status, 404, unknown.text);
     const events = (await recordedEvents(server(), p))
@@ -621,7 +629,7 @@ describeEachDatabase('leads', (server) => {
     ] as const) {
       const res = await req(other.p, method, path, body);
       assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
-      assert.equal(res.body.message, 'Lead not found.');
+      assert.equal(res.error.message, 'Lead not found.');
     }
     assert.equal((await req(p, 'GET', `/v1/leads/${lead.id}`)).body.data.status, 'submitted');
     assert.equal((await req(other.p, 'GET', '/v1/leads')).body.data.length, 0);
@@ -708,7 +716,7 @@ describeEachDatabase('leads', (server) => {
       [200, 200],
       both.map((r) => r.text).join('\n'),
     );
-    assert.equal(both[0]!.body.data.converted_to.key, both[1]!.body.data.converted_to.key);
+    assert.equal(both[0]!.body.data.converted_to?.key, both[1]!.body.data.converted_to?.key);
     const partner = await req(p, 'GET', `/v1/partners/${partnerId}`);
     assert.equal(partner.body.data.referrals.sales_count, 2);
     assert.equal(partner.body.data.referrals.paid_accounts, 1);
@@ -728,7 +736,7 @@ describeEachDatabase('leads', (server) => {
     );
     assert.deepEqual(race.map((r) => r.status).sort(), [200, 422], race.map((r) => r.text).join('\n'));
     const loser = race.find((r) => r.status === 422)!;
-    assert.deepEqual(loser.body.errors, {
+    assert.deepEqual(loser.error.errors, {
       id: ["The lead's email address belongs to a customer of another partner."],
     });
     const sales = await req(p, 'GET', '/v1/transactions?limit=100');
@@ -753,7 +761,7 @@ describeEachDatabase('leads', (server) => {
         events: ['lead.created'],
       });
       assert.equal(res.status, 422, `${type}: ${res.text}`);
-      assert.ok(res.body.errors['events.0'], res.text);
+      assert.ok(res.error.errors['events.0'], res.text);
     }
   });
 
@@ -798,7 +806,7 @@ describeEachDatabase('leads', (server) => {
   test('a read-only key may read leads but not convert or reject them, even with GET', async () => {
     const { p } = await programWithPartner(server());
     const lead = await newLead(p);
-    const read = (path: string) => server().request('GET', path, { token: p.readToken });
+    const read = <const P extends string>(path: P) => server().request('GET', path, { token: p.readToken });
     assert.equal((await read(`/v1/leads/${lead.id}`)).status, 200);
     assert.equal((await read('/v1/leads')).status, 200);
     assert.equal((await read('/v1/leads/details')).status, 200);
@@ -808,7 +816,7 @@ describeEachDatabase('leads', (server) => {
     ]) {
       const res = await read(path);
       assert.equal(res.status, 403, `${path}: ${res.text}`);
-      assert.equal(res.body.message, 'This action is unauthorized: the API key is read-only.');
+      assert.equal(res.error.message, 'This action is unauthorized: the API key is read-only.');
     }
     assert.equal((await req(p, 'GET', `/v1/leads/${lead.id}`)).body.data.status, 'submitted');
   });
@@ -831,6 +839,6 @@ describeEachDatabase('leads', (server) => {
     const other = await server().newProgram('referral');
     const res = await req(other, 'GET', '/v1/leads/details');
     assert.equal(res.status, 403);
-    assert.equal(res.body.message, 'This endpoint is not available for Referral programs.');
+    assert.equal(res.error.message, 'This endpoint is not available for Referral programs.');
   });
 });

@@ -6,14 +6,15 @@ import {
   recordedEvents,
   type TestProgram,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 describeEachDatabase('partners', (server) => {
-  const create = (program: TestProgram, body: Record<string, unknown>) =>
+  const create = (program: TestProgram<'affiliate'>, body: Record<string, unknown>) =>
     server().request('POST', '/v1/partners', { token: program.token, body });
-  const get = (program: TestProgram, id: string) =>
+  const get = (program: TestProgram<'affiliate'>, id: string) =>
     server().request('GET', `/v1/partners/${encodeURIComponent(id)}`, { token: program.token });
-  const events = (program: TestProgram) => recordedEvents(server(), program);
-  const partnerCount = async (program: TestProgram) =>
+  const events = (program: TestProgram<'affiliate'>) => recordedEvents(server(), program);
+  const partnerCount = async (program: TestProgram<'affiliate'>) =>
     Number(
       (
         await server()
@@ -134,7 +135,7 @@ describeEachDatabase('partners', (server) => {
       list.body.data.map((x: { id: string }) => x.id),
       [b.id, a.id],
     );
-    assert.deepEqual(Object.keys(list.body.data[0]).sort(), [
+    assert.deepEqual(Object.keys(itemAt(list.body.data)).sort(), [
       'approved',
       'created_at',
       'custom_fields',
@@ -277,7 +278,7 @@ describeEachDatabase('partners', (server) => {
       body: { name: 'x' },
     });
     assert.equal(bad.status, 422);
-    assert.deepEqual(bad.body.errors.email, ['The email field is required.']);
+    assert.deepEqual(bad.error.errors.email, ['The email field is required.']);
   });
 
   const invalid: [string, Record<string, unknown>, string, string[]][] = [
@@ -306,7 +307,7 @@ describeEachDatabase('partners', (server) => {
       await listenToEvents(server(), p);
       const res = await create(p, body);
       assert.equal(res.status, 422, res.text);
-      assert.deepEqual(res.body.errors[field], expected);
+      assert.deepEqual(res.error.errors[field], expected);
       assert.equal(await partnerCount(p), 0);
       assert.deepEqual(await events(p), []);
     });
@@ -324,7 +325,7 @@ describeEachDatabase('partners', (server) => {
     for (const [body, field] of cases) {
       const res = await create(p, body);
       assert.equal(res.status, 422, res.text);
-      assert.deepEqual(res.body.errors, { [field]: [`The ${field} has already been taken.`] });
+      assert.deepEqual(res.error.errors, { [field]: [`The ${field} has already been taken.`] });
     }
     assert.equal(await partnerCount(p), 1);
     const b = (await create(p, { email: 'other@example.com' })).body.data;
@@ -332,12 +333,12 @@ describeEachDatabase('partners', (server) => {
       token: p.token,
       body: { update: { email: 'dup@example.com' } },
     });
-    assert.deepEqual(taken.body.errors, { 'update.email': ['The update.email has already been taken.'] });
+    assert.deepEqual(taken.error.errors, { 'update.email': ['The update.email has already been taken.'] });
     const keyTaken = await server().request('PUT', `/v1/partners/${b.id}`, {
       token: p.token,
       body: { key: 'dupkey' },
     });
-    assert.deepEqual(keyTaken.body.errors, { key: ['The key has already been taken.'] });
+    assert.deepEqual(keyTaken.error.errors, { key: ['The key has already been taken.'] });
   });
 
   test("referring_partner is stored; another program's partner is not found", async () => {

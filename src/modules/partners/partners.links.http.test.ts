@@ -10,9 +10,9 @@ describeEachDatabase('partner referral links', (server) => {
       token: p.token,
       body: { email: 'l@example.com', key: 'main' },
     });
-    return { p, partnerId: partner.body.data.id as string };
+    return { p, partnerId: partner.body.data.id };
   };
-  const addLink = (p: TestProgram, body: Record<string, unknown>) =>
+  const addLink = (p: TestProgram<'affiliate'>, body: Record<string, unknown>) =>
     server().request('POST', '/v1/partner_referral_links', { token: p.token, body });
 
   test('add, fetch, list, rename and delete links; the default link stays', async () => {
@@ -56,7 +56,7 @@ describeEachDatabase('partner referral links', (server) => {
       token: p.token,
       body: { key: 'main' },
     });
-    assert.deepEqual(taken.body.errors, { key: ['The key has already been taken.'] });
+    assert.deepEqual(taken.error.errors, { key: ['The key has already been taken.'] });
     const refused = await server().request('DELETE', '/v1/partner_referral_links/main', { token: p.token });
     assert.equal(refused.status, 422);
     assert.deepEqual(
@@ -88,7 +88,7 @@ describeEachDatabase('partner referral links', (server) => {
     for (const [body, field] of cases) {
       const res = await addLink(p, body);
       assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
-      assert.ok(res.body.errors[field], `${field}: ${res.text}`);
+      assert.ok(res.error.errors[field], `${field}: ${res.text}`);
     }
     const other = await server().newProgram('affiliate');
     assert.equal(

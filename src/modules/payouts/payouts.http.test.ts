@@ -16,6 +16,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 const manual = async (
   server: TestServer,
@@ -33,7 +34,7 @@ const manual = async (
 };
 
 describeEachDatabase('payouts', (server) => {
-  const post = (p: TestProgram, path: string, body: unknown = {}) =>
+  const post = <const P extends string>(p: TestProgram, path: P, body: unknown = {}) =>
     server().request('POST', path, { token: p.token, body });
 
   test('a payout gathers approved commissions per partner, net of clawbacks, above the minimum', async () => {
@@ -63,7 +64,7 @@ describeEachDatabase('payouts', (server) => {
     // Nothing left above the minimum: a second payout has nothing to take.
     const empty = await post(p, '/v1/payouts');
     assert.equal(empty.status, 422);
-    assert.deepEqual(empty.body.errors, {
+    assert.deepEqual(empty.error.errors, {
       currency: ['No partner has approved commissions in USD that reach the payout minimum.'],
     });
     const eur = await post(p, '/v1/payouts', { currency: 'eur' });
@@ -75,10 +76,10 @@ describeEachDatabase('payouts', (server) => {
     assert.deepEqual(fetched.body.data, payout);
     const list = await server().request('GET', '/v1/payouts?sort=asc', { token: p.token });
     assert.deepEqual(
-      list.body.data.map((e: any) => [e.id, e.currency, e.items]),
+      list.body.data.map((e) => [e.id, e.currency, 'items' in e]),
       [
-        [payout.id, 'USD', undefined],
-        [eur.body.data.id, 'EUR', undefined],
+        [payout.id, 'USD', false],
+        [eur.body.data.id, 'EUR', false],
       ],
     );
     const events = (await recordedEvents(server(), p)).map((e) => e.event);
@@ -92,10 +93,10 @@ describeEachDatabase('payouts', (server) => {
     const first = (await post(p, '/v1/payouts')).body.data;
     assert.equal(first.total, 40);
     // A commission in a payout cannot be denied until the payout is cancelled.
-    const [c2] = await commissionsOf(server(), p, '&transaction=s2');
+    const c2 = itemAt(await commissionsOf(server(), p, '&transaction=s2'));
     const deny = await post(p, '/v1/commissions/deny', { ids: [c2.id] });
     assert.equal(deny.status, 422);
-    assert.deepEqual(deny.body.errors, {
+    assert.deepEqual(deny.error.errors, {
       'ids.0': [`The commission ${c2.id} is in a payout and cannot be denied.`],
     });
     const cancelled = await post(p, `/v1/payouts/${first.id}/cancel`);
@@ -104,7 +105,7 @@ describeEachDatabase('payouts', (server) => {
     assert.ok((await commissionsOf(server(), p)).every((c) => c.payout === null && c.status === 'approved'));
     const paidCancelled = await post(p, `/v1/payouts/${first.id}/mark-paid`);
     assert.equal(paidCancelled.status, 422);
-    assert.deepEqual(paidCancelled.body.errors, {
+    assert.deepEqual(paidCancelled.error.errors, {
       status: ['The payout is cancelled and cannot be marked paid.'],
     });
 
@@ -121,7 +122,7 @@ describeEachDatabase('payouts', (server) => {
     assert.equal((await post(p, `/v1/payouts/${second.id}/mark-paid`)).status, 200);
     const cancelPaid = await post(p, `/v1/payouts/${second.id}/cancel`);
     assert.equal(cancelPaid.status, 422);
-    assert.ok(cancelPaid.body.errors.status);
+    assert.ok(cancelPaid.error.errors.status);
     const events = (await recordedEvents(server(), p)).map((e) => e.event);
     assert.equal(events.filter((e) => e === 'commission.paid').length, 2);
     assert.equal(events.filter((e) => e === 'payout.paid').length, 1);
@@ -209,7 +210,7 @@ describeEachDatabase('payouts', (server) => {
     assert.ok(rows[1]!.includes(',1001,JPY,JPY,'), rows[1]);
     const bad = await get(usd.id, 'xlsx');
     assert.equal(bad.status, 422);
-    assert.ok(bad.body.errors.format);
+    assert.ok(bad.error.errors.format);
     const other = await server().newProgram('affiliate');
     const foreign = await server().request('GET', `/v1/payouts/${usd.id}/export?format=csv`, {
       token: other.token,
@@ -225,7 +226,7 @@ describeEachDatabase('payouts', (server) => {
     assert.equal((await post(p, `/v1/payouts/${usd.id}/mark-paid`)).status, 200);
     const paid = await server().request('GET', '/v1/commissions?status=paid', { token: p.token });
     assert.equal(paid.body.data.length, 1);
-    assert.equal(paid.body.data[0].payout, usd.id);
+    assert.equal(paid.body.data[0]?.payout, usd.id);
     assert.deepEqual(await recordedEvents(server(), p), []);
   });
 
@@ -239,7 +240,7 @@ describeEachDatabase('payouts', (server) => {
       payout_details: { note: '@SUM(1)' },
     });
     assert.equal(partner.status, 201, partner.text);
-    const id = partner.body.data.id as string;
+    const id = partner.body.data.id;
     await manual(server(), p, id, 10);
     const payout = (await post(p, '/v1/payouts')).body.data;
     const renamed = await server().request('PUT', `/v1/partners/${id}`, {
@@ -330,21 +331,21 @@ describeEachDatabase('payouts', (server) => {
       payout_details: { email: 'paypal-pay@example.com' },
     });
     assert.equal(created.status, 201, created.text);
-    assert.equal(created.body.data.payout_method, undefined);
-    assert.equal(created.body.data.payout_details, undefined);
-    const id = created.body.data.id as string;
+    assert.equal('payout_method' in created.body.data, false);
+    assert.equal('payout_details' in created.body.data, false);
+    const id = created.body.data.id;
     const fetched = await server().request('GET', `/v1/partners/${id}`, { token: p.token });
     assert.equal(fetched.body.data.payout_method, 'paypal');
     assert.deepEqual(fetched.body.data.payout_details, { email: 'paypal-pay@example.com' });
     const list = await server().request('GET', '/v1/partners', { token: p.token });
-    assert.equal(list.body.data[0].payout_method, undefined);
-    assert.equal(list.body.data[0].payout_details, undefined);
+    assert.equal('payout_method' in itemAt(list.body.data), false);
+    assert.equal('payout_details' in itemAt(list.body.data), false);
     const events = await recordedEvents(server(), p);
     assert.ok(events.every((e) => !JSON.stringify(e.payload).includes('paypal-pay')));
 
     await manual(server(), p, id, 10);
     const payout = (await post(p, '/v1/payouts')).body.data;
-    assert.equal(payout.items[0].payout_method, 'paypal');
+    assert.equal(payout.items[0]?.payout_method, 'paypal');
     const paypal = await server().request('GET', `/v1/payouts/${payout.id}/export?format=paypal`, {
       token: p.token,
     });
@@ -371,17 +372,17 @@ describeEachDatabase('payouts', (server) => {
     for (const [update, field, message] of bad) {
       const res = await server().request('PUT', `/v1/partners/${id}`, { token: p.token, body: { update } });
       assert.equal(res.status, 422, res.text);
-      assert.deepEqual(res.body.errors[field], [message], res.text);
+      assert.deepEqual(res.error.errors[field], [message], res.text);
     }
     const unknown = await post(p, '/v1/partners', { email: 'x@example.com', payout_method: 'cash' });
     assert.equal(unknown.status, 422);
-    assert.deepEqual(unknown.body.errors, { payout_method: ['The selected payout method is invalid.'] });
+    assert.deepEqual(unknown.error.errors, { payout_method: ['The selected payout method is invalid.'] });
     const detailsOnly = await post(p, '/v1/partners', {
       email: 'y@example.com',
       payout_details: { note: 'x' },
     });
     assert.equal(detailsOnly.status, 422);
-    assert.ok(detailsOnly.body.errors.payout_method);
+    assert.ok(detailsOnly.error.errors.payout_method);
     assert.equal(
       (await server().request('GET', '/v1/partners?limit=250', { token: p.token })).body.data.length,
       1,
@@ -429,7 +430,7 @@ describeEachDatabase('payouts', (server) => {
     assert.deepEqual(ok.body.data.events, money);
     const refused = await post(referral, '/v1/webhooks', hook(['payout.paid']));
     assert.equal(refused.status, 422);
-    assert.ok(Object.keys(refused.body.errors)[0]?.startsWith('events'));
+    assert.ok(Object.keys(refused.error.errors)[0]?.startsWith('events'));
     assert.equal((await post(referral, '/v1/webhooks', hook(['transaction.refunded']))).status, 200);
   });
 
@@ -437,7 +438,7 @@ describeEachDatabase('payouts', (server) => {
     const { p, partners } = await commissionProgram(server());
     await sell(server(), p, 'c-pa', 'd1', 100);
     await sell(server(), p, 'c-pb', 'd2', 300);
-    const [c1] = await commissionsOf(server(), p, '&transaction=d1');
+    const c1 = itemAt(await commissionsOf(server(), p, '&transaction=d1'));
     const payout = (await post(p, '/v1/payouts', { partner: partners.pb })).body.data;
     assert.equal((await post(p, `/v1/payouts/${payout.id}/mark-paid`)).status, 200);
     for (const key of ['d1', 'd2'])
@@ -472,7 +473,7 @@ describeEachDatabase('payouts', (server) => {
 
   test('refunding an archived sale: its figures stay out, but a paid commission is clawed back now', async () => {
     const { p, partners } = await commissionProgram(server());
-    const act = (path: string, body: unknown = {}) => post(p, path, body);
+    const act = <const P extends string>(path: P, body: unknown = {}) => post(p, path, body);
     await sell(server(), p, 'c-pa', 'a1', 100); // pa: 10, unpaid
     await sell(server(), p, 'c-pb', 'a2', 300); // pb: 30, paid below
     const paid = (await act('/v1/payouts', { partner: partners.pb })).body.data;
@@ -494,7 +495,7 @@ describeEachDatabase('payouts', (server) => {
     await sell(server(), p, 'c-pb', 'a3', 500); // pb: 50
     const next = (await act('/v1/payouts', { partner: partners.pb })).body.data;
     assert.deepEqual(
-      next.items.map((i: any) => [i.partner, i.amount, i.commission_count]),
+      next.items.map((i) => [i.partner, i.amount, i.commission_count]),
       [[partners.pb, 20, 2]],
     );
     // Revoking the archive brings back what the refund left of the sale, and only that.
@@ -529,17 +530,12 @@ describeEachDatabase('payouts', (server) => {
       (await server().request('GET', `/v1/payouts/${id}`, { token: p.token })).body.data;
     const after = await get(pending.id);
     assert.deepEqual(
-      [after.status, after.total, after.partner_count, after.items.map((i: any) => [i.partner, i.amount])],
+      [after.status, after.total, after.partner_count, after.items.map((i) => [i.partner, i.amount])],
       ['pending', 20, 1, [[partners.pa, 20]]],
     );
     const history = await get(paid.id);
     assert.deepEqual(
-      [
-        history.status,
-        history.total,
-        history.partner_count,
-        history.items.map((i: any) => [i.partner, i.amount]),
-      ],
+      [history.status, history.total, history.partner_count, history.items.map((i) => [i.partner, i.amount])],
       [
         'paid',
         40,

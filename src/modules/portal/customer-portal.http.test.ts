@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import { dataOf, describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
 import { locationOf, PageClient } from '../../../test/portal-client.ts';
 import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
+import type { ProgramType } from '../../core/program-types.ts';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 before(async () => {
@@ -16,10 +17,15 @@ const linkIn = (mail: string) => {
   return new URL(url).pathname;
 };
 
-async function post(server: TestServer, p: TestProgram, path: string, body: unknown) {
+async function post<const P extends string, K extends ProgramType>(
+  server: TestServer,
+  p: TestProgram<K>,
+  path: P,
+  body: unknown,
+) {
   const res = await server.request('POST', path, { token: p.token, body });
   assert.ok(res.status === 200 || res.status === 201, res.text);
-  return res.body.data;
+  return dataOf(res);
 }
 
 /** Asks for a link and uses it; answers the signed-in client. */

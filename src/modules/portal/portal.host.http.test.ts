@@ -27,7 +27,7 @@ describeEachDatabase('partner portal on its own host', (server) => {
     ])
       assert.equal((await setHost(server(), p, bad)).status, 422, `${bad} is refused`);
     const refused = await setHost(server(), p, 'acme.test/portal');
-    assert.deepEqual(Object.keys(refused.body.errors), ['program_settings.portal_host']);
+    assert.deepEqual(Object.keys(refused.error.errors), ['program_settings.portal_host']);
 
     const host = newHost();
     const set = await setHost(server(), p, host.toUpperCase());
@@ -39,7 +39,7 @@ describeEachDatabase('partner portal on its own host', (server) => {
     const other = await server().newProgram('affiliate');
     const taken = await setHost(server(), other, host);
     assert.equal(taken.status, 422, taken.text);
-    assert.deepEqual(Object.keys(taken.body.errors), ['program_settings.portal_host']);
+    assert.deepEqual(Object.keys(taken.error.errors), ['program_settings.portal_host']);
     assert.equal((await setHost(server(), p, host)).status, 200, 'setting its own host again is fine');
 
     const referral = await server().newProgram('referral');

@@ -8,6 +8,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { locationOf, PageClient, PORTAL_PASSWORD, signUpPartner } from '../../../test/portal-client.ts';
 import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
 import type { Deps } from '../../context.ts';
@@ -75,7 +76,7 @@ describeEachDatabase(
       assert.match(dashboard.text, /Welcome, Jane/);
       const list = await server().request('GET', '/v1/partners?limit=10', { token: p.token });
       const partner = (
-        await server().request('GET', `/v1/partners/${list.body.data[0].id}`, { token: p.token })
+        await server().request('GET', `/v1/partners/${itemAt(list.body.data).id}`, { token: p.token })
       ).body.data;
       assert.equal(partner.email, 'Jane@Example.com');
       assert.equal(partner.tos, true);
@@ -93,8 +94,9 @@ describeEachDatabase(
     test('the session cookie is HttpOnly, SameSite=Lax, scoped to the program; a sale shows on the dashboard', async () => {
       const p = await server().newProgram('affiliate');
       const client = await signUp(server, p, 'sam@example.com', 'Sam');
-      const partnerId = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body
-        .data[0].id;
+      const partnerId = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      ).id;
       const again = new PageClient(server);
       await again.get(`/p/${p.publicId}/sign-in`);
       const signedIn = await again.post(`/p/${p.publicId}/sign-in`, {
@@ -225,7 +227,9 @@ describeEachDatabase(
     test('a session ends when the partner is archived, rejected or its password changes; sign-out ends it', async () => {
       const p = await server().newProgram('affiliate');
       const first = await signUp(server, p, 'ari@example.com', 'Ari');
-      const id = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data[0].id;
+      const id = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      ).id;
       const dashboard = `/p/${p.publicId}/dashboard`;
       assert.equal((await first.get(dashboard)).status, 200);
       await server().request('POST', `/v1/partners/${id}/archive`, { token: p.token });
@@ -282,7 +286,9 @@ describeEachDatabase(
       const pending = await client.get(`/p/${p.publicId}/dashboard`);
       assert.match(pending.text, /pending review/);
       assert.doesNotMatch(pending.text, /Your referral links/);
-      const id = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data[0].id;
+      const id = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      ).id;
       await server().request('POST', `/v1/partners/${id}/approve`, { token: p.token });
       const approved = await client.get(`/p/${p.publicId}/dashboard`);
       assert.match(approved.text, /Your referral links/);
@@ -409,9 +415,11 @@ describeEachDatabase(
       assert.match(sent.text, /Big &lt;Co>/);
       const leads = (await server().request('GET', '/v1/leads', { token: p.token })).body.data;
       assert.equal(leads.length, 1);
-      assert.equal(leads[0].submitter.email, 'lea@example.com');
+      assert.equal(leads[0]?.submitter.email, 'lea@example.com');
       assert.deepEqual(
-        leads[0].submission_form.slice(2, 5).map((e: { answer: string }) => e.answer),
+        itemAt(leads)
+          .submission_form.slice(2, 5)
+          .map((e) => e.answer),
         ['Big Co', 'seo, email', 'DE'],
       );
     });
@@ -493,8 +501,9 @@ describeEachDatabase(
       assert.equal(settings.status, 200);
       assert.doesNotMatch(settings.text, /not built yet/);
       assert.match(settings.text, /<select id="field-payout_method" name="payout_method"/);
-      const partnerId = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body
-        .data[0].id;
+      const partnerId = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      ).id;
       const stored = async () =>
         (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body.data;
 

@@ -68,7 +68,7 @@ describeEachDatabase('refer-a-friend reward settings', (server) => {
         body: { program_settings: { referrer_reward: reward } },
       });
       assert.equal(res.status, 422, res.text);
-      assert.ok(res.body.errors[field], JSON.stringify(res.body.errors));
+      assert.ok(res.error.errors[field], JSON.stringify(res.error.errors));
     });
   }
 

@@ -6,6 +6,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { bucketOf } from '../../core/report-buckets.ts';
 import { addDays, formatTimestamp } from '../../core/time.ts';
 import { addDailyCounterDeltas } from '../counters/counters.repository.ts';
@@ -14,7 +15,7 @@ import { recordProgramActivity } from '../program/program.service.ts';
 const clock = new ManualClock();
 
 type Seeded = {
-  p: TestProgram;
+  p: TestProgram<'affiliate'>;
   partners: Record<string, { id: string; row: number; link: string; linkId: number }>;
 };
 
@@ -26,7 +27,7 @@ type Seeded = {
 async function seed(server: TestServer): Promise<Seeded> {
   clock.set('2026-01-20T10:00:00.000Z');
   const p = await server.newProgram('affiliate');
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async <const M extends string, const P extends string>(method: M, path: P, body?: unknown) => {
     const res = await server.request(method, path, { token: p.token, body });
     assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
     return res.body;
@@ -84,7 +85,7 @@ async function seed(server: TestServer): Promise<Seeded> {
 type Filter = { partner?: number; link?: number };
 
 /** Every figure of the report recounted from the rows, per UTC day. */
-async function recount(server: TestServer, p: TestProgram, filter: Filter) {
+async function recount(server: TestServer, p: TestProgram<'affiliate'>, filter: Filter) {
   const db = server.deps.database.db;
   const customers = await db.selectFrom('customers').selectAll().where('program_id', '=', p.id).execute();
   const linkOf = new Map(
@@ -120,7 +121,7 @@ async function recount(server: TestServer, p: TestProgram, filter: Filter) {
 
 async function expectedSeries(
   server: TestServer,
-  p: TestProgram,
+  p: TestProgram<'affiliate'>,
   filter: Filter,
   interval: 'day' | 'week' | 'month',
   start: string,
@@ -188,7 +189,8 @@ describeEachDatabase(
   'reports',
   (server) => {
     let seeded: Seeded;
-    const get = (path: string, p = seeded.p) => server().request('GET', path, { token: p.token });
+    const get = <const P extends string>(path: P, p = seeded.p) =>
+      server().request('GET', path, { token: p.token });
     before(async () => {
       seeded = await seed(server());
     });
@@ -233,14 +235,14 @@ describeEachDatabase(
       const res = await get('/v1/reports/timeseries?metrics=clicks&start=2026-01-20&end=2026-01-26');
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
-        res.body.data.map((point: { clicks: number }) => point.clicks),
+        res.body.data.map((point) => point.clicks),
         [1, 0, 0, 4, 0, 0, 7],
       );
       const partner = await get(
         `/v1/reports/timeseries?metrics=clicks&start=2026-01-20&end=2026-01-26&partner=pa`,
       );
       assert.deepEqual(
-        partner.body.data.map((point: { clicks: number }) => point.clicks),
+        partner.body.data.map((point) => point.clicks),
         [2, 0, 0, 2, 0, 0, 2],
       );
     });
@@ -334,8 +336,8 @@ describeEachDatabase(
         '/v1/reports/top?by=partners&metric=sales&start=2026-01-01&end=2026-03-31&limit=1',
       );
       assert.deepEqual(
-        first.body.data.map((row: { key: string }) => row.key),
-        [Object.values(partners).find((partner) => partner.id === first.body.data[0].id)?.link],
+        first.body.data.map((row) => row.key),
+        [Object.values(partners).find((partner) => partner.id === itemAt(first.body.data).id)?.link],
       );
       const clicks = await get('/v1/reports/top?by=links&metric=clicks&start=2026-01-01&end=2026-03-31');
       assert.deepEqual(clicks.body.data, [
@@ -400,7 +402,7 @@ describeEachDatabase(
         const res = await get(`/v1/reports/timeseries?${query}`);
         assert.equal(res.status, 422, `${query}: ${res.text}`);
         assert.ok(
-          Object.keys(res.body.errors).some((key) => key === field || key.endsWith(`.${field}`)),
+          Object.keys(res.error.errors).some((key) => key === field || key.endsWith(`.${field}`)),
           `${query}: ${res.text}`,
         );
       }
@@ -417,7 +419,7 @@ describeEachDatabase(
         const res = await get(`/v1/reports/top?${query}`);
         assert.equal(res.status, 422, `${query}: ${res.text}`);
         assert.ok(
-          Object.keys(res.body.errors).some((key) => key === field || key.endsWith(`.${field}`)),
+          Object.keys(res.error.errors).some((key) => key === field || key.endsWith(`.${field}`)),
           `${query}: ${res.text}`,
         );
       }
@@ -426,7 +428,7 @@ describeEachDatabase(
         body: { program_settings: { timezone: 'Mars/Olympus' } },
       });
       assert.equal(zone.status, 422, zone.text);
-      assert.ok('program_settings.timezone' in zone.body.errors, zone.text);
+      assert.ok('program_settings.timezone' in zone.error.errors, zone.text);
     });
   },
   { clock },

@@ -4,23 +4,25 @@ import {
   describeEachDatabase,
   listenToEvents,
   recordedEvents,
+  type Schema,
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
-async function subscribe(server: TestServer, p: TestProgram, body: Record<string, unknown>) {
+async function subscribe(server: TestServer, p: TestProgram<'newsletter'>, body: Record<string, unknown>) {
   const reply = await server.request('POST', '/v1/subscribers', { token: p.token, body });
   assert.equal(reply.status, 201, reply.text);
   return reply.body.data;
 }
 
-async function newReward(server: TestServer, p: TestProgram, body: Record<string, unknown>) {
+async function newReward(server: TestServer, p: TestProgram<'newsletter'>, body: Record<string, unknown>) {
   const reply = await server.request('POST', '/v1/rewards', { token: p.token, body });
   assert.equal(reply.status, 201, reply.text);
   return reply.body.data;
 }
 
-async function emailsTo(server: TestServer, p: TestProgram, recipient: string) {
+async function emailsTo(server: TestServer, p: TestProgram<'newsletter'>, recipient: string) {
   return server.deps.database.db
     .selectFrom('email_outbox')
     .select(['subject', 'text_body'])
@@ -64,7 +66,7 @@ describeEachDatabase('rewards API', (server) => {
       list.body.data.map((r: { id: number }) => r.id),
       [other.id, reward.id],
     );
-    assert.equal('times_triggered' in list.body.data[0], false);
+    assert.equal('times_triggered' in itemAt(list.body.data), false);
     const one = await server().request('GET', '/v1/rewards?limit=1', { token: p.token });
     assert.equal(one.body.data.length, 1);
 
@@ -100,19 +102,19 @@ describeEachDatabase('rewards API', (server) => {
         body: { name: 'X', subscribers_count: count },
       });
       assert.equal(reply.status, 422, `${JSON.stringify(count)}: ${reply.text}`);
-      assert.ok(reply.body.errors.subscribers_count, `${JSON.stringify(count)}: ${reply.text}`);
+      assert.ok(reply.error.errors.subscribers_count, `${JSON.stringify(count)}: ${reply.text}`);
     }
     const noName = await server().request('POST', '/v1/rewards', {
       token: p.token,
       body: { subscribers_count: 1 },
     });
-    assert.deepEqual(noName.body.errors, { name: ['The name field is required.'] });
+    assert.deepEqual(noName.error.errors, { name: ['The name field is required.'] });
     const badType = await server().request('POST', '/v1/rewards', {
       token: p.token,
       body: { name: 'X', subscribers_count: 1, fulfillment_type: 'cash' },
     });
     assert.equal(badType.status, 422);
-    assert.ok(badType.body.errors.fulfillment_type);
+    assert.ok(badType.error.errors.fulfillment_type);
     const list = await server().request('GET', '/v1/rewards', { token: p.token });
     assert.deepEqual(list.body.data, []);
 
@@ -122,7 +124,7 @@ describeEachDatabase('rewards API', (server) => {
       body: { id: reward.id, update: { subscribers_count: 0 } },
     });
     assert.equal(badUpdate.status, 422);
-    assert.ok(badUpdate.body.errors['update.subscribers_count']);
+    assert.ok(badUpdate.error.errors['update.subscribers_count']);
 
     for (const id of [999999, 'abc']) {
       assert.equal((await server().request('GET', `/v1/rewards/${id}`, { token: p.token })).status, 404);
@@ -157,9 +159,9 @@ describeEachDatabase('rewards API', (server) => {
     fetched = (await server().request('GET', `/v1/subscribers/${referrer.id}`, { token: p.token })).body.data;
     assert.equal(fetched.referrals_count, 2);
     assert.equal(fetched.reward.length, 1);
-    assert.equal(fetched.reward[0].id, reward.id);
-    assert.equal(fetched.reward[0].fulfillment_value, 'https://example.com/ebook');
-    assert.ok(fetched.reward[0].unlocked_at);
+    assert.equal(fetched.reward[0]?.id, reward.id);
+    assert.equal(fetched.reward[0]?.fulfillment_value, 'https://example.com/ebook');
+    assert.ok(fetched.reward[0]?.unlocked_at);
 
     // Dropping below and coming back does not unlock again; the reward stays unlocked.
     await server().request('PUT', `/v1/subscribers/${a.id}`, {
@@ -181,7 +183,9 @@ describeEachDatabase('rewards API', (server) => {
     const rewarded = (await recordedEvents(server(), p)).filter((e) => e.event === 'subscriber.rewarded');
     assert.equal(rewarded.length, 1);
     assert.equal(rewarded[0]!.payload.email, 'r@example.com');
-    assert.equal(rewarded[0]!.payload.reward[0].id, reward.id);
+    // The event's payload is the subscriber record.
+    const payload = rewarded[0]!.payload as Schema<'Subscriber'>;
+    assert.equal(itemAt(payload.reward).id, reward.id);
   });
 
   test('lowering a threshold (or creating one already reached) unlocks it for subscribers past it', async () => {
@@ -192,7 +196,7 @@ describeEachDatabase('rewards API', (server) => {
     for (const n of [1, 2, 3])
       await subscribe(server(), p, { email: `f${n}@example.com`, referral: { id: referrer.id } });
     await subscribe(server(), p, { email: 'g@example.com', referral: { id: quiet.id } });
-    const rewardsOf = async (id: string) =>
+    const rewardsOf = async (id: string | null) =>
       (await server().request('GET', `/v1/subscribers/${id}`, { token: p.token })).body.data.reward.map(
         (r: { id: number }) => r.id,
       );

@@ -38,7 +38,7 @@ async function openForm(server: TestServer, sharePath: string) {
 
 async function subscriberCount(server: TestServer, p: TestProgram) {
   const list = await server.request('GET', '/v1/subscribers?limit=250', { token: p.token });
-  return list.body.data.length as number;
+  return list.body.data.length;
 }
 
 /** The app's clock: the portal's reuse window passes by moving it, not by sleeping. */

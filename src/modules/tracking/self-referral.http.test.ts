@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 const overview = async (server: TestServer, p: TestProgram) => {
   const res = await server.request('GET', '/v1/program', { token: p.token });
@@ -11,7 +12,7 @@ const overview = async (server: TestServer, p: TestProgram) => {
 describeEachDatabase('self-referral guard', (server) => {
   test("an affiliate customer with its partner's own e-mail is stored; its sales earn no commission", async () => {
     const p = await server().newProgram('affiliate');
-    const call = (method: string, path: string, body?: unknown) =>
+    const call = <const M extends string, const P extends string>(method: M, path: P, body?: unknown) =>
       server().request(method, path, { token: p.token, body });
     const partner = await call('POST', '/v1/partners', { email: 'Jane.Doe@gmail.com', key: 'jane' });
     assert.equal(partner.status, 201, partner.text);
@@ -35,7 +36,7 @@ describeEachDatabase('self-referral guard', (server) => {
       customer: { key: 'self' },
     });
     assert.equal(selfSale.status, 200, selfSale.text);
-    const [rejected] = selfSale.body.data.rewards;
+    const rejected = itemAt(selfSale.body.data.rewards);
     assert.equal(rejected.status, 'rejected');
     assert.equal(rejected.reason, 'self_referral');
     const fairSale = await call('POST', '/v1/transactions', {
@@ -45,18 +46,18 @@ describeEachDatabase('self-referral guard', (server) => {
       customer: { key: 'friend' },
     });
     assert.equal(fairSale.status, 200, fairSale.text);
-    assert.notEqual(fairSale.body.data.rewards[0].status, 'rejected');
-    assert.equal(fairSale.body.data.rewards[0].reason, undefined);
+    assert.notEqual(itemAt(fairSale.body.data.rewards).status, 'rejected');
+    assert.equal('reason' in itemAt(fairSale.body.data.rewards), false);
 
     // Only the honest sale's commission is owed to the partner.
     const fetched = await call('GET', `/v1/partners/${partner.body.data.id}`);
     assert.equal(fetched.status, 200, fetched.text);
     const owed = [...fetched.body.data.commissions.pending, ...fetched.body.data.commissions.not_paid];
-    const total = owed.reduce((sum: number, c: any) => sum + Number(c.amount ?? 0), 0);
-    assert.equal(total, fairSale.body.data.rewards[0].amount);
+    const total = owed.reduce((sum, c) => sum + Number(c.amount ?? 0), 0);
+    assert.equal(total, fairSale.body.data.rewards[0]?.amount);
     const stored = await call('GET', '/v1/transactions/s1');
-    assert.equal(stored.body.data.rewards[0].status, 'rejected');
-    assert.equal(stored.body.data.rewards[0].reason, 'self_referral');
+    assert.equal(stored.body.data.rewards[0]?.status, 'rejected');
+    assert.equal(stored.body.data.rewards[0]?.reason, 'self_referral');
 
     const figures = await overview(server(), p);
     assert.equal(figures.total_rejected_self_referrals, 1);
@@ -65,12 +66,12 @@ describeEachDatabase('self-referral guard', (server) => {
     // To a reviewer the self-referral's commission is denied, with its reason, and cannot be approved.
     const listed = await call('GET', '/v1/commissions?transaction=s1');
     assert.equal(listed.status, 200, listed.text);
-    const [commission] = listed.body.data;
+    const commission = itemAt(listed.body.data);
     assert.equal(commission.status, 'denied');
     assert.equal(commission.reason, 'self_referral');
     const approve = await call('POST', '/v1/commissions/approve', { ids: [commission.id] });
     assert.equal(approve.status, 422, approve.text);
-    assert.match(approve.body.errors['ids.0'][0], /denied and cannot be approved/);
+    assert.match(approve.error.errors['ids.0']?.[0] ?? '', /denied and cannot be approved/);
 
     // Taking the sale back leaves the partner's figures as they were.
     const deleted = await call('DELETE', '/v1/transactions/s1');
@@ -84,7 +85,7 @@ describeEachDatabase('self-referral guard', (server) => {
 
   test("a referred customer with its referrer's e-mail earns neither side a reward", async () => {
     const p = await server().newProgram('referral');
-    const call = (method: string, path: string, body?: unknown) =>
+    const call = <const M extends string, const P extends string>(method: M, path: P, body?: unknown) =>
       server().request(method, path, { token: p.token, body });
     // The default settings reward both sides of a first purchase.
     assert.equal((await call('POST', '/v1/customers', { id: 'amy', email: 'amy@example.com' })).status, 201);
@@ -134,7 +135,7 @@ describeEachDatabase('self-referral guard', (server) => {
     });
     assert.equal(fair.status, 200, fair.text);
     assert.ok(
-      fair.body.data.rewards.every((r: any) => r.status === 'ok' && r.reason === undefined),
+      fair.body.data.rewards.every((r) => r.status === 'ok' && r.reason === undefined),
       fair.text,
     );
     const earned = await call('GET', '/v1/customers/amy/balance');

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser, screenshotBoth } from '../../../test/browser.ts';
-import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import {
+  type AnswerOf,
+  describeEachDatabase,
+  type TestProgram,
+  type TestServer,
+} from '../../../test/harness.ts';
 import { LINK_CACHE_MS } from './tracking.service.ts';
 
 /**
@@ -87,7 +92,7 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
 
   const clicks = async () =>
     (await server().request('GET', `/v1/partners/${partnerId}`, { token: program.token })).body.data.referrals
-      .clicks as number;
+      .clicks;
 
   test('a landing page with ?aff= stores the cookie, fills the form, counts the click; the sign-up is attributed', {
     skip,
@@ -96,9 +101,9 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     const page = await context.newPage();
     const key = `pat-${dialect}`;
     await page.goto(`${siteUrl}/landing?aff=${key}`);
-    await page.waitForFunction(() => (window as any).vouch?.ready !== undefined);
-    await page.evaluate(() => (window as any).vouch.ready);
-    assert.equal(await page.evaluate(() => (window as any).vouch.referral), key);
+    await page.waitForFunction('window.vouch?.ready !== undefined');
+    await page.evaluate('window.vouch.ready');
+    assert.equal(await page.evaluate('window.vouch.referral'), key);
     assert.equal(await page.inputValue('input[name="vouch_referral"]'), key);
     const cookie = (await context.cookies()).find((c) => c.name === 'vouch_partner');
     assert.equal(cookie?.value, key);
@@ -114,9 +119,11 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     await Promise.all([page.waitForURL(`${siteUrl}/signup`), page.click('button[type="submit"]')]);
     assert.equal(await page.textContent('#result'), 'Welcome');
     await screenshotBoth(page, `tracking-signup-${dialect}`);
-    const customer = await server().request('GET', `/v1/customers/c-buyer-${dialect}`, {
-      token: program.token,
-    });
+    const customer = await server().request<AnswerOf<'GET', '/v1/customers/{id}', 'affiliate'>>(
+      'GET',
+      `/v1/customers/c-buyer-${dialect}`,
+      { token: program.token },
+    );
     assert.equal(customer.status, 200, customer.text);
     assert.equal(customer.body.data.partner, partnerId);
     await context.close();
@@ -128,7 +135,7 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     const key = `pat-${dialect}`;
     await page.goto(`${server().url}/r/${key}`);
     assert.equal(page.url(), `${siteUrl}/landing?aff=${key}`);
-    await page.evaluate(() => (window as any).vouch.ready);
+    await page.evaluate('window.vouch.ready');
     assert.equal(await page.inputValue('input[name="vouch_referral"]'), key);
     const cookie = (await context.cookies()).find((c) => c.name === 'vouch_partner');
     assert.equal(cookie?.value, key);
@@ -153,9 +160,9 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
       const context = await browser!.newContext();
       const page = await context.newPage();
       await page.goto(`${siteUrl}/landing?aff=${first}`);
-      await page.evaluate(() => (window as any).vouch.ready);
+      await page.evaluate('window.vouch.ready');
       await page.goto(`${siteUrl}/landing?aff=${key}`);
-      await page.evaluate(() => (window as any).vouch.ready);
+      await page.evaluate('window.vouch.ready');
       const stored = (await context.cookies()).find((c) => c.name === 'vouch_partner')?.value;
       const input = await page.inputValue('input[name="vouch_referral"]');
       await context.close();

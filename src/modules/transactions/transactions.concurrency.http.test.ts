@@ -17,10 +17,10 @@ import {
 
 const CONCURRENCY = 50;
 
-const post = (server: TestServer, p: TestProgram, body: unknown) =>
+const post = <Sent>(server: TestServer, p: TestProgram, body: Sent) =>
   server.request('POST', '/v1/transactions', { token: p.token, body });
 
-async function concurrently(server: TestServer, p: TestProgram, bodies: unknown[]) {
+async function concurrently<Sent>(server: TestServer, p: TestProgram, bodies: Sent[]) {
   return Promise.all(bodies.map((body) => post(server, p, body)));
 }
 
@@ -30,7 +30,7 @@ const events = async (server: TestServer, p: TestProgram, name: string) =>
 async function listed(server: TestServer, p: TestProgram, query = '') {
   const res = await server.request('GET', `/v1/transactions?limit=250${query}`, { token: p.token });
   assert.equal(res.status, 200, res.text);
-  return res.body.data as { key: string; rewards: unknown[] }[];
+  return res.body.data;
 }
 
 /** One sale stored, with `rewards` rewards, and one `transaction.created` event. */
@@ -41,7 +41,7 @@ async function assertStoredOnce(server: TestServer, p: TestProgram, rewards: num
   assert.equal((await events(server, p, 'transaction.created')).length, 1);
 }
 
-function assertAllSame(replies: { status: number; text: string; body: any }[]) {
+function assertAllSame(replies: { status: number; text: string; body: unknown }[]) {
   for (const reply of replies) assert.equal(reply.status, 200, reply.text);
   const first = JSON.stringify(replies[0]!.body);
   for (const reply of replies) assert.equal(JSON.stringify(reply.body), first);
@@ -138,7 +138,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
     assert.equal(ok.length + taken.length, replies.length, replies.map((r) => r.text).join('\n'));
     assert.equal(ok.length, 15);
     for (const reply of taken)
-      assert.deepEqual(reply.body.errors, { key: ['The key has already been taken.'] });
+      assert.deepEqual(reply.error.errors, { key: ['The key has already been taken.'] });
     assert.equal((await listed(server(), p)).length, 1);
   });
 });
@@ -160,7 +160,7 @@ describeEachDatabase('transactions: creation order under concurrency', (server) 
       const res = await server().request('GET', `/v1/transactions?limit=250&sort=${sort}`, {
         token: p.token,
       });
-      const times = (res.body.data as { created_at: string }[]).map((row) => row.created_at);
+      const times = res.body.data.map((row) => row.created_at);
       assert.equal(times.length, 64);
       for (let i = 1; i < times.length; i++) {
         const inOrder = sort === 'asc' ? times[i - 1]! <= times[i]! : times[i - 1]! >= times[i]!;
@@ -179,7 +179,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (refer-a-
       body: { email: 'ref@example.com', key: 'ref' },
     });
     assert.equal(referrer.status, 201, referrer.text);
-    return { p, referrerId: referrer.body.data.id as string };
+    return { p, referrerId: referrer.body.data.id };
   }
 
   test(`${CONCURRENCY} identical purchases creating their buyer: one buyer, one reward pair, one event`, async () => {

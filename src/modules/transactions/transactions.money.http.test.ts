@@ -47,7 +47,7 @@ describeEachDatabase('transactions: the money rule', (server) => {
     for (const [i, [amount, message]] of refused.entries()) {
       const res = await sell(server(), p, `bad-${i}`, amount);
       assert.equal(res.status, 422, `${String(amount)}: ${res.text}`);
-      assert.deepEqual(res.body.errors.amount, [message], String(amount));
+      assert.deepEqual(res.error.errors.amount, [message], String(amount));
       const stored = await server().request('GET', `/v1/transactions/bad-${i}`, { token: p.token });
       assert.equal(stored.status, 404, `${String(amount)} was stored: ${stored.text}`);
     }
@@ -66,7 +66,7 @@ describeEachDatabase('transactions: the money rule', (server) => {
       body: { program_settings: { commission: { type: 'fixed', value: 0.1234567 } } },
     });
     assert.equal(commission.status, 422, commission.text);
-    assert.deepEqual(commission.body.errors, {
+    assert.deepEqual(commission.error.errors, {
       'program_settings.commission.value': [
         'The program settings.commission.value field must not have more than 6 decimal places.',
       ],
@@ -88,7 +88,7 @@ describeEachDatabase('transactions: the money rule', (server) => {
       },
     });
     assert.equal(reward.status, 422, reward.text);
-    assert.deepEqual(Object.keys(reward.body.errors), ['program_settings.referrer_reward.value']);
+    assert.deepEqual(Object.keys(reward.error.errors), ['program_settings.referrer_reward.value']);
   });
 
   test('amounts come back as sent: 10.123456, "10.50", and the largest amount', async () => {

@@ -8,6 +8,7 @@ import {
   sell,
 } from '../../../test/commission-factories.ts';
 import { describeEachDatabase, recordedEvents, type TestProgram } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 describeEachDatabase('transaction refunds', (server) => {
   const refund = (p: TestProgram, key: string, body?: unknown) =>
@@ -20,7 +21,7 @@ describeEachDatabase('transaction refunds', (server) => {
     assert.equal(first.status, 200, first.text);
     assert.equal(first.body.data.refunded_amount, 33.33);
     // 30 % of the 66.66 left: 19.998.
-    assert.equal(first.body.data.rewards[0].amount, 19.998);
+    assert.equal(first.body.data.rewards[0]?.amount, 19.998);
     assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
       paid: 0,
       pending: [],
@@ -28,17 +29,17 @@ describeEachDatabase('transaction refunds', (server) => {
     });
     const second = await refund(p, 's1', { amount: '33.33' });
     assert.equal(second.status, 200, second.text);
-    assert.equal(second.body.data.rewards[0].amount, 9.999);
+    assert.equal(second.body.data.rewards[0]?.amount, 9.999);
     const rest = await refund(p, 's1');
     assert.equal(rest.status, 200, rest.text);
     assert.equal(rest.body.data.refunded_amount, 99.99);
-    const [c] = await commissionsOf(server(), p);
+    const c = itemAt(await commissionsOf(server(), p));
     assert.equal(c.status, 'voided');
     assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 0, pending: [], not_paid: [] });
     assert.deepEqual(await figuresOf(server(), p, partners.pa!), await recount(server(), p, partners.pa!));
     const again = await refund(p, 's1');
     assert.equal(again.status, 422);
-    assert.deepEqual(again.body.errors, { amount: ['The transaction has already been refunded in full.'] });
+    assert.deepEqual(again.error.errors, { amount: ['The transaction has already been refunded in full.'] });
     const events = (await recordedEvents(server(), p)).map((e) => e.event);
     assert.equal(events.filter((e) => e === 'transaction.refunded').length, 3);
     assert.equal(events.filter((e) => e === 'commission.voided').length, 1);
@@ -102,25 +103,26 @@ describeEachDatabase('transaction refunds', (server) => {
     for (const [body, message] of cases) {
       const res = await refund(p, 's1', body);
       assert.equal(res.status, 422, JSON.stringify(body));
-      assert.deepEqual(res.body.errors, { amount: [message] }, JSON.stringify(body));
+      assert.deepEqual(res.error.errors, { amount: [message] }, JSON.stringify(body));
     }
     const tx = await server().request('GET', '/v1/transactions/s1', { token: p.token });
     assert.equal(tx.body.data.refunded_amount, 0);
-    assert.equal(tx.body.data.rewards[0].amount, 10);
+    assert.equal(tx.body.data.rewards[0]?.amount, 10);
     assert.equal((await refund(p, 'nope')).status, 404);
     const other = await server().newProgram('affiliate');
     assert.equal((await refund(other, 's1')).status, 404);
     await refund(p, 's1', { amount: 60 });
     const over = await refund(p, 's1', { amount: 41 });
     assert.equal(over.status, 422);
-    assert.deepEqual(over.body.errors, {
+    assert.deepEqual(over.error.errors, {
       amount: ['The amount must not be greater than 40 (what is left to refund).'],
     });
   });
 
   test('refer-a-friend: the balance goes down by the same rule', async () => {
     const p = await server().newProgram('referral');
-    const post = (path: string, body: unknown) => server().request('POST', path, { token: p.token, body });
+    const post = <const P extends string>(path: P, body: unknown) =>
+      server().request('POST', path, { token: p.token, body });
     await post('/v1/customers', { id: 'ref', key: 'ref-key', email: 'ref@example.com' });
     await post('/v1/customers', {
       id: 'buyer',
@@ -138,12 +140,12 @@ describeEachDatabase('transaction refunds', (server) => {
     const balance = async (id: string) =>
       (await server().request('GET', `/v1/customers/${id}/balance`, { token: p.token })).body.data.balance
         .currency;
-    assert.equal((await balance('ref'))[0].amount, 10);
+    assert.equal((await balance('ref'))[0]?.amount, 10);
     const half = await refund(p, 'r1', { amount: 40 });
     assert.equal(half.status, 200, half.text);
     assert.equal(half.body.data.refunded_amount, 40);
-    assert.equal((await balance('ref'))[0].amount, 5);
-    assert.equal((await balance('buyer'))[0].amount, 5);
+    assert.equal((await balance('ref'))[0]?.amount, 5);
+    assert.equal((await balance('buyer'))[0]?.amount, 5);
     const rest = await refund(p, 'r1', {});
     assert.equal(rest.status, 200, rest.text);
     assert.deepEqual(await balance('ref'), [{ amount: 0, amount_units: 'USD', is_currency: true }]);
@@ -158,7 +160,7 @@ describeEachDatabase('transaction refunds', (server) => {
     assert.equal(results.filter((r) => r.status === 422).length, 7);
     const tx = await server().request('GET', '/v1/transactions/race', { token: p.token });
     assert.equal(tx.body.data.refunded_amount, 90);
-    assert.equal(tx.body.data.rewards[0].amount, 1);
+    assert.equal(tx.body.data.rewards[0]?.amount, 1);
     assert.deepEqual(await figuresOf(server(), p, partners.pa!), await recount(server(), p, partners.pa!));
   });
 });

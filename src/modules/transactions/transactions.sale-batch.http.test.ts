@@ -130,7 +130,7 @@ describeEachDatabase('sales arriving together', (server, dialect) => {
     for (const [i, reply] of replies.entries()) {
       if (i === 12) {
         assert.equal(reply.status, 422, reply.text);
-        assert.ok(reply.body.errors?.key, reply.text);
+        assert.ok(reply.error.errors?.key, reply.text);
       } else assert.equal(reply.status, 200, reply.text);
     }
     const stored = await server()
