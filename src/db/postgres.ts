@@ -1,7 +1,7 @@
 import { PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { takeCounterSlot } from './counter-slots.ts';
-import { ARRAY_ROWS } from './prepared.ts';
+import { ARRAY_ROWS, PLANNED_EACH_CALL } from './prepared.ts';
 import { type FieldSetup, runStatement } from './statement-query.ts';
 
 /**
@@ -45,7 +45,12 @@ function namingStatements(pool: pg.Pool): pg.Pool {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const [text, values] = args;
-      if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
+      if (
+        typeof text === 'string' &&
+        Array.isArray(values) &&
+        args.length === 2 &&
+        !text.startsWith(PLANNED_EACH_CALL)
+      ) {
         // Marked statements answer arrays of column values (db/prepared.ts).
         const arrays = text.startsWith(ARRAY_ROWS);
         if (arrays || DML.test(text)) {

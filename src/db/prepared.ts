@@ -69,9 +69,19 @@ export function compileNamed<Row, Params extends object>(
 
 export function definePreparedQuery<Row, Params extends object>(
   build: (db: Kysely<DB>, param: ParamOf<Params>) => Compilable<Row>,
+  options: { plan?: 'cached' | 'each-call' } = {},
 ): PreparedQuery<Row, Params> {
-  return prepared(build, '');
+  return prepared(build, options.plan === 'each-call' ? PLANNED_EACH_CALL : '');
 }
+
+/**
+ * Starts the text of a statement PostgreSQL plans on every call, with the call's values, instead
+ * of naming it once. For a statement where two indexes tie while its table is small: a plan
+ * cached then (PostgreSQL keeps a generic plan once it costs no more than the first five calls')
+ * is kept as the table grows, until statistics are refreshed, which never happens with
+ * autovacuum off. Planned with the values, the unique index that names the row wins (ADR 0052).
+ */
+export const PLANNED_EACH_CALL = '/* planned each call */ ';
 
 /**
  * Rows of `table`, every one of `columns` given, as one multi-row insert not run: to go with

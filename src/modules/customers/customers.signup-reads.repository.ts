@@ -30,39 +30,44 @@ export type SignupReadRow = {
  * program's row is always there (the request's program), so the statement answers one row.
  */
 export const signupReadBy = (column: 'public_id' | 'key' | 'email' | undefined) =>
-  definePreparedQuery<SignupReadRow, { programId: number; value: string }>((db, param) => {
-    const reads = [
-      nextId('customers').as('customer_id'),
-      sql<string | null>`p.website`.as('program_website'),
-      sql<string>`p.settings`.as('program_settings'),
-    ] as const;
-    const programs = db.selectFrom('programs as p').where('p.id', '=', param('programId'));
-    if (column === undefined)
-      return programs.select([
-        ...reads,
-        sql<null>`null`.as('referrer'),
-        sql<null>`null`.as('links'),
-        sql<null>`null`.as('figures'),
-      ]) as never;
-    const match =
-      column === 'email'
-        ? sql<boolean>`lower(r.email) = lower(${param('value')})`
-        : sql<boolean>`${sql.ref(`r.${column}`)} = ${param('value')}`;
-    return programs
-      .leftJoin('customers as r', (join) => join.on('r.program_id', '=', param('programId')).on(match))
-      .select([
-        ...reads,
-        // A left join without a match gives a row of nulls, which row_to_json makes an object.
-        sql<CustomerJson | null>`case when r.id is null then null else row_to_json(r) end`.as('referrer'),
-        sql<LinkJson[]>`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
+  definePreparedQuery<SignupReadRow, { programId: number; value: string }>(
+    (db, param) => {
+      const reads = [
+        nextId('customers').as('customer_id'),
+        sql<string | null>`p.website`.as('program_website'),
+        sql<string>`p.settings`.as('program_settings'),
+      ] as const;
+      const programs = db.selectFrom('programs as p').where('p.id', '=', param('programId'));
+      if (column === undefined)
+        return programs.select([
+          ...reads,
+          sql<null>`null`.as('referrer'),
+          sql<null>`null`.as('links'),
+          sql<null>`null`.as('figures'),
+        ]) as never;
+      const match =
+        column === 'email'
+          ? sql<boolean>`lower(r.email) = lower(${param('value')})`
+          : sql<boolean>`${sql.ref(`r.${column}`)} = ${param('value')}`;
+      return programs
+        .leftJoin('customers as r', (join) => join.on('r.program_id', '=', param('programId')).on(match))
+        .select([
+          ...reads,
+          // A left join without a match gives a row of nulls, which row_to_json makes an object.
+          sql<CustomerJson | null>`case when r.id is null then null else row_to_json(r) end`.as('referrer'),
+          sql<LinkJson[]>`(select coalesce(json_agg(l order by l.is_default desc, l.created_at, l.id), '[]')
           from referral_links l where l.program_id = ${param('programId')} and l.customer_id = r.id)`.as(
-          'links',
-        ),
-        sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
+            'links',
+          ),
+          sql<[string, number, number][]>`(select coalesce(json_agg(json_build_array(e.metric, e.value,
           e.value_hi)), '[]') from entity_counters e where e.program_id = ${param('programId')}
           and e.owner_kind = 'customer' and e.owner_id = r.id)`.as('figures'),
-      ]) as never;
-  });
+        ]) as never;
+      // Planned with its values: the referrer's unique index and the e-mail index both start with
+      // the program, and a plan cached while the table was small kept the wrong one (ADR 0052).
+    },
+    { plan: column === undefined ? 'cached' : 'each-call' },
+  );
 
 export const signupReads = {
   none: signupReadBy(undefined),
