@@ -12,20 +12,20 @@ export async function commissionProgram(server: TestServer, settings: Record<str
     body: { program_settings: { commission: { type: 'percent', value: 10 }, ...settings } },
   });
   assert.equal(put.status, 200, put.text);
-  const partners: Record<string, string> = {};
-  for (const key of ['pa', 'pb']) {
-    const partner = await server.request('POST', '/v1/partners', {
+  const partner = async (key: 'pa' | 'pb') => {
+    const made = await server.request('POST', '/v1/partners', {
       token: p.token,
       body: { email: `${key}@example.com`, key },
     });
-    assert.equal(partner.status, 201, partner.text);
-    partners[key] = partner.body.data.id;
+    assert.equal(made.status, 201, made.text);
     const customer = await server.request('POST', '/v1/customers', {
       token: p.token,
       body: { key: `c-${key}`, partner: { key } },
     });
     assert.equal(customer.status, 201, customer.text);
-  }
+    return made.body.data.id;
+  };
+  const partners = { pa: await partner('pa'), pb: await partner('pb') };
   return { p, partners };
 }
 
@@ -78,19 +78,21 @@ export async function recount(server: TestServer, p: TestProgram<'affiliate'>, p
     .where('rewards.program_id', '=', p.id)
     .where('partners.public_id', '=', partnerId)
     .execute();
-  const sums: Record<string, Record<string, bigint>> = { paid: {}, pending: {}, not_paid: {} };
-  const bucket: Record<string, string> = { review_period: 'pending', ok: 'not_paid', paid: 'paid' };
+  type Bucket = 'paid' | 'pending' | 'not_paid';
+  const sums: Record<Bucket, Record<string, bigint>> = { paid: {}, pending: {}, not_paid: {} };
+  const bucket: Record<string, Bucket> = { review_period: 'pending', ok: 'not_paid', paid: 'paid' };
   for (const row of rows) {
     const b = bucket[row.status];
     // Clawback lines are owed whatever their sale's state.
     if (!b || (row.archived_at !== null && row.role !== 'clawback')) continue;
-    sums[b]![row.amount_units] = (sums[b]![row.amount_units] ?? 0n) + BigInt(row.amount);
+    const sum = sums[b];
+    sum[row.amount_units] = (sum[row.amount_units] ?? 0n) + BigInt(row.amount);
   }
-  const list = (b: string) =>
-    Object.entries(sums[b]!)
+  const list = (b: Bucket) =>
+    Object.entries(sums[b])
       .filter(([, v]) => v !== 0n)
       .map(([currency, v]) => ({ currency, amount: Number(v) / 1e6 }))
       .sort((a, b) => a.currency.localeCompare(b.currency));
-  const paid = Object.values(sums.paid!).reduce((a, b) => a + b, 0n);
+  const paid = Object.values(sums.paid).reduce((a, b) => a + b, 0n);
   return { paid: Number(paid) / 1e6, pending: list('pending'), not_paid: list('not_paid') };
 }

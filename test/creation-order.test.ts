@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase, type Page, type Reply, type TestProgram, type TestServer } from './harness.ts';
+import { itemAt } from './items.ts';
 
 // Contract §4.19: lists sorted by creation agree with the `created_at` they show, also for records
 // created at the same time on several connections (PostgreSQL commits them in any order).
@@ -55,7 +56,7 @@ async function assertCreationOrder<const P extends string>(
   const asc = await listAll(server, program, path, 'asc');
   assert.equal(new Set(desc.map((e) => e.id)).size, count);
   const misordered = (entries: Entry[], before: (a: string, b: string) => boolean) =>
-    entries.slice(1).filter((entry, i) => !before(entries[i]!.created_at, entry.created_at)).length;
+    entries.slice(1).filter((entry, i) => !before(itemAt(entries, i).created_at, entry.created_at)).length;
   assert.equal(
     misordered(desc, (a, b) => a >= b),
     0,

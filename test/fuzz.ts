@@ -1,9 +1,11 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
+import { present } from '../src/core/present.ts';
 import type { ProgramType } from '../src/core/program-types.ts';
 import { customFormats } from '../src/http/validation.ts';
 import type { TestProgram, TestServer } from './harness.ts';
+import { itemAt } from './items.ts';
 
 /**
  * The fuzzing suite (issue 9), driven by the server's own `/openapi.json`: for every operation,
@@ -152,7 +154,7 @@ function mutate(document: Json, schema: Json | undefined): fc.Arbitrary<unknown>
       arbitrary: fc.tuple(shape, fc.string({ maxLength: 12 }), hostile).map(([value, key, bad]) => {
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad;
         const keys = Object.keys(value);
-        const target = keys.length > 0 ? keys[key.length % keys.length]! : key;
+        const target = keys.length > 0 ? itemAt(keys, key.length % keys.length) : key;
         return { ...value, [target]: bad };
       }),
     },
@@ -277,7 +279,9 @@ export async function fuzzServer(
           const documented = operation.responses?.[String(reply.status)];
           if (!documented) return fail(`status ${reply.status} is not documented`);
           const response = documented.$ref
-            ? document.components.responses[String(documented.$ref).split('/').pop()!]
+            ? document.components.responses[
+                present(String(documented.$ref).split('/').pop(), 'a response name')
+              ]
             : documented;
           const schema = response?.content?.['application/json']?.schema;
           if (schema && !validatorFor(schema)(reply.body)) {
@@ -286,7 +290,7 @@ export async function fuzzServer(
           // Only the data: pagination links echo the query string as sent.
           const data = JSON.stringify((reply.body as Json)?.data ?? '');
           if (reply.status < 300) {
-            for (const text of INJECTED_TEXTS.filter((_, i) => owned.has(INJECTED_KEYS[i]!))) {
+            for (const text of INJECTED_TEXTS.filter((_, i) => owned.has(itemAt(INJECTED_KEYS, i)))) {
               if (data.includes(text)) return fail(`injected ${text} came back: ${data.slice(0, 200)}`);
             }
           }

@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Deps } from '../src/context.ts';
 import { randomAlphanumeric } from '../src/core/ids.ts';
+import { present } from '../src/core/present.ts';
 import type { ProgramType } from '../src/core/program-types.ts';
 import { type Clock, systemClock } from '../src/core/time.ts';
 import { type Database, type Dialect, openDatabase } from '../src/db/database.ts';
@@ -215,7 +216,7 @@ export function replyOf<T>(status: number, headers: Headers, parsed: unknown, te
 /** Starts Vouch on a loopback port with a fresh database (or a shared one), migrated. */
 export async function startServer(options: ServerOptions): Promise<TestServer & { databaseUrl: string }> {
   const fresh = options.database ? undefined : await openTestDatabase(options.dialect);
-  const databaseUrl = options.database?.url ?? fresh!.url;
+  const databaseUrl = options.database?.url ?? present(fresh, 'a fresh test database').url;
   const config: Config = loadConfig({
     DATABASE_URL: databaseUrl,
     ADMIN_TOKEN,

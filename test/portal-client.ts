@@ -41,12 +41,12 @@ export class PageClient {
     if (header) {
       // Headers joins several Set-Cookie values with ", "; cookie values here never hold a comma.
       for (const line of header.split(/, (?=[A-Za-z_]+=)/)) {
-        const [pair, ...attributes] = line.split(';').map((s) => s.trim());
-        const [name, value = ''] = pair!.split('=');
+        const [pair = '', ...attributes] = line.split(';').map((s) => s.trim());
+        const [name = '', value = ''] = pair.split('=');
         const path = attributes.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
         const expired = attributes.some((a) => /^expires=Thu, 01 Jan 1970/i.test(a)) || value === '';
-        if (expired) this.cookies.delete(name!);
-        else this.cookies.set(name!, { value, path });
+        if (expired) this.cookies.delete(name);
+        else this.cookies.set(name, { value, path });
       }
     }
     const token = /name="_csrf" value="([^"]+)"/.exec(reply.text)?.[1];

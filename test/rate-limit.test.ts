@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { redisReachable, startServer, TEST_REDIS_URL, testDialects } from './harness.ts';
+import { itemAt } from './items.ts';
 
 const REDIS_URL = TEST_REDIS_URL;
 
@@ -73,7 +74,7 @@ test('with REDIS_URL, instances share one budget per key', async (t) => {
     const instances = second ? [first, second] : [first];
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const instance = instances[i % instances.length]!;
+      const instance = itemAt(instances, i % instances.length);
       statuses.push((await instance.request('GET', '/v1/program', { token: program.token })).status);
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);

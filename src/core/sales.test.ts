@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type CommissionSettings, defaultCommissionSettings } from './commissions.ts';
+import { present } from './present.ts';
 import { defaultRewardSettings, type RewardSettings } from './rewards.ts';
 import {
   type AffiliateSaleHistory,
@@ -144,7 +145,7 @@ describe('decideAffiliateSale', () => {
       customerId: decision.customerId,
       partnerId: decision.partnerId,
       amountMicros: decision.amountMicros,
-      currency: decision.currency!,
+      currency: present(decision.currency, "the sale's currency"),
       rewards: decision.rewards,
     };
     const back = affiliateSaleFigures(facts, -1n, 1);

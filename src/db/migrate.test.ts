@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { TEST_DATABASE_URL, testDialects } from '../../test/harness.ts';
+import { itemAt } from '../../test/items.ts';
 import { randomAlphanumeric } from '../core/ids.ts';
 import { openDatabase } from './database.ts';
 import { migrateOrThrow } from './migrate.ts';
@@ -27,7 +28,7 @@ test('instances starting at once against one PostgreSQL migrate exactly once', {
       Object.keys(migrations).sort(),
       'each migration applied by exactly one instance',
     );
-    const again = await migrateOrThrow(instances[0]!);
+    const again = await migrateOrThrow(itemAt(instances));
     assert.deepEqual(again, []);
   } finally {
     await Promise.all(instances.map((database) => database.close()));

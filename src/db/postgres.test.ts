@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { TEST_DATABASE_URL, testDialects } from '../../test/harness.ts';
+import { itemAt } from '../../test/items.ts';
 import { COUNTER_SLOTS } from './counter-slots.ts';
 import { openDatabase } from './database.ts';
 import { type FieldSetup, runStatement } from './statement-query.ts';
@@ -23,7 +24,7 @@ test('PostgreSQL connections: the statement timeout cancels long statements; eac
       Array.from({ length: 4 }, async () => {
         const { rows } = await sql<{ slot: string }>`
           select current_setting('vouch.counter_slot') as slot, pg_sleep(0.05)`.execute(database.db);
-        return Number(rows[0]!.slot);
+        return Number(itemAt(rows).slot);
       }),
     );
     assert.equal(new Set(slots).size, 4, `slots ${slots}`);
@@ -39,7 +40,7 @@ test('PostgreSQL without a statement timeout lets a statement run', { skip }, as
     const { rows } = await sql<{
       timeout: string;
     }>`select current_setting('statement_timeout') as timeout`.execute(database.db);
-    assert.equal(rows[0]!.timeout, '0');
+    assert.equal(itemAt(rows).timeout, '0');
   } finally {
     await database.close();
   }
@@ -52,11 +53,11 @@ test('PostgreSQL names at most 2,000 statement texts a connection keeps prepared
   try {
     for (let i = 0; i < 2_050; i++) {
       const { rows } = await sql<{ n: number }>`select ${sql.lit(i)} + ${1}::int as n`.execute(database.db);
-      assert.equal(rows[0]!.n, i + 1);
+      assert.equal(itemAt(rows).n, i + 1);
     }
     const { rows } = await sql<{ prepared: number }>`
       select count(*)::int as prepared from pg_prepared_statements`.execute(database.db);
-    assert.equal(rows[0]!.prepared, 2_000);
+    assert.equal(itemAt(rows).prepared, 2_000);
   } finally {
     await database.close();
   }

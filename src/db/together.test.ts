@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { TEST_DATABASE_URL, testDialects } from '../../test/harness.ts';
+import { itemAt } from '../../test/items.ts';
 import { openDatabase } from './database.ts';
 import { migrateOrThrow } from './migrate.ts';
 import { executeGuarded, executeTogether } from './together.ts';
@@ -81,7 +82,7 @@ test('executeGuarded writes everything when its guard changes a row, nothing whe
     const { rows } = await sql<{ version: number }>`select version from together_guard where id = 1`.execute(
       database.db,
     );
-    assert.equal(Number(rows[0]!.version), 6);
+    assert.equal(Number(itemAt(rows).version), 6);
   } finally {
     await close();
   }

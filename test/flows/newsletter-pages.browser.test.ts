@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { present } from '../../src/core/present.ts';
 import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
 import { describeEachDatabase } from '../harness.ts';
 
@@ -56,7 +57,7 @@ describeEachDatabase('newsletter pages in a browser', (server, dialect) => {
         });
     }
 
-    const context = await browser!.newContext();
+    const context = await present(browser, 'the browser').newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
     const page = await context.newPage();
     const shot = (name: string) => (dialect === 'sqlite' ? screenshotBoth(page, name) : Promise.resolve());

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { present } from '../../src/core/present.ts';
 import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
 import { describeEachDatabase } from '../harness.ts';
 import { itemAt } from '../items.ts';
@@ -52,7 +53,7 @@ describeEachDatabase(
         },
       });
       assert.equal(settings.status, 200, settings.text);
-      const context = await browser!.newContext();
+      const context = await present(browser, 'the browser').newContext();
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
       const page = await context.newPage();
       const shot = (name: string) =>
@@ -271,7 +272,7 @@ describeEachDatabase(
         body: { amount: 40, action: 'sale', customer: { id: 'bob' } },
       });
       assert.equal(sale.status, 200, sale.text);
-      const context = await browser!.newContext();
+      const context = await present(browser, 'the browser').newContext();
       const page = await context.newPage();
       const shot = (name: string) =>
         dialect === 'sqlite' ? screenshotBoth(page, `customer-${name}`) : Promise.resolve();

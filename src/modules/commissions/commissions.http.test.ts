@@ -134,7 +134,7 @@ describeEachDatabase('commissions', (server) => {
       assert.equal(c.status, 'pending');
       assert.equal(c.due_at, '2026-02-14T12:00:00.000000Z');
       assert.equal(c.approved_at, null);
-      assert.deepEqual(await figuresOf(own, p, partners.pa!), {
+      assert.deepEqual(await figuresOf(own, p, partners.pa), {
         paid: 0,
         pending: [{ currency: 'USD', amount: 10 }],
         not_paid: [],
@@ -154,12 +154,12 @@ describeEachDatabase('commissions', (server) => {
         [c.id],
       );
       assert.deepEqual(await commissionsOf(own, p, '&status=pending'), []);
-      assert.deepEqual(await figuresOf(own, p, partners.pa!), {
+      assert.deepEqual(await figuresOf(own, p, partners.pa), {
         paid: 0,
         pending: [],
         not_paid: [{ currency: 'USD', amount: 10 }],
       });
-      assert.deepEqual(await figuresOf(own, p, partners.pa!), await recount(own, p, partners.pa!));
+      assert.deepEqual(await figuresOf(own, p, partners.pa), await recount(own, p, partners.pa));
 
       // Without auto approve, a due commission waits for a person.
       const manual = await commissionProgram(own, {
@@ -175,7 +175,7 @@ describeEachDatabase('commissions', (server) => {
         [c.id],
       );
       assert.deepEqual(await commissionsOf(own, manual.p, '&status=approved'), []);
-      assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa!)).pending, [
+      assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa)).pending, [
         { currency: 'USD', amount: 10 },
       ]);
       const approved = await own.request('POST', '/v1/commissions/approve', {
@@ -185,7 +185,7 @@ describeEachDatabase('commissions', (server) => {
       assert.equal(approved.status, 200, approved.text);
       assert.equal(approved.body.data[0]?.status, 'approved');
       assert.equal(approved.body.data[0]?.approved_at, '2026-02-17T12:00:00.000000Z');
-      assert.deepEqual(await figuresOf(own, manual.p, manual.partners.pa!), {
+      assert.deepEqual(await figuresOf(own, manual.p, manual.partners.pa), {
         paid: 0,
         pending: [],
         not_paid: [{ currency: 'USD', amount: 10 }],
@@ -198,7 +198,7 @@ describeEachDatabase('commissions', (server) => {
       await sell(own, noHold.p, 'c-pa', 's1', 100);
       const waiting = itemAt(await commissionsOf(own, noHold.p));
       assert.equal(waiting.status, 'pending');
-      assert.deepEqual((await figuresOf(own, noHold.p, noHold.partners.pa!)).pending, [
+      assert.deepEqual((await figuresOf(own, noHold.p, noHold.partners.pa)).pending, [
         { currency: 'USD', amount: 10 },
       ]);
       clock.advance(30 * 86_400_000);
@@ -209,8 +209,8 @@ describeEachDatabase('commissions', (server) => {
       });
       assert.equal(byHand.body.data[0]?.status, 'approved', byHand.text);
       assert.deepEqual(
-        await figuresOf(own, noHold.p, noHold.partners.pa!),
-        await recount(own, noHold.p, noHold.partners.pa!),
+        await figuresOf(own, noHold.p, noHold.partners.pa),
+        await recount(own, noHold.p, noHold.partners.pa),
       );
     } finally {
       await own.close();
@@ -264,12 +264,12 @@ describeEachDatabase('commissions', (server) => {
       assert.deepEqual(await stored(manual.p.id), [['review_period', null]]);
       for (const id of Object.values(auto.partners))
         assert.deepEqual(await figuresOf(own, auto.p, id), await recount(own, auto.p, id));
-      assert.deepEqual(await figuresOf(own, auto.p, auto.partners.pa!), {
+      assert.deepEqual(await figuresOf(own, auto.p, auto.partners.pa), {
         paid: 0,
         pending: [],
         not_paid: [{ currency: 'USD', amount: 30 }],
       });
-      assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa!)).pending, [
+      assert.deepEqual((await figuresOf(own, manual.p, manual.partners.pa)).pending, [
         { currency: 'USD', amount: 10 },
       ]);
     } finally {
@@ -330,12 +330,10 @@ describeEachDatabase('commissions', (server) => {
     });
     assert.equal(deny2.status, 200);
     assert.equal(deny2.body.data[0]?.reason, null);
-    for (const id of [partners.pa!, partners.pb!])
+    for (const id of [partners.pa, partners.pb])
       assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
-    assert.deepEqual((await figuresOf(server(), p, partners.pb!)).not_paid, [
-      { currency: 'USD', amount: 30 },
-    ]);
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 0, pending: [], not_paid: [] });
+    assert.deepEqual((await figuresOf(server(), p, partners.pb)).not_paid, [{ currency: 'USD', amount: 30 }]);
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), { paid: 0, pending: [], not_paid: [] });
     const events = (await recordedEvents(server(), p)).map((e) => e.event);
     assert.equal(events.filter((e) => e === 'commission.approved').length, 2);
     assert.equal(events.filter((e) => e === 'commission.denied').length, 2);
@@ -384,7 +382,7 @@ describeEachDatabase('commissions', (server) => {
     });
     assert.equal(correction.status, 201, correction.text);
     assert.equal(correction.body.data.currency, 'USD');
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), {
       paid: 0,
       pending: [],
       not_paid: [
@@ -430,7 +428,7 @@ describeEachDatabase('commissions', (server) => {
     const post = <const P extends string>(path: P, body: unknown = {}) =>
       server().request('POST', path, { token: p.token, body });
     const check = async (step: number) => {
-      for (const id of [partners.pa!, partners.pb!])
+      for (const id of [partners.pa, partners.pb])
         assert.deepEqual(
           await figuresOf(server(), p, id),
           await recount(server(), p, id),
@@ -475,7 +473,7 @@ describeEachDatabase('commissions', (server) => {
           }),
         );
       } else if (op === 5) {
-        const key = sales[random(sales.length)]!;
+        const key = itemAt(sales, random(sales.length));
         const action = random(5);
         if (action === 0) {
           const res = await server().request('DELETE', `/v1/transactions/${key}`, { token: p.token });
@@ -487,7 +485,7 @@ describeEachDatabase('commissions', (server) => {
             await post(`/v1/transactions/${key}/${action <= 2 ? 'archive' : 'revoke-archive'}`),
           );
       } else if (op === 6) {
-        const key = sales[random(sales.length)]!;
+        const key = itemAt(sales, random(sales.length));
         count(
           'refund',
           await post(`/v1/transactions/${key}/refund`, random(2) === 0 ? {} : { amount: random(100) + 1 }),
@@ -497,7 +495,7 @@ describeEachDatabase('commissions', (server) => {
         count('payout', res);
         if (res.status === 201) payouts.push(res.body.data.id);
       } else if (payouts.length > 0) {
-        const id = payouts[random(payouts.length)]!;
+        const id = itemAt(payouts, random(payouts.length));
         count(
           op === 8 ? 'mark-paid' : 'cancel',
           await post(`/v1/payouts/${id}/${op === 8 ? 'mark-paid' : 'cancel'}`),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { findCustomerRecordByPath } from './customers.referral.repository.ts';
 
 /**
@@ -31,25 +32,26 @@ describeEachDatabase('refer-a-friend customer reads at once', (server, dialect) 
       });
       assert.equal(referred.status, 201, referred.text);
     }
-    const segments = Array.from(
-      { length: 48 },
-      (_, i) => [`ref-${i % 6}`, `ref-key-${i % 6}`, `new-${i % 6}`, 'elsewhere', `missing-${i}`][i % 5]!,
+    const segments = Array.from({ length: 48 }, (_, i) =>
+      itemAt([`ref-${i % 6}`, `ref-key-${i % 6}`, `new-${i % 6}`, 'elsewhere', `missing-${i}`], i % 5),
     );
     const read = (segment: string) =>
       server().request('GET', `/v1/customers/${encodeURIComponent(segment)}`, { token: p.token });
-    const alone = [];
+    const alone: Awaited<ReturnType<typeof read>>[] = [];
     for (const segment of segments) alone.push(await read(segment));
     const together = await Promise.all(segments.map(read));
     for (const [i, segment] of segments.entries()) {
-      assert.equal(together[i]!.status, alone[i]!.status, segment);
-      assert.deepEqual(together[i]!.body, alone[i]!.body, segment);
+      const mixed = itemAt(together, i);
+      const single = itemAt(alone, i);
+      assert.equal(mixed.status, single.status, segment);
+      assert.deepEqual(mixed.body, single.body, segment);
       const expected = segment.startsWith('missing') || segment === 'elsewhere' ? 404 : 200;
-      assert.equal(together[i]!.status, expected, `${segment}: ${together[i]!.text}`);
+      assert.equal(mixed.status, expected, `${segment}: ${mixed.text}`);
     }
-    const referred = together[segments.indexOf('new-2')]!.body.data;
+    const referred = itemAt(together, segments.indexOf('new-2')).body.data;
     assert.equal(referred.id, 'new-2');
     assert.equal(referred.referring_customer?.id, 'ref-2');
-    assert.equal(together[segments.indexOf('ref-key-1')]!.body.data.id, 'ref-1');
+    assert.equal(itemAt(together, segments.indexOf('ref-key-1')).body.data.id, 'ref-1');
 
     if (dialect === 'postgres') {
       // Called in one turn, the reads certainly share a statement: each still gets its own record.
@@ -60,7 +62,7 @@ describeEachDatabase('refer-a-friend customer reads at once', (server, dialect) 
       for (const [i, segment] of segments.entries()) {
         const single = await findCustomerRecordByPath(db, p.id, segment);
         assert.deepEqual(records[i], single, segment);
-        assert.equal(records[i] === undefined, together[i]!.status === 404, segment);
+        assert.equal(records[i] === undefined, itemAt(together, i).status === 404, segment);
       }
     }
   });

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { describeEachDatabase, startServer, type TestServer } from '../../../test/harness.ts';
 import { inParallel } from '../../../test/in-parallel.ts';
+import { itemAt } from '../../../test/items.ts';
 import { joinCounterParts } from '../../db/counter-parts.ts';
 
 /**
@@ -95,7 +96,7 @@ describeEachDatabase('refer-a-friend signups at once keep every figure exact', (
       const written = await sql<{ count: number }>`
         select count(distinct xmin::text) as count from customers
         where program_id = ${p.id} and referring_customer_id is not null`.execute(db);
-      const statements = Number(written.rows[0]!.count);
+      const statements = Number(itemAt(written.rows).count);
       assert.ok(
         statements < customers.length - REFERRERS,
         `${customers.length - REFERRERS} signups in ${statements} statements`,

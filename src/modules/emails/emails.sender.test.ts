@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDatabase, ManualClock } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { startSmtp } from '../../../test/smtp-sink.ts';
 import type { Deps } from '../../context.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -90,7 +91,7 @@ describeEachDatabase(
         assert.equal(failed.sent_at, null);
         assert.match(failed.last_error ?? '', /mailbox unavailable/);
         assert.equal(await sender.runOnce(), 0, 'not before its retry time');
-        clock.advance(EMAIL_RETRY_DELAYS_MS[0]!);
+        clock.advance(itemAt(EMAIL_RETRY_DELAYS_MS));
         assert.equal(await sender.runOnce(), 1);
         const again = await db
           .selectFrom('email_outbox')

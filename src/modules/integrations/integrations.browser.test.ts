@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { browserAvailable, launchBrowser, screenshotBoth } from '../../../test/browser.ts';
 import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { present } from '../../core/present.ts';
 
 /**
  * vouch.js and Stripe Checkout in a real browser: a landing page with a Payment Link, a link that
@@ -37,9 +38,10 @@ describeEachDatabase('vouch.js and Stripe Checkout in a browser', (server, diale
 
   before(async () => {
     if (skip) return;
-    site = landingSite(() => ({ url: server().url, program }));
-    await new Promise<void>((resolve) => site!.listen(0, '127.0.0.1', resolve));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const listening = landingSite(() => ({ url: server().url, program }));
+    site = listening;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     program = await server().newProgram('affiliate', { website: `${siteUrl}/landing` });
     const partner = await server().request('POST', '/v1/partners', {
       token: program.token,
@@ -57,7 +59,7 @@ describeEachDatabase('vouch.js and Stripe Checkout in a browser', (server, diale
   test('a visit with ?aff= gives Stripe links and the pricing table the key as client_reference_id', {
     skip,
   }, async () => {
-    const context = await browser!.newContext();
+    const context = await present(browser, 'the browser').newContext();
     const page = await context.newPage();
     const key = `pat_${dialect}`;
     await page.goto(`${siteUrl}/landing?aff=${key}`);

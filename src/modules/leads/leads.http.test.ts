@@ -8,6 +8,7 @@ import {
   type TestServer,
 } from '../../../test/harness.ts';
 import { itemAt } from '../../../test/items.ts';
+import { present } from '../../core/present.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { createWorker } from '../../worker.ts';
 import { startReceiver } from '../webhooks/webhooks.test-receiver.ts';
@@ -47,7 +48,12 @@ describeEachDatabase('leads', (server) => {
     return res.body.data.leads_custom_form_fields;
   };
   const idOf = (fields: { id: number; title: string }[], title: string) =>
-    String(fields.find((f) => f.title === title)!.id);
+    String(
+      present(
+        fields.find((f) => f.title === title),
+        `field ${title}`,
+      ).id,
+    );
   const submit = (p: TestProgram, body: Record<string, unknown>) => req(p, 'POST', '/v1/leads', body);
   const newLead = async (p: TestProgram, email = 'lead@example.com') => {
     const res = await submit(p, { name: 'Lee Ad', email, partner: { key: 'pk' } });
@@ -328,16 +334,22 @@ describeEachDatabase('leads', (server) => {
       { type: 'input', title: 'A' },
       { type: 'input', title: 'B' },
     ]);
-    const a = first.find((f) => f.title === 'A')!;
-    const b = first.find((f) => f.title === 'B')!;
+    const a = present(
+      first.find((f) => f.title === 'A'),
+      'field A',
+    );
+    const b = present(
+      first.find((f) => f.title === 'B'),
+      'field B',
+    );
     assert.notEqual(a.id, b.id);
     const second = await setForm(p, [
       { id: b.id, type: 'input', title: 'B renamed' },
       { type: 'input', title: 'C' },
     ] as typeof form);
-    assert.equal(second[0]!.id, b.id);
-    assert.equal(second[0]!.title, 'B renamed');
-    assert.ok(![a.id, b.id].includes(second[1]!.id), 'a new field gets a fresh id');
+    assert.equal(itemAt(second).id, b.id);
+    assert.equal(itemAt(second).title, 'B renamed');
+    assert.ok(![a.id, b.id].includes(itemAt(second, 1).id), 'a new field gets a fresh id');
     const unknown = await req(p, 'PUT', '/v1/leads/details', {
       leads_custom_form_fields: [{ id: a.id, type: 'input', title: 'A again' }],
     });
@@ -716,7 +728,7 @@ describeEachDatabase('leads', (server) => {
       [200, 200],
       both.map((r) => r.text).join('\n'),
     );
-    assert.equal(both[0]!.body.data.converted_to?.key, both[1]!.body.data.converted_to?.key);
+    assert.equal(itemAt(both).body.data.converted_to?.key, itemAt(both, 1).body.data.converted_to?.key);
     const partner = await req(p, 'GET', `/v1/partners/${partnerId}`);
     assert.equal(partner.body.data.referrals.sales_count, 2);
     assert.equal(partner.body.data.referrals.paid_accounts, 1);
@@ -735,7 +747,10 @@ describeEachDatabase('leads', (server) => {
       ),
     );
     assert.deepEqual(race.map((r) => r.status).sort(), [200, 422], race.map((r) => r.text).join('\n'));
-    const loser = race.find((r) => r.status === 422)!;
+    const loser = present(
+      race.find((r) => r.status === 422),
+      'the refused conversion',
+    );
     assert.deepEqual(loser.error.errors, {
       id: ["The lead's email address belongs to a customer of another partner."],
     });

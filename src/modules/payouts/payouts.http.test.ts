@@ -16,7 +16,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
-import { itemAt } from '../../../test/items.ts';
+import { firstItems, itemAt } from '../../../test/items.ts';
 
 const manual = async (
   server: TestServer,
@@ -45,7 +45,7 @@ describeEachDatabase('payouts', (server) => {
     await sell(server(), p, 'c-pa', 's2', 100); // pa: 10
     await sell(server(), p, 'c-pb', 's3', 200); // pb: 20, below the minimum
     await sell(server(), p, 'c-pa', 's4', 500, 'EUR'); // another currency
-    await manual(server(), p, partners.pa!, -2.5); // a correction nets out
+    await manual(server(), p, partners.pa, -2.5); // a correction nets out
     const res = await post(p, '/v1/payouts');
     assert.equal(res.status, 201, res.text);
     const payout = res.body.data;
@@ -117,8 +117,8 @@ describeEachDatabase('payouts', (server) => {
     assert.ok(paid.body.data.paid_at);
     const commissions = await commissionsOf(server(), p);
     assert.ok(commissions.every((c) => c.status === 'paid' && c.payout === second.id && c.paid_at));
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 10, pending: [], not_paid: [] });
-    assert.deepEqual(await figuresOf(server(), p, partners.pb!), await recount(server(), p, partners.pb!));
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), { paid: 10, pending: [], not_paid: [] });
+    assert.deepEqual(await figuresOf(server(), p, partners.pb), await recount(server(), p, partners.pb));
     assert.equal((await post(p, `/v1/payouts/${second.id}/mark-paid`)).status, 200);
     const cancelPaid = await post(p, `/v1/payouts/${second.id}/cancel`);
     assert.equal(cancelPaid.status, 422);
@@ -136,7 +136,7 @@ describeEachDatabase('payouts', (server) => {
       mails.map((m) => m.recipient),
       ['pa@example.com', 'pb@example.com'],
     );
-    assert.match(mails[0]!.subject, /your payout of 10\.00 USD/);
+    assert.match(itemAt(mails).subject, /your payout of 10\.00 USD/);
 
     // A refund of a paid sale claws back; the next payout nets it against new commissions.
     assert.equal((await post(p, '/v1/transactions/s2/refund', { amount: 100 })).status, 200);
@@ -150,8 +150,8 @@ describeEachDatabase('payouts', (server) => {
       { partner: partners.pb, amount: 5, commission_count: 3, payout_method: null },
     ]);
     assert.equal((await post(p, `/v1/payouts/${fourth.body.data.id}/mark-paid`)).status, 200);
-    assert.deepEqual(await figuresOf(server(), p, partners.pb!), await recount(server(), p, partners.pb!));
-    assert.deepEqual((await figuresOf(server(), p, partners.pb!)).paid, 35);
+    assert.deepEqual(await figuresOf(server(), p, partners.pb), await recount(server(), p, partners.pb));
+    assert.deepEqual((await figuresOf(server(), p, partners.pb)).paid, 35);
   });
 
   test('20 concurrent payout creates never put one commission in two payouts', async () => {
@@ -160,7 +160,9 @@ describeEachDatabase('payouts', (server) => {
     const results = await Promise.all(Array.from({ length: 20 }, () => post(p, '/v1/payouts')));
     assert.equal(results.filter((r) => r.status === 201).length, 1, results.map((r) => r.status).join());
     assert.ok(results.every((r) => r.status === 201 || r.status === 422));
-    const made = results.find((r) => r.status === 201)!.body.data;
+    const created = results.find((r) => r.status === 201);
+    assert.ok(created, 'one create succeeds');
+    const made = created.body.data;
     assert.equal(made.total, 14.5);
     const commissions = await commissionsOf(server(), p);
     assert.ok(commissions.every((c) => c.payout === made.id));
@@ -191,23 +193,26 @@ describeEachDatabase('payouts', (server) => {
       server().request('GET', `/v1/payouts/${id}/export?format=${format}`, { token: p.token });
     const paypal = await get(usd.id, 'paypal');
     assert.equal(paypal.status, 200, paypal.text);
-    assert.match(paypal.headers.get('content-type')!, /^text\/csv/);
-    assert.match(paypal.headers.get('content-disposition')!, /attachment; filename="payout-.*-paypal\.csv"/);
+    assert.match(paypal.headers.get('content-type') ?? '', /^text\/csv/);
+    assert.match(
+      paypal.headers.get('content-disposition') ?? '',
+      /attachment; filename="payout-.*-paypal\.csv"/,
+    );
     assert.equal(
       paypal.text,
       `quoted@example.com,12.35,USD,${`${usd.id}-${partner.body.data.id}`.slice(0, 30)},Commissions (1)\n`,
     );
     const plain = await get(usd.id, 'csv');
-    const [header, line] = plain.text.trimEnd().split('\n');
-    assert.ok(header!.startsWith('payout_id,partner_id,email,name,payout_method,amount,currency'));
-    assert.ok(line!.includes(',"Ann ""The, Best"" Smith",,12.35,USD,1,'), line);
+    const [header, line] = firstItems(plain.text.trimEnd().split('\n'), 2);
+    assert.ok(header.startsWith('payout_id,partner_id,email,name,payout_method,amount,currency'));
+    assert.ok(line.includes(',"Ann ""The, Best"" Smith",,12.35,USD,1,'), line);
     const wise = await get(jpy.id, 'wise');
     const rows = wise.text.trimEnd().split('\n');
     assert.equal(
       rows[0],
       'name,recipientEmail,paymentReference,receiverType,amountCurrency,amount,sourceCurrency,targetCurrency,IBAN,accountNumber,sortCode,BIC',
     );
-    assert.ok(rows[1]!.includes(',1001,JPY,JPY,'), rows[1]);
+    assert.ok(itemAt(rows, 1).includes(',1001,JPY,JPY,'), rows[1]);
     const bad = await get(usd.id, 'xlsx');
     assert.equal(bad.status, 422);
     assert.ok(bad.error.errors.format);
@@ -256,10 +261,10 @@ describeEachDatabase('payouts', (server) => {
       paypal.text,
       `form@example.com,10.00,USD,${`${payout.id}-${id}`.slice(0, 30)},Commissions (1)\n`,
     );
-    const wise = (await get('wise')).text.split('\n')[1]!;
+    const wise = itemAt((await get('wise')).text.split('\n'), 1);
     assert.ok(wise.startsWith('"=HYPERLINK(""http://x"",""y"")",form@example.com,'), wise);
     // The plain CSV is for spreadsheets: text a partner typed never starts a formula there.
-    const line = (await get('csv')).text.trimEnd().split('\n')[1]!;
+    const line = itemAt((await get('csv')).text.trimEnd().split('\n'), 1);
     assert.equal(
       line,
       `${payout.id},${id},form@example.com,"'=HYPERLINK(""http://x"",""y"")",manual,10.00,USD,1,,,,,,,,'@SUM(1)`,
@@ -462,7 +467,7 @@ describeEachDatabase('payouts', (server) => {
     );
     for (const id of Object.values(partners))
       assert.deepEqual(await figuresOf(server(), p, id), await recount(server(), p, id));
-    assert.deepEqual(await figuresOf(server(), p, partners.pb!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pb), {
       paid: 30,
       pending: [],
       not_paid: [{ currency: 'USD', amount: -30 }],
@@ -483,8 +488,8 @@ describeEachDatabase('payouts', (server) => {
     const refunded = await act('/v1/transactions/a2/refund');
     assert.equal(refunded.status, 200, refunded.text);
     // The archived sale's own figures stay out; the clawback of what was paid is owed now.
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 0, pending: [], not_paid: [] });
-    assert.deepEqual(await figuresOf(server(), p, partners.pb!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), { paid: 0, pending: [], not_paid: [] });
+    assert.deepEqual(await figuresOf(server(), p, partners.pb), {
       paid: 0,
       pending: [],
       not_paid: [{ currency: 'USD', amount: -30 }],
@@ -501,7 +506,7 @@ describeEachDatabase('payouts', (server) => {
     // Revoking the archive brings back what the refund left of the sale, and only that.
     for (const key of ['a1', 'a2'])
       assert.equal((await act(`/v1/transactions/${key}/revoke-archive`)).status, 200);
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), {
       paid: 0,
       pending: [],
       not_paid: [{ currency: 'USD', amount: 5 }],

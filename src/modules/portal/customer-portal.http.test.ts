@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { dataOf, describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
 import { locationOf, PageClient } from '../../../test/portal-client.ts';
 import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
+import { present } from '../../core/present.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -97,7 +98,11 @@ describeEachDatabase(
 
       const { client } = await signIn(server, p, 'cy@example.com');
       const thief = new PageClient(server);
-      thief.setCookie('vouch_customer', client.cookie('vouch_customer')!, `/c/${q.publicId}`);
+      thief.setCookie(
+        'vouch_customer',
+        present(client.cookie('vouch_customer'), 'the customer session cookie'),
+        `/c/${q.publicId}`,
+      );
       assert.equal((await thief.get(`/c/${q.publicId}/home`)).status, 303);
       assert.equal((await client.get(`/c/${p.publicId}/home`)).status, 200);
       await server().request('POST', '/v1/customers/cy/archive', { token: p.token });

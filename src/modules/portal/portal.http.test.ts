@@ -12,6 +12,7 @@ import { itemAt } from '../../../test/items.ts';
 import { locationOf, PageClient, PORTAL_PASSWORD, signUpPartner } from '../../../test/portal-client.ts';
 import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
 import type { Deps } from '../../context.ts';
+import { present } from '../../core/present.ts';
 
 const PASSWORD = PORTAL_PASSWORD;
 
@@ -213,7 +214,7 @@ describeEachDatabase(
       });
       assert.equal(refused.status, 401);
       // The cookie is scoped to program A's path; sent to B anyway, it names no session there.
-      const token = client.cookie('vouch_portal')!;
+      const token = present(client.cookie('vouch_portal'), 'the portal session cookie');
       const thief = new PageClient(server);
       thief.setCookie('vouch_portal', token, `/p/${b.publicId}`);
       const dashboard = await thief.get(`/p/${b.publicId}/dashboard`);

@@ -147,7 +147,7 @@ describeEachDatabase(
         Array(20).fill(200),
         replies.map((r) => r.text).join('\n'),
       );
-      for (const reply of replies) assert.deepEqual(reply.body, replies[0]!.body);
+      for (const reply of replies) assert.deepEqual(reply.body, itemAt(replies).body);
       const coupon = await server().request('GET', '/v1/coupons/burst', { token: p.token });
       assert.deepEqual(
         coupon.body.data.promotion_codes.map((c: { code: string }) => c.code),

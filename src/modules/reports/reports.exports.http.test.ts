@@ -7,6 +7,8 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
+import { present } from '../../core/present.ts';
 
 /** RFC 4180 records back into rows of fields: quoted fields may hold commas, quotes and line breaks. */
 function parseCsv(text: string): string[][] {
@@ -15,7 +17,7 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
+    const char = text.charAt(i);
     if (quoted) {
       if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
       else if (char === '"') quoted = false;
@@ -39,7 +41,8 @@ async function exported<const P extends string>(server: TestServer, p: TestProgr
     /^attachment; filename="[a-z]+-[A-Za-z0-9]+-\d{4}-\d{2}-\d{2}\.csv"$/,
   );
   const [header, ...rows] = parseCsv(res.text);
-  return rows.map((row) => Object.fromEntries(header!.map((name, i) => [name, row[i]])));
+  assert.ok(header, 'the file has a header row');
+  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
 }
 
 /** Every item of a list the document types as pages of `Item`. */
@@ -98,11 +101,11 @@ describeEachDatabase('exports', (server) => {
       rows.map((row) => row.id),
       listed.map((partner) => partner.id),
     );
-    assert.equal(rows[0]!.name, "'=SUM(A1)");
-    assert.equal(rows[0]!.surname, 'Doe, "Jr"');
-    assert.equal(rows[0]!.key, 'pa');
-    assert.equal(rows[1]!.name, 'Line\nbreak');
-    assert.equal(rows[0]!.created_at, listed[0]?.created_at);
+    assert.equal(itemAt(rows).name, "'=SUM(A1)");
+    assert.equal(itemAt(rows).surname, 'Doe, "Jr"');
+    assert.equal(itemAt(rows).key, 'pa');
+    assert.equal(itemAt(rows, 1).name, 'Line\nbreak');
+    assert.equal(itemAt(rows).created_at, listed[0]?.created_at);
   });
 
   test('customers over several keyset pages match the list, per partner too', async () => {
@@ -115,7 +118,9 @@ describeEachDatabase('exports', (server) => {
     );
     const ofPb = await exported(server(), p, '/v1/exports/customers.csv?partner=pb');
     assert.equal(ofPb.length, 703);
-    assert.ok(ofPb.every((row) => row.partner === rows.find((r) => r.key === 'c0')!.partner));
+    const c0 = rows.find((r) => r.key === 'c0');
+    assert.ok(c0, 'customer c0 is exported');
+    assert.ok(ofPb.every((row) => row.partner === c0.partner));
   });
 
   test('transactions and commissions match their lists, amounts exact', async () => {
@@ -125,8 +130,20 @@ describeEachDatabase('exports', (server) => {
       rows.map((row) => [row.key, row.customer, Number(row.amount), row.currency]),
       listed.map((sale) => [sale.key, sale.customer, sale.amount, sale.amount_units]),
     );
-    assert.equal(rows.find((row) => row.key === 's3')!.refunded_amount, '1');
-    assert.equal(rows.find((row) => row.key === 's0')!.amount, '1.123456');
+    assert.equal(
+      present(
+        rows.find((row) => row.key === 's3'),
+        'sale s3',
+      ).refunded_amount,
+      '1',
+    );
+    assert.equal(
+      present(
+        rows.find((row) => row.key === 's0'),
+        'sale s0',
+      ).amount,
+      '1.123456',
+    );
     const commissions = await exported(server(), p, '/v1/exports/commissions.csv');
     const listedCommissions = await listAll<Schema<'Commission'>>(server(), p, '/v1/commissions');
     assert.deepEqual(

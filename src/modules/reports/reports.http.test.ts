@@ -16,7 +16,7 @@ const clock = new ManualClock();
 
 type Seeded = {
   p: TestProgram<'affiliate'>;
-  partners: Record<string, { id: string; row: number; link: string; linkId: number }>;
+  partners: Record<'pa' | 'pb', { id: string; row: number; link: string; linkId: number }>;
 };
 
 /**
@@ -33,9 +33,8 @@ async function seed(server: TestServer): Promise<Seeded> {
     return res.body;
   };
   await call('PUT', '/v1/program', { program_settings: { commission: { type: 'percent', value: 10 } } });
-  const partners: Seeded['partners'] = {};
   const db = server.deps.database.db;
-  for (const key of ['pa', 'pb']) {
+  const partner = async (key: 'pa' | 'pb') => {
     const created = await call('POST', '/v1/partners', { email: `${key}@example.com`, key });
     const row = await db
       .selectFrom('partners')
@@ -47,12 +46,13 @@ async function seed(server: TestServer): Promise<Seeded> {
       .select(['id', 'key'])
       .where('partner_id', '=', row.id)
       .executeTakeFirstOrThrow();
-    partners[key] = { id: created.data.id, row: Number(row.id), link: link.key, linkId: Number(link.id) };
-  }
+    return { id: created.data.id, row: Number(row.id), link: link.key, linkId: Number(link.id) };
+  };
+  const partners: Seeded['partners'] = { pa: await partner('pa'), pb: await partner('pb') };
   let sale = 0;
   for (let day = 0; day < 45; day++) {
     clock.set(`${addDays('2026-01-20', day)}T${String((day * 7) % 24).padStart(2, '0')}:30:00.000Z`);
-    const buyer = ['c-pa', 'c-pb', 'c-pa2'][day % 3]!;
+    const buyer = itemAt(['c-pa', 'c-pb', 'c-pa2'], day % 3);
     if (day < 3) {
       await call('POST', '/v1/customers', { key: buyer, partner: { key: buyer.slice(2, 4) } });
     }
@@ -70,8 +70,8 @@ async function seed(server: TestServer): Promise<Seeded> {
     if (day % 3 === 0) {
       await recordProgramActivity(db, p.id, formatTimestamp(clock.nowMicros()), { clicks: day + 1 });
       await addDailyCounterDeltas(db, p.id, formatTimestamp(clock.nowMicros()).slice(0, 10), [
-        { kind: 'partner', id: partners.pa!.row, metric: 'clicks', value: 2 },
-        { kind: 'link', id: partners.pa!.linkId, metric: 'clicks', value: 2 },
+        { kind: 'partner', id: partners.pa.row, metric: 'clicks', value: 2 },
+        { kind: 'link', id: partners.pa.linkId, metric: 'clicks', value: 2 },
       ]);
     }
   }
@@ -168,7 +168,7 @@ async function expectedSeries(
       .map((r) => ({ at: r.created_at, currency: r.amount_units, micros: BigInt(r.amount) })),
   );
   const currencies = (sums: Map<string, bigint>) =>
-    [...new Set([...sums.keys()].map((k) => k.split('|')[1]!))].sort();
+    [...new Set([...sums.keys()].map((k) => itemAt(k.split('|'), 1)))].sort();
   const toMoney = (sums: Map<string, bigint>, date: string) =>
     Object.fromEntries(currencies(sums).map((c) => [c, Number(sums.get(`${date}|${c}`) ?? 0n) / 1e6]));
   const dates: string[] = [];
@@ -202,9 +202,9 @@ describeEachDatabase(
         const metrics = 'signups,customers,paying_customers,sales,revenue,commissions';
         const filters: [string, Filter][] = [
           ['', {}],
-          [`&partner=${partners.pa!.id}`, { partner: partners.pa!.row }],
-          ['&partner=pb', { partner: partners.pb!.row }],
-          [`&link=${partners.pa!.link}`, { link: partners.pa!.linkId }],
+          [`&partner=${partners.pa.id}`, { partner: partners.pa.row }],
+          ['&partner=pb', { partner: partners.pb.row }],
+          [`&link=${partners.pa.link}`, { link: partners.pa.linkId }],
         ];
         for (const [query, filter] of filters) {
           const res = await get(
@@ -341,7 +341,7 @@ describeEachDatabase(
       );
       const clicks = await get('/v1/reports/top?by=links&metric=clicks&start=2026-01-01&end=2026-03-31');
       assert.deepEqual(clicks.body.data, [
-        { id: partners.pa!.link, key: partners.pa!.link, name: null, value: 30 },
+        { id: partners.pa.link, key: partners.pa.link, name: null, value: 30 },
       ]);
     });
 

@@ -178,13 +178,13 @@ describeEachDatabase('rewards API', (server) => {
     assert.equal(stored.times_triggered, 1);
     const emails = await emailsTo(server(), p, 'r@example.com');
     assert.equal(emails.length, 1);
-    assert.match(emails[0]!.subject, /Ebook/);
-    assert.match(emails[0]!.text_body, /https:\/\/example\.com\/ebook/);
+    assert.match(itemAt(emails).subject, /Ebook/);
+    assert.match(itemAt(emails).text_body, /https:\/\/example\.com\/ebook/);
     const rewarded = (await recordedEvents(server(), p)).filter((e) => e.event === 'subscriber.rewarded');
     assert.equal(rewarded.length, 1);
-    assert.equal(rewarded[0]!.payload.email, 'r@example.com');
+    assert.equal(itemAt(rewarded).payload.email, 'r@example.com');
     // The event's payload is the subscriber record.
-    const payload = rewarded[0]!.payload as Schema<'Subscriber'>;
+    const payload = itemAt(rewarded).payload as Schema<'Subscriber'>;
     assert.equal(itemAt(payload.reward).id, reward.id);
   });
 

@@ -7,6 +7,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 async function subscribe(server: TestServer, p: TestProgram<'newsletter'>, body: Record<string, unknown>) {
   const reply = await server.request('POST', '/v1/subscribers', { token: p.token, body });
@@ -50,7 +51,7 @@ describeEachDatabase('subscribers API', (server) => {
       events.map((e) => e.event),
       ['subscriber.created'],
     );
-    assert.equal(events[0]!.payload.email, 'Ada@Example.com');
+    assert.equal(itemAt(events).payload.email, 'Ada@Example.com');
   });
 
   test('a given id is kept; duplicate e-mail (any case) or id → 422; the same request again replays', async () => {

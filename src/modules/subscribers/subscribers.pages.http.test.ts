@@ -6,6 +6,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { PORTAL_CACHE_MS } from './subscribers.pages.service.ts';
 
 async function subscribe(server: TestServer, p: TestProgram, body: Record<string, unknown>) {
@@ -20,7 +21,7 @@ const pathOf = (url: string) => new URL(url).pathname;
 async function openForm(server: TestServer, sharePath: string) {
   const page = await server.request('GET', sharePath, { headers: { accept: 'text/html' } });
   assert.equal(page.status, 200, page.text);
-  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const cookie = itemAt((page.headers.get('set-cookie') ?? '').split(';'));
   assert.match(cookie, /^vouch_csrf=/);
   const token = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1];
   assert.ok(token, 'the form carries a CSRF token');
@@ -93,7 +94,7 @@ describeEachDatabase(
         .where('recipient', '=', 'Bob@Example.com')
         .execute();
       assert.equal(welcome.length, 1);
-      assert.ok(welcome[0]!.text_body.includes(bob.portal_link));
+      assert.ok(itemAt(welcome).text_body.includes(bob.portal_link));
       const sharerNow = (await server().request('GET', `/v1/subscribers/${sharer.id}`, { token: p.token }))
         .body.data;
       assert.equal(sharerNow.referrals_count, 1);
@@ -153,12 +154,13 @@ describeEachDatabase(
       const affiliate = await server().newProgram('affiliate');
       const s = await subscribe(server(), p, { email: 'ann@example.com' });
       const [, , program, code, secret] = pathOf(s.portal_link).split('/');
+      assert.ok(secret, 'the portal link ends with its secret');
       const paths = [
         `/share/${program}/nope`,
         `/share/${q.publicId}/${code}`,
         `/share/${affiliate.publicId}/${code}`,
         `/share/${p.id}/${code}`,
-        `/portal/${program}/${code}/${secret!.slice(0, -1)}${secret!.endsWith('x') ? 'y' : 'x'}`,
+        `/portal/${program}/${code}/${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}`,
         `/portal/${program}/${code}/short`,
         `/portal/${q.publicId}/${code}/${secret}`,
         `/portal/${program}/${code}`,

@@ -10,6 +10,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { present } from '../../core/present.ts';
 import { LINK_CACHE_MS } from './tracking.service.ts';
 
 /**
@@ -72,9 +73,10 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
 
   before(async () => {
     if (skip) return;
-    site = companySite(() => ({ url: server().url, program, server: server() }));
-    await new Promise<void>((resolve) => site!.listen(0, '127.0.0.1', resolve));
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const listening = companySite(() => ({ url: server().url, program, server: server() }));
+    site = listening;
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     program = await server().newProgram('affiliate', { website: `${siteUrl}/landing` });
     const partner = await server().request('POST', '/v1/partners', {
       token: program.token,
@@ -97,7 +99,7 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
   test('a landing page with ?aff= stores the cookie, fills the form, counts the click; the sign-up is attributed', {
     skip,
   }, async () => {
-    const context = await browser!.newContext();
+    const context = await present(browser, 'the browser').newContext();
     const page = await context.newPage();
     const key = `pat-${dialect}`;
     await page.goto(`${siteUrl}/landing?aff=${key}`);
@@ -109,7 +111,10 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     assert.equal(cookie?.value, key);
     assert.equal(cookie?.sameSite, 'Lax');
     // The program's 60 days, give or take the test's own time.
-    assert.ok(Math.abs(cookie!.expires - (Date.now() / 1000 + 60 * 86_400)) < 3600, String(cookie?.expires));
+    assert.ok(
+      Math.abs(present(cookie, 'the referral cookie').expires - (Date.now() / 1000 + 60 * 86_400)) < 3600,
+      String(cookie?.expires),
+    );
     const deadline = Date.now() + 5000;
     while ((await clicks()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.equal(await clicks(), 1);
@@ -130,7 +135,7 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
   });
 
   test('following /r/{key} lands on the website with the key, cookie set', { skip }, async () => {
-    const context = await browser!.newContext();
+    const context = await present(browser, 'the browser').newContext();
     const page = await context.newPage();
     const key = `pat-${dialect}`;
     await page.goto(`${server().url}/r/${key}`);
@@ -157,7 +162,7 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
     assert.equal(created.status, 201, created.text);
     const first = `pat-${dialect}`;
     const visit = async (key: string) => {
-      const context = await browser!.newContext();
+      const context = await present(browser, 'the browser').newContext();
       const page = await context.newPage();
       await page.goto(`${siteUrl}/landing?aff=${first}`);
       await page.evaluate('window.vouch.ready');

@@ -8,6 +8,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 
 /**
  * Insert-or-replay under concurrency (contract §6): many identical creates at once answer 200
@@ -37,13 +38,15 @@ async function listed(server: TestServer, p: TestProgram, query = '') {
 async function assertStoredOnce(server: TestServer, p: TestProgram, rewards: number) {
   const rows = await listed(server, p);
   assert.equal(rows.length, 1);
-  assert.equal(rows[0]!.rewards.length, rewards);
+  const [row] = rows;
+  assert.ok(row, 'the sale is stored');
+  assert.equal(row.rewards.length, rewards);
   assert.equal((await events(server, p, 'transaction.created')).length, 1);
 }
 
 function assertAllSame(replies: { status: number; text: string; body: unknown }[]) {
   for (const reply of replies) assert.equal(reply.status, 200, reply.text);
-  const first = JSON.stringify(replies[0]!.body);
+  const first = JSON.stringify(itemAt(replies).body);
   for (const reply of replies) assert.equal(JSON.stringify(reply.body), first);
 }
 
@@ -77,7 +80,7 @@ describeEachDatabase('transactions: insert-or-replay under concurrency (affiliat
       Array.from({ length: CONCURRENCY }, () => body),
     );
     assertAllSame(replies);
-    assert.equal(replies[0]!.body.data.length, 3);
+    assert.equal(itemAt(replies).body.data.length, 3);
     assert.equal((await listed(server(), p)).length, 3);
     assert.equal((await events(server(), p, 'transaction.created')).length, 3);
     const partner = (await server().request('GET', `/v1/partners/${partnerId}`, { token: p.token })).body
@@ -163,8 +166,10 @@ describeEachDatabase('transactions: creation order under concurrency', (server) 
       const times = res.body.data.map((row) => row.created_at);
       assert.equal(times.length, 64);
       for (let i = 1; i < times.length; i++) {
-        const inOrder = sort === 'asc' ? times[i - 1]! <= times[i]! : times[i - 1]! >= times[i]!;
-        assert.ok(inOrder, `${sort}: ${times[i - 1]} then ${times[i]}`);
+        const earlier = itemAt(times, i - 1);
+        const later = itemAt(times, i);
+        const inOrder = sort === 'asc' ? earlier <= later : earlier >= later;
+        assert.ok(inOrder, `${sort}: ${earlier} then ${later}`);
       }
     }
   });

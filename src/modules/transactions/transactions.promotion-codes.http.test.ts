@@ -7,6 +7,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { present } from '../../core/present.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 
 /** An affiliate program with partners `ann` and `bob`, a customer `ck` of ann's, and a coupon `c`. */
@@ -37,7 +38,7 @@ async function setup(server: TestServer) {
     },
   });
   assert.equal(coupon.status, 200, coupon.text);
-  return { p, ann: ids.ann!, bob: ids.bob! };
+  return { p, ann: present(ids.ann, "ann's id"), bob: present(ids.bob, "bob's id") };
 }
 
 async function newCode(server: TestServer, p: TestProgram, body: Record<string, unknown>) {

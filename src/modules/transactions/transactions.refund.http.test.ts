@@ -22,7 +22,7 @@ describeEachDatabase('transaction refunds', (server) => {
     assert.equal(first.body.data.refunded_amount, 33.33);
     // 30 % of the 66.66 left: 19.998.
     assert.equal(first.body.data.rewards[0]?.amount, 19.998);
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), {
       paid: 0,
       pending: [],
       not_paid: [{ currency: 'USD', amount: 19.998 }],
@@ -35,8 +35,8 @@ describeEachDatabase('transaction refunds', (server) => {
     assert.equal(rest.body.data.refunded_amount, 99.99);
     const c = itemAt(await commissionsOf(server(), p));
     assert.equal(c.status, 'voided');
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), { paid: 0, pending: [], not_paid: [] });
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), await recount(server(), p, partners.pa!));
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), { paid: 0, pending: [], not_paid: [] });
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), await recount(server(), p, partners.pa));
     const again = await refund(p, 's1');
     assert.equal(again.status, 422);
     assert.deepEqual(again.error.errors, { amount: ['The transaction has already been refunded in full.'] });
@@ -66,19 +66,19 @@ describeEachDatabase('transaction refunds', (server) => {
         ['sale', 'paid', 20],
       ],
     );
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), {
       paid: 20,
       pending: [],
       not_paid: [{ currency: 'USD', amount: -5 }],
     });
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), await recount(server(), p, partners.pa!));
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), await recount(server(), p, partners.pa));
     // Archiving the refunded sale takes back what is left of it; its clawback line is owed whatever
     // the sale's state, so it stays.
     assert.equal(
       (await server().request('POST', '/v1/transactions/paid-1/archive', { token: p.token })).status,
       200,
     );
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), {
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), {
       paid: 0,
       pending: [],
       not_paid: [{ currency: 'USD', amount: -5 }],
@@ -87,7 +87,7 @@ describeEachDatabase('transaction refunds', (server) => {
       (await server().request('POST', '/v1/transactions/paid-1/revoke-archive', { token: p.token })).status,
       200,
     );
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), await recount(server(), p, partners.pa!));
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), await recount(server(), p, partners.pa));
   });
 
   test('bad refunds: more than the sale, negative, non-numeric, zero, unknown or another program’s sale', async () => {
@@ -161,6 +161,6 @@ describeEachDatabase('transaction refunds', (server) => {
     const tx = await server().request('GET', '/v1/transactions/race', { token: p.token });
     assert.equal(tx.body.data.refunded_amount, 90);
     assert.equal(tx.body.data.rewards[0]?.amount, 1);
-    assert.deepEqual(await figuresOf(server(), p, partners.pa!), await recount(server(), p, partners.pa!));
+    assert.deepEqual(await figuresOf(server(), p, partners.pa), await recount(server(), p, partners.pa));
   });
 });

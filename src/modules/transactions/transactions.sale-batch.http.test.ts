@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { entityFigure } from '../../../test/figures.ts';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
 import { inParallel } from '../../../test/in-parallel.ts';
+import { itemAt } from '../../../test/items.ts';
 
 /**
  * Sales of a program without an active webhook arriving together are written together on
@@ -109,7 +110,7 @@ describeEachDatabase('sales arriving together', (server, dialect) => {
       // Sales written by one statement share its transaction id.
       const statements = await sql<{ count: number }>`
         select count(distinct xmin::text) as count from transactions where program_id = ${p.id}`.execute(db);
-      const shared = Number(statements.rows[0]!.count);
+      const shared = Number(itemAt(statements.rows).count);
       assert.ok(shared < Number(stored.count), `${stored.count} sales in ${shared} statements`);
     }
   });

@@ -11,6 +11,7 @@ import {
   testDialects,
   useCompiledBuild,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { type Clock, nowTimestamp, systemClock } from '../../core/time.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { createWorker } from '../../worker.ts';
@@ -76,8 +77,8 @@ for (const dialect of testDialects()) {
         assert.equal((await worker.runOnce()).attempted, 1);
         assert.equal(receiver.received.length, 2);
         assert.equal(
-          receiver.received[1]!.headers['webhook-id'],
-          receiver.received[0]!.headers['webhook-id'],
+          itemAt(receiver.received, 1).headers['webhook-id'],
+          itemAt(receiver.received).headers['webhook-id'],
         );
         const log = await server.request('GET', `/v1/webhooks/${created.body.data.key}/deliveries`, {
           token: p.token,

@@ -9,6 +9,7 @@ import {
   type TestServer,
   testDialects,
 } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import type { EventName } from '../../core/events.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
@@ -70,7 +71,7 @@ describeEachDatabase('webhook delivery', (server) => {
       assert.equal(result.attempted, 1);
       assert.equal(receiver.received.length, 1);
 
-      const { headers, body } = receiver.received[0]!;
+      const { headers, body } = itemAt(receiver.received);
       const parsed = JSON.parse(body);
       assert.deepEqual(Object.keys(parsed), ['event', 'url', 'webhook_key', 'created_at', 'data']);
       assert.equal(parsed.event, 'partner.created');
@@ -95,10 +96,10 @@ describeEachDatabase('webhook delivery', (server) => {
 
       const log = await attempts(server, p.token, hook.key);
       assert.equal(log.length, 1);
-      assert.equal(log[0]!.status, 'succeeded');
-      assert.equal(log[0]!.response_code, 200);
-      assert.equal(log[0]!.delivery_id, headers['webhook-id']);
-      assert.equal(log[0]!.next_attempt_at, null);
+      assert.equal(itemAt(log).status, 'succeeded');
+      assert.equal(itemAt(log).response_code, 200);
+      assert.equal(itemAt(log).delivery_id, headers['webhook-id']);
+      assert.equal(itemAt(log).next_attempt_at, null);
       assert.equal((await worker.runOnce()).attempted, 0, 'delivered once');
     } finally {
       worker.close();
@@ -139,7 +140,7 @@ describeEachDatabase('webhook delivery', (server) => {
         rows.map((row) => JSON.parse(row.payload).name),
         ['while active'],
       );
-      assert.notEqual(rows[0]!.dispatched_at, null, 'dispatched by the worker');
+      assert.notEqual(itemAt(rows).dispatched_at, null, 'dispatched by the worker');
     } finally {
       worker.close();
       await receiver.close();
@@ -163,7 +164,7 @@ describeEachDatabase('webhook delivery', (server) => {
       assert.equal(attempt.test, true);
       assert.equal(attempt.event, 'transaction.created');
       assert.equal(attempt.next_attempt_at, null, 'test deliveries are not retried on their own');
-      assert.equal(JSON.parse(receiver.received[0]!.body).data.sample, true);
+      assert.equal(JSON.parse(itemAt(receiver.received).body).data.sample, true);
 
       const retried = await server().request(
         'POST',
@@ -176,8 +177,11 @@ describeEachDatabase('webhook delivery', (server) => {
       assert.equal(retried.body.data.status, 'succeeded');
       assert.equal(retried.body.data.attempt, 2);
       assert.equal(receiver.received.length, 2);
-      assert.equal(receiver.received[1]!.headers['webhook-id'], receiver.received[0]!.headers['webhook-id']);
-      assert.equal(receiver.received[1]!.body, receiver.received[0]!.body);
+      assert.equal(
+        itemAt(receiver.received, 1).headers['webhook-id'],
+        itemAt(receiver.received).headers['webhook-id'],
+      );
+      assert.equal(itemAt(receiver.received, 1).body, itemAt(receiver.received).body);
 
       const unknown = await server().request('POST', `/v1/webhooks/${hook.key}/deliveries/msg_nope/retry`, {
         token: p.token,
@@ -209,7 +213,7 @@ describeEachDatabase('webhook delivery', (server) => {
       assert.equal(made.status, 201, made.text);
       await worker.runOnce();
       assert.equal(receiver.received.length, 1);
-      const delivered = JSON.parse(receiver.received[0]!.body);
+      const delivered = JSON.parse(itemAt(receiver.received).body);
       assert.equal(delivered.event, 'partner.created');
       assert.deepEqual(delivered.data, made.body.data);
     } finally {
@@ -242,10 +246,11 @@ describeEachDatabase('webhook delivery', (server) => {
       await emit(server, p.id, 'partner.created', { id: 'x' });
       await worker.runOnce();
       const [first] = await attempts(server, p.token, hook.key);
-      assert.equal(first!.status, 'failed');
-      assert.equal(first!.response_code, null);
-      assert.match(first!.error ?? '', /timeout/);
-      assert.ok(first!.next_attempt_at);
+      assert.ok(first, 'the hung delivery is logged');
+      assert.equal(first.status, 'failed');
+      assert.equal(first.response_code, null);
+      assert.match(first.error ?? '', /timeout/);
+      assert.ok(first.next_attempt_at);
     } finally {
       worker.close();
       await receiver.close();
@@ -295,9 +300,10 @@ describeEachDatabase(
         assert.equal(result.attempted, 4);
         assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
         const [attempt] = await attempts(server, p.token, byName.key);
-        assert.equal(attempt!.status, 'failed');
-        assert.match(attempt!.error ?? '', /^blocked: /);
-        assert.equal(attempt!.next_attempt_at, null);
+        assert.ok(attempt, 'the blocked delivery is logged');
+        assert.equal(attempt.status, 'failed');
+        assert.match(attempt.error ?? '', /^blocked: /);
+        assert.equal(attempt.next_attempt_at, null);
         const rows = await db
           .selectFrom('webhook_deliveries')
           .select(['status', 'last_error'])
@@ -372,7 +378,7 @@ describeEachDatabase(
         }
         const log = await attempts(server, p.token, hook.key);
         assert.equal(log.length, MAX_ATTEMPTS);
-        assert.equal(log.at(-1)!.next_attempt_at, null);
+        assert.equal(itemAt(log, MAX_ATTEMPTS - 1).next_attempt_at, null);
         assert.ok(log.slice(0, -1).every((a) => a.next_attempt_at !== null));
         const days = (clock.nowMicros() - start) / 86_400e6;
         assert.ok(days > 3 && days < 3.6, `${days} days`);
@@ -402,14 +408,16 @@ describeEachDatabase(
         const fetched = await server().request('GET', `/v1/webhooks/${goneHook.key}`, { token: p.token });
         assert.equal(fetched.body.data.is_active, false);
         const [missed] = await attempts(server, p.token, missingHook.key);
+        assert.ok(missed, 'the 404 delivery is logged');
         assert.deepEqual(
-          [missed!.status, missed!.response_code, missed!.next_attempt_at],
+          [missed.status, missed.response_code, missed.next_attempt_at],
           ['failed', 404, null],
         );
         const [refused] = await attempts(server, p.token, closedHook.key);
-        assert.equal(refused!.response_code, null);
-        assert.match(refused!.error ?? '', /ECONNREFUSED/);
-        assert.ok(refused!.next_attempt_at);
+        assert.ok(refused, 'the refused delivery is logged');
+        assert.equal(refused.response_code, null);
+        assert.match(refused.error ?? '', /ECONNREFUSED/);
+        assert.ok(refused.next_attempt_at);
 
         await emit(server, p.id, 'partner.created', { id: 'y' });
         clock.advance(3_600_000);
