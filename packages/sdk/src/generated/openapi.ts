@@ -2473,17 +2473,14 @@ export interface components {
         };
         /** CouponDeletedResponse */
         CouponDeletedResponse: {
-            data: {
-                uuid_code: string;
-                message: string;
-                /** @description false: no payment provider is connected */
-                synchronization_enabled: boolean;
-                synchronization_successful: boolean;
-                synchronization_message: string;
-            };
-            message: string;
+            data: components["schemas"]["DeletedCoupon"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
         };
         /** CouponDiscountType */
         CouponDiscountType: "percent" | "static";
@@ -2547,16 +2544,16 @@ export interface components {
             /** @enum {number} */
             status: 1;
         };
-        /** CouponWritten */
-        CouponWritten: components["schemas"]["Coupon"] & components["schemas"]["SynchronizationFields"];
-        /**
-         * CouponWrittenResponse
-         * @description The success envelope `{data, status}` whose data is CouponWritten.
-         */
+        /** CouponWrittenResponse */
         CouponWrittenResponse: {
-            data: components["schemas"]["CouponWritten"];
+            data: components["schemas"]["Coupon"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
         };
         /** CreateAffiliateCustomerBody */
         CreateAffiliateCustomerBody: {
@@ -3030,6 +3027,10 @@ export interface components {
             data: components["schemas"]["CustomerStats"];
             /** @enum {number} */
             status: 1;
+        };
+        /** DeletedCoupon */
+        DeletedCoupon: {
+            uuid_code: string;
         };
         /**
          * ErrorBody
@@ -3630,13 +3631,20 @@ export interface components {
         }[];
         /** PromotionCodeDeletedResponse */
         PromotionCodeDeletedResponse: {
-            data: {
-                /** @enum {number} */
-                status: 1;
-                message: string;
-            };
+            data: components["schemas"]["PromotionCodeDeletion"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
+        };
+        /** PromotionCodeDeletion */
+        PromotionCodeDeletion: {
+            /** @enum {number} */
+            status: 1;
+            message: string;
         };
         /**
          * PromotionCodeListResponse
@@ -3684,16 +3692,16 @@ export interface components {
             /** @enum {number} */
             status: 1;
         };
-        /** PromotionCodeWritten */
-        PromotionCodeWritten: components["schemas"]["PromotionCode"] & components["schemas"]["SynchronizationFields"];
-        /**
-         * PromotionCodeWrittenResponse
-         * @description The success envelope `{data, status}` whose data is PromotionCodeWritten.
-         */
+        /** PromotionCodeWrittenResponse */
         PromotionCodeWrittenResponse: {
-            data: components["schemas"]["PromotionCodeWritten"];
+            data: components["schemas"]["PromotionCode"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
         };
         /** ReceivedEvent */
         ReceivedEvent: {
@@ -4217,14 +4225,6 @@ export interface components {
             data: components["schemas"]["Subscriber"];
             /** @enum {number} */
             status: 1;
-        };
-        /** SynchronizationFields */
-        SynchronizationFields: {
-            message: string;
-            /** @description false: no payment provider is connected */
-            synchronization_enabled: boolean;
-            synchronization_successful: boolean;
-            synchronization_message: string;
         };
         /** TimeseriesPoint */
         TimeseriesPoint: {
@@ -8286,7 +8286,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is CouponWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8335,7 +8335,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is CouponWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8415,7 +8415,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is CouponWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8530,7 +8530,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8578,7 +8578,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8670,7 +8670,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8748,7 +8748,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
