@@ -25,6 +25,7 @@ export const programSettingsDefaults = {
     timezone: 'UTC',
   },
   referral: {
+    currency: 'USD',
     referral_portal_enabled: true,
     rewards_notification_enabled: true,
     referral_parameter: 'ref',

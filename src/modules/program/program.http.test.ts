@@ -50,6 +50,7 @@ describeEachDatabase('program endpoints', (server) => {
     assert.equal(res.body.data.program.type, 'Referral');
     assert.deepEqual(Object.keys(res.body.data.program.program_settings).sort(), [
       'attribution',
+      'currency',
       'referral_parameter',
       'referral_portal_enabled',
       'referred_reward',

@@ -171,6 +171,10 @@ export const programSettingsByType = {
     timezone: TimeZoneSetting,
   }),
   referral: Type.Object({
+    currency: Type.String({
+      format: 'iso4217',
+      description: 'ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)',
+    }),
     referral_portal_enabled: Type.Boolean(),
     rewards_notification_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,

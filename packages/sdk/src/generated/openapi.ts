@@ -3869,6 +3869,11 @@ export interface components {
                  */
                 last_edited: string;
                 program_settings: {
+                    /**
+                     * Format: iso4217
+                     * @description ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)
+                     */
+                    currency: string;
                     referral_portal_enabled: boolean;
                     rewards_notification_enabled: boolean;
                     /** @description Query parameter of referral link URLs (Vouch extension) */
@@ -4605,6 +4610,11 @@ export interface components {
             /** Format: http-url */
             website?: string;
             program_settings?: {
+                /**
+                 * Format: iso4217
+                 * @description ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)
+                 */
+                currency?: string;
                 referral_portal_enabled?: boolean;
                 rewards_notification_enabled?: boolean;
                 /** @description Query parameter of referral link URLs (Vouch extension) */
