@@ -130,7 +130,7 @@ export async function getCustomerHome(portal: CustomerPortalProgram, customer: S
     signups: stats.referrals.signups,
     bought: stats.referrals.paid_accounts,
     friends: friends.map((friend) => ({
-      name: maskedName(friend.name, friend.email),
+      name: maskedName(friend.name, friend.email, friend.surname),
       since: friend.created_at.slice(0, 10),
     })),
     balance: balance.balance.currency.map((entry) => ({

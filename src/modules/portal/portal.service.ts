@@ -572,7 +572,7 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
     figures,
     chart: dailySeries(figures.clicksByDay, today, CHART_DAYS),
     customers: customers.map((customer) => ({
-      name: maskedName(customer.name, customer.email),
+      name: maskedName(customer.name, customer.email, customer.surname),
       since: dayOf(customer.created_at),
     })),
     commissions: commissions.map((commission) => ({
