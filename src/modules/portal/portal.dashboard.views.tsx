@@ -129,14 +129,25 @@ function DashboardContent(props: DashboardProps) {
       <section class="card" aria-labelledby="links-heading">
         <h2 id="links-heading">Your referral links</h2>
         <p class="muted">Share a link: visitors who sign up or buy through it are credited to you.</p>
+        {/* Vouch's own link counts every click; the website's `?aff=` link only where the script runs. */}
         {figures.links.map((link, i) => (
           <CopyField
             key={link.key}
             id={`link-${i}`}
-            url={link.url}
+            url={link.trackingUrl}
             label={link.isDefault ? 'Main link' : `Link “${link.key}”`}
           />
         ))}
+        {figures.links
+          .filter((link) => link.isDefault)
+          .map((link) => (
+            <CopyField
+              key={`site-${link.key}`}
+              id="link-site"
+              url={link.url}
+              label="Direct link to the website (counts where the site runs the Vouch script)"
+            />
+          ))}
         {portal.customLinks ? (
           <form method="post" action={`${portal.base}/links`} novalidate>
             <CsrfField token={props.csrf} />

@@ -3010,7 +3010,10 @@ export interface components {
             /** @description Equals key */
             id: string;
             key: string;
+            /** @description The website with the referral parameter (`?aff=key`): counts clicks only where the tracking script `vouch.js` runs */
             url: string;
+            /** @description Vouch's own `/r/{program}/{key}` link (a Vouch extension): counts the click and sets the cookie, then redirects to the link's target; works without the script */
+            tracking_url: string;
             default: boolean;
             is_additional: boolean;
             direct_tracking: boolean;
@@ -3812,7 +3815,10 @@ export interface components {
             /** @description Equals key */
             id: string;
             key: string;
+            /** @description The website with the referral parameter (`?aff=key`): counts clicks only where the tracking script `vouch.js` runs */
             url: string;
+            /** @description Vouch's own `/r/{program}/{key}` link (a Vouch extension): counts the click and sets the cookie, then redirects to the link's target; works without the script */
+            tracking_url: string;
             default: boolean;
             is_additional: boolean;
             direct_tracking: boolean;
