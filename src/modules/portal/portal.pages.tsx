@@ -397,10 +397,16 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
       const portal = await portalOf(request);
       const partner = await signedIn(request, reply, portal);
       if (!partner) return reply;
+      const { payout_method: chosen } = (request.query ?? {}) as { payout_method?: unknown };
       return sendPage(
         reply,
         200,
-        <SettingsPage portal={portal} partner={partner} csrf={reply.generateCsrf()} />,
+        <SettingsPage
+          portal={portal}
+          partner={partner}
+          csrf={reply.generateCsrf()}
+          payoutMethod={typeof chosen === 'string' ? chosen : undefined}
+        />,
       );
     },
   });
