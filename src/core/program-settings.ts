@@ -26,6 +26,7 @@ export const programSettingsDefaults = {
   },
   referral: {
     currency: 'USD',
+    welcome_email_enabled: true,
     referral_portal_enabled: true,
     rewards_notification_enabled: true,
     referral_parameter: 'ref',

@@ -57,6 +57,7 @@ describeEachDatabase('program endpoints', (server) => {
       'referrer_reward',
       'rewards_notification_enabled',
       'timezone',
+      'welcome_email_enabled',
     ]);
     assert.equal(res.body.data.program.portal_settings.popup_form_enabled, false);
     assert.equal(res.body.data.program.portal_settings.leads_page_enabled, undefined);

@@ -3880,6 +3880,8 @@ export interface components {
                      * @description ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)
                      */
                     currency: string;
+                    /** @description E-mail each new customer its referral link and portal while the portal is on (default true; a Vouch extension) */
+                    welcome_email_enabled: boolean;
                     referral_portal_enabled: boolean;
                     rewards_notification_enabled: boolean;
                     /** @description Query parameter of referral link URLs (Vouch extension) */
@@ -4621,6 +4623,8 @@ export interface components {
                  * @description ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)
                  */
                 currency?: string;
+                /** @description E-mail each new customer its referral link and portal while the portal is on (default true; a Vouch extension) */
+                welcome_email_enabled?: boolean;
                 referral_portal_enabled?: boolean;
                 rewards_notification_enabled?: boolean;
                 /** @description Query parameter of referral link URLs (Vouch extension) */
