@@ -50,6 +50,26 @@ export function partnerWelcomeEmail(welcome: PartnerWelcome): NoticeEmail {
   ]);
 }
 
+export interface CustomerWelcome {
+  programName: string;
+  customerName: string | null;
+  /** The link the customer shares with friends. */
+  referralLink: string;
+  /** The customer portal, where the customer signs in with a link. */
+  portalUrl: string;
+}
+
+/** A refer-a-friend customer's welcome: the link to share and the portal (sent only when it is on). */
+export function customerWelcomeEmail(welcome: CustomerWelcome): NoticeEmail {
+  const { programName } = welcome;
+  return render(`Your ${programName} referral link`, [
+    hello(welcome.customerName),
+    `Share ${programName} with your friends: when they join through your link, you both can earn rewards.`,
+    { text: 'Your referral link, to share:', href: welcome.referralLink },
+    { text: 'Your page, for the friends who joined and your rewards:', href: welcome.portalUrl },
+  ]);
+}
+
 export interface NewCommissions {
   programName: string;
   partnerName: string | null;

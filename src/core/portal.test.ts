@@ -45,6 +45,11 @@ test('customers are shown by their initials', () => {
     ['<script>alert(1)</script>', null, '<.'],
   ];
   for (const [name, email, shown] of cases) assert.equal(maskedName(name, email), shown, `${name} ${email}`);
+  // The surname is a field of its own: "Kim" + "Lee" is "K. L.", as "Kim Lee" is.
+  assert.equal(maskedName('Kim', 'kim@example.com', 'Lee'), 'K. L.');
+  assert.equal(maskedName('Kim Lee', 'kim@example.com', null), 'K. L.');
+  assert.equal(maskedName(null, 'kim@example.com', 'Lee'), 'L.');
+  assert.equal(maskedName('  ', 'kim@example.com', '  '), 'K.');
 });
 
 test('commission terms in words', () => {

@@ -48,11 +48,16 @@ const initial = (word: string | null | undefined) => {
 };
 
 /**
- * A customer as its partner sees it: initials only ("J. D."), from the name, else from the
- * e-mail's mailbox, so the portal never shows a buyer's full name or address.
+ * A customer as its partner sees it: initials only ("J. D."), from the first and last word of the
+ * name and surname together (customers keep them in two fields), else from the e-mail's mailbox,
+ * so the portal never shows a buyer's full name or address.
  */
-export function maskedName(name: string | null | undefined, email: string | null | undefined): string {
-  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+export function maskedName(
+  name: string | null | undefined,
+  email: string | null | undefined,
+  surname?: string | null,
+): string {
+  const words = `${name ?? ''} ${surname ?? ''}`.trim().split(/\s+/).filter(Boolean);
   if (words.length > 0)
     return [initial(words[0]), words.length > 1 ? initial(words.at(-1)) : ''].filter(Boolean).join(' ');
   return initial(email) || '?';

@@ -25,6 +25,8 @@ export const programSettingsDefaults = {
     timezone: 'UTC',
   },
   referral: {
+    currency: 'USD',
+    welcome_email_enabled: true,
     referral_portal_enabled: true,
     rewards_notification_enabled: true,
     referral_parameter: 'ref',

@@ -46,6 +46,8 @@ export interface ReferralSaleHistory {
     /** Signed up with its referrer's own e-mail (core/self-referral.ts): rewards are rejected. */
     selfReferral?: boolean;
   };
+  /** The currency of a purchase sent without one (the program's `currency`), as affiliate sales. */
+  programCurrency: string;
 }
 
 /** A stored refer-a-friend sale and its rewards, as far as figures are concerned. */
@@ -108,9 +110,10 @@ export function decideReferralSale(
   sale: SaleInput,
 ): SaleDecision {
   const { buyer } = history;
+  const currency = sale.currency ?? history.programCurrency.toUpperCase();
   const drafts = calculateRewards(settings, {
     amount: sale.amountMicros,
-    amountUnits: sale.currency,
+    amountUnits: currency,
     rewardable: sale.rewardable,
     rewarded: sale.rewarded,
     previousPurchases: buyer.purchasesBefore,
@@ -133,7 +136,7 @@ export function decideReferralSale(
     partnerId: null,
     referringCustomerId: buyer.referrerId,
     amountMicros: sale.amountMicros,
-    currency: sale.currency,
+    currency,
     rewards,
     countsForLaterSales: referralSaleCounts(settings, buyer),
     figures: referralSaleFigures(
@@ -141,7 +144,7 @@ export function decideReferralSale(
         buyerId: buyer.id,
         referrerId: buyer.referrerId,
         amountMicros: sale.amountMicros,
-        currency: sale.currency,
+        currency,
         rewards,
       },
       1n,

@@ -165,6 +165,7 @@ const referralHistory = (overrides: Partial<ReferralSaleHistory['buyer']> = {}):
     rewardsBefore: { referrer: 0, referred: 0 },
     ...overrides,
   },
+  programCurrency: 'eur',
 });
 
 describe('decideReferralSale', () => {
@@ -188,26 +189,27 @@ describe('decideReferralSale', () => {
         { sales: 1n, 'revenue:usd': 99_990_000n },
       ],
       [
-        'a second purchase earns nothing under first_purchase and adds no paying account',
+        'a second purchase earns nothing under first_purchase; without a currency it counts in the program’s',
         defaultRewardSettings,
         referralHistory({ purchasesBefore: 1, rewardsBefore: { referrer: 1, referred: 1 } }),
         sale(),
-        ['customer:4:sales_count=1', 'customer:5:purchases=1'],
-        { sales: 1n },
+        ['customer:4:revenue:eur=99990000', 'customer:4:sales_count=1', 'customer:5:purchases=1'],
+        { sales: 1n, 'revenue:eur': 99_990_000n },
       ],
       [
         'rewarded: true records paid rewards that no balance counts',
         defaultRewardSettings,
         referralHistory(),
-        sale({ rewarded: true }),
+        sale({ rewarded: true, currency: 'USD' }),
         [
           'customer:4:paid_accounts=1',
+          'customer:4:revenue:usd=99990000',
           'customer:4:sales_count=1',
           'customer:5:purchases=1',
           'customer:5:rewards:referred=1',
           'customer:5:rewards:referrer=1',
         ],
-        { sales: 1n },
+        { sales: 1n, 'revenue:usd': 99_990_000n },
       ],
     ];
   for (const [name, settings, history, input, entities, program] of cases) {

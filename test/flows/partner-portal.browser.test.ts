@@ -89,15 +89,18 @@ describeEachDatabase(
 
       const partner = itemAt((await server().request('GET', '/v1/partners?limit=1', { token })).body.data);
       const detail = (await server().request('GET', `/v1/partners/${partner.id}`, { token })).body.data;
-      assert.equal(await page.getByLabel('Main link').inputValue(), detail.referral_link);
-      const copy = page.getByRole('button', { name: 'Copy link' });
+      // The main link is Vouch's tracking link (counts without the script); the website's beside it.
+      const key = new URL(detail.referral_link).searchParams.get('aff');
+      const mainLink = await page.getByLabel('Main link').inputValue();
+      assert.ok(mainLink.endsWith(`/r/${p.publicId}/${key}`), mainLink);
+      assert.equal(await page.getByLabel(/Direct link to the website/).inputValue(), detail.referral_link);
+      const copy = page.getByRole('button', { name: 'Copy link' }).first();
       await copy.click();
       await page.getByText('Link copied.').waitFor();
-      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), detail.referral_link);
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), mainLink);
 
-      // A visitor follows the link (its tracking redirect), then buys through the API.
-      const key = new URL(detail.referral_link).searchParams.get('aff');
-      const click = await server().request('GET', `/r/${key}`, {
+      // A visitor follows the main link (its tracking redirect), then buys through the API.
+      const click = await server().request('GET', new URL(mainLink).pathname, {
         headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) visitor', accept: 'text/html' },
       });
       assert.equal(click.status, 302, click.text);
@@ -172,8 +175,15 @@ describeEachDatabase(
       await assertAccessible(page, 'settings');
       await shot('settings');
 
-      // Payout details: a missing field is named on the page, then the details are saved.
+      // Payout details: choosing a method (a reload, no script) shows only its fields; a missing
+      // field is named on the page, then the details are saved.
+      assert.equal(await page.getByLabel('IBAN').count(), 0, 'no fields before a method is chosen');
       await page.getByLabel('Payout method').selectOption('paypal');
+      await page.getByRole('button', { name: 'Choose method' }).click();
+      assert.match(page.url(), /payout_method=paypal/);
+      assert.equal(await page.getByLabel('PayPal or Wise e-mail address').count(), 1);
+      assert.equal(await page.getByLabel('IBAN').count(), 0, 'PayPal shows its e-mail field only');
+      await shot('settings-payout-paypal');
       await page.getByRole('button', { name: 'Save payout details' }).click();
       assert.match(
         (await page.locator('#field-payout_email-error').textContent()) ?? '',
@@ -182,6 +192,9 @@ describeEachDatabase(
       await assertAccessible(page, 'settings with payout errors');
       await shot('settings-payout-errors');
       await page.getByLabel('Payout method').selectOption('bank_transfer');
+      await page.getByRole('button', { name: 'Change method' }).click();
+      assert.equal(await page.getByLabel('PayPal or Wise e-mail address').count(), 0);
+      assert.equal(await page.getByLabel('Note (when paid another way)').count(), 0);
       await page.getByLabel("Account holder's name").fill('Jane Doe');
       await page.getByLabel('IBAN').fill('de89 3704 0044 0532 0130 00');
       await page.getByLabel('SWIFT/BIC code').fill('COBADEFFXXX');
@@ -216,9 +229,11 @@ describeEachDatabase(
       await shot('link-use');
       await page.getByRole('button', { name: 'Sign in now' }).click();
       assert.equal(await h1(page), 'Welcome, Jane');
+      // Opened again, the used link says so at once and offers a new one.
       await page.goto(link);
-      await page.getByRole('button', { name: 'Sign in now' }).click();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /expired or was already used/);
+      assert.equal(await page.getByRole('button', { name: 'Sign in now' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Send me a new link' }).count(), 1);
       await shot('link-used');
 
       await page.goto(`${portal}/forgot`);

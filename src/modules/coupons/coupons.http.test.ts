@@ -24,10 +24,9 @@ describeEachDatabase('coupons API', (server) => {
       assert.equal(data.coupon_duration_value, null);
       assert.deepEqual(data.metadata, []);
       assert.deepEqual(data.promotion_codes, []);
-      assert.equal(data.message, 'Coupon created successfully.');
-      assert.equal(data.synchronization_enabled, false);
-      assert.equal(data.synchronization_successful, false);
-      assert.equal(typeof data.synchronization_message, 'string');
+      assert.equal(created.body.message, 'Coupon created in the app successfully.');
+      assert.equal(created.body.synchronization_enabled, false);
+      assert.equal(data.message, undefined);
       assert.equal(typeof data.id, 'number');
       assert.equal(data.deleted_at, null);
 
@@ -257,8 +256,8 @@ describeEachDatabase('coupons API', (server) => {
     assert.equal(byBody.status, 200, byBody.text);
     assert.equal(byBody.body.data.name, 'Renamed');
     assert.deepEqual(byBody.body.data.metadata, { a: '1', c: '3' });
-    assert.equal(byBody.body.data.message, 'Coupon updated successfully.');
-    assert.equal(byBody.body.data.synchronization_enabled, false);
+    assert.equal(byBody.body.message, 'Coupon updated in the app successfully.');
+    assert.equal(byBody.body.synchronization_enabled, false);
 
     const byPath = await server().request('PUT', '/v1/coupons/c1', {
       token: p.token,
@@ -328,8 +327,8 @@ describeEachDatabase('coupons API', (server) => {
     const deleted = await server().request('DELETE', '/v1/coupons/gone', { token: p.token });
     assert.equal(deleted.status, 200, deleted.text);
     assert.equal(deleted.body.status, 1);
-    assert.equal(deleted.body.message, 'Coupon deleted successfully.');
-    assert.equal(deleted.body.data.synchronization_enabled, false);
+    assert.equal(deleted.body.message, 'Coupon deleted in the app successfully.');
+    assert.equal(deleted.body.synchronization_enabled, false);
     const again = await server().request('DELETE', '/v1/coupons/gone', { token: p.token });
     assert.equal(again.status, 404);
     assert.deepEqual(again.body, { message: 'Coupon not found', errors: {}, status: 0 });

@@ -50,10 +50,7 @@ export async function couponsRoutes(fastify: FastifyInstance) {
       }),
       response: { 200: CouponWrittenResponse, ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await createCoupon(programContext(request), request.body, couponCodes),
-      status: 1 as const,
-    }),
+    handler: async (request) => createCoupon(programContext(request), request.body, couponCodes),
   });
 
   app.get('/v1/coupons', {
@@ -101,10 +98,7 @@ export async function couponsRoutes(fastify: FastifyInstance) {
       body: updateCouponBodyWithExample,
       response: { 200: CouponWrittenResponse, ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await updateCoupon(programContext(request), undefined, request.body, couponCodes),
-      status: 1 as const,
-    }),
+    handler: async (request) => updateCoupon(programContext(request), undefined, request.body, couponCodes),
   });
 
   app.put('/v1/coupons/:uuid_code', {
@@ -119,10 +113,8 @@ export async function couponsRoutes(fastify: FastifyInstance) {
       body: updateCouponBodyWithExample,
       response: { 200: CouponWrittenResponse, ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await updateCoupon(programContext(request), request.params.uuid_code, request.body, couponCodes),
-      status: 1 as const,
-    }),
+    handler: async (request) =>
+      updateCoupon(programContext(request), request.params.uuid_code, request.body, couponCodes),
   });
 
   app.delete('/v1/coupons/:uuid_code', {
@@ -136,9 +128,6 @@ export async function couponsRoutes(fastify: FastifyInstance) {
       params: CouponParams,
       response: { 200: CouponDeleted, ...errorResponses },
     },
-    handler: async (request) => {
-      const data = await deleteCoupon(programContext(request), request.params.uuid_code);
-      return { data, message: data.message, status: 1 as const };
-    },
+    handler: async (request) => deleteCoupon(programContext(request), request.params.uuid_code),
   });
 }

@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { discountTypes, durationTypes } from '../../core/coupons.ts';
 import { ListQuery } from '../../http/list-query.ts';
 import {
@@ -130,29 +130,28 @@ export const CouponEntry = Type.Intersect(
   { title: 'CouponEntry' },
 );
 
-/** `message` and the synchronization fields of coupon and promotion code writes. */
-export const SynchronizationFields = Type.Object(
-  {
-    message: Type.String(),
-    synchronization_enabled: Type.Boolean({ description: 'false: no payment provider is connected' }),
-    synchronization_successful: Type.Boolean(),
-    synchronization_message: Type.String(),
-  },
-  { title: 'SynchronizationFields' },
-);
+/**
+ * The answer of a coupon or promotion-code write: the record in `data`, and `message` with the
+ * synchronization fields beside it (contract §4.21: a client SDK reads them at the top level).
+ */
+export const Synchronized = <T extends TSchema>(data: T, title: string) =>
+  Type.Object(
+    {
+      data,
+      status: Type.Literal(1),
+      message: Type.String(),
+      synchronization_enabled: Type.Boolean({ description: 'false: no payment provider is connected' }),
+      synchronization_successful: Type.Boolean(),
+      synchronization_message: Type.String(),
+    },
+    { title },
+  );
 
-/** Create and update answer the coupon with the message and synchronization fields. */
-export const CouponWritten = Type.Intersect([Coupon, SynchronizationFields], { title: 'CouponWritten' });
-
-export const CouponDeleted = Type.Object(
-  {
-    data: Type.Object({ uuid_code: Type.String(), ...SynchronizationFields.properties }),
-    message: Type.String(),
-    status: Type.Literal(1),
-  },
-  { title: 'CouponDeletedResponse' },
+export const CouponWrittenResponse = Synchronized(Coupon, 'CouponWrittenResponse');
+export const CouponDeleted = Synchronized(
+  Type.Object({ uuid_code: Type.String() }, { title: 'DeletedCoupon' }),
+  'CouponDeletedResponse',
 );
 
 export const CouponResponse = Success(Coupon);
-export const CouponWrittenResponse = Success(CouponWritten);
 export const CouponListResponse = Paginated(CouponEntry);

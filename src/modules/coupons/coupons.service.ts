@@ -54,12 +54,21 @@ export function couponNotFound(): AppError {
   return new AppError('not_found', 'Coupon not found');
 }
 
-/** No payment provider is connected to Vouch: nothing is synchronized, and responses say so. */
-export const synchronization = {
-  synchronization_enabled: false,
-  synchronization_successful: false,
-  synchronization_message: 'Synchronization is not enabled: no payment provider is connected.',
-} as const;
+/**
+ * The answer of a coupon or promotion-code write (contract §4.21): the record in `data`, the
+ * message and the synchronization fields beside it. No payment provider is connected to Vouch:
+ * nothing is synchronized, and the answer says so.
+ */
+export function synchronizedAnswer<T>(data: T, message: string) {
+  return {
+    data,
+    status: 1 as const,
+    message,
+    synchronization_enabled: false,
+    synchronization_successful: false,
+    synchronization_message: '',
+  };
+}
 
 /** Empty metadata is `[]` on the wire (spec's coupon table). */
 function metadataOnWire(stored: string): Record<string, unknown> | never[] {
@@ -224,11 +233,7 @@ export async function createCoupon(ctx: ProgramContext, body: CreateCouponBody, 
     });
     return 'created' in outcome ? outcome.created : outcome.replayed;
   });
-  return {
-    ...(await withCodes(ctx, codes, row)),
-    message: 'Coupon created successfully.',
-    ...synchronization,
-  };
+  return synchronizedAnswer(await withCodes(ctx, codes, row), 'Coupon created in the app successfully.');
 }
 
 export async function getCouponOrThrow(db: Kysely<DB>, programId: number, uuidCode: string) {
@@ -293,11 +298,7 @@ export async function updateCoupon(
     updated_at: nowTimestamp(ctx.clock),
   });
   if (!updated) throw couponNotFound();
-  return {
-    ...(await withCodes(ctx, codes, updated)),
-    message: 'Coupon updated successfully.',
-    ...synchronization,
-  };
+  return synchronizedAnswer(await withCodes(ctx, codes, updated), 'Coupon updated in the app successfully.');
 }
 
 /** Deleting keeps the row (`deleted_at`): its codes are then refused as of a deleted coupon. */
@@ -309,7 +310,7 @@ export async function deleteCoupon(ctx: ProgramContext, uuidCode: string) {
     updated_at: now,
   });
   if (!deleted) throw couponNotFound();
-  return { uuid_code: row.uuid_code, message: 'Coupon deleted successfully.', ...synchronization };
+  return synchronizedAnswer({ uuid_code: row.uuid_code }, 'Coupon deleted in the app successfully.');
 }
 
 // ---- for the promotion-codes module ----

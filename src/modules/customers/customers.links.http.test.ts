@@ -25,6 +25,7 @@ describeEachDatabase('customer referral links', (server) => {
       id: 'c1-key',
       key: 'c1-key',
       url: 'https://friends.example?ref=c1-key',
+      tracking_url: `http://127.0.0.1:8080/r/${p.publicId}/c1-key`,
       default: true,
       is_additional: false,
       direct_tracking: false,

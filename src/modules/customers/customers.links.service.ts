@@ -49,14 +49,14 @@ export async function createCustomerReferralLink(ctx: ProgramContext, body: Crea
       created_at: now,
       updated_at: now,
     });
-    return toReferralLink(row, await linkContext(ctx));
+    return toReferralLink(row, await linkContext(ctx), ctx);
   } catch (error) {
     throw takenFieldError(error);
   }
 }
 
 export async function getCustomerReferralLink(ctx: ProgramContext, key: string) {
-  return toReferralLink(await getLinkOrThrow(ctx, key), await linkContext(ctx));
+  return toReferralLink(await getLinkOrThrow(ctx, key), await linkContext(ctx), ctx);
 }
 
 /** `:search` by link `id`/`key` and by `customer[id|key|email]`; a customer that is unknown matches nothing. */
@@ -77,7 +77,7 @@ export async function searchCustomerReferralLinks(
   }
   const rows = await searchLinks(db, ctx.program.id, 'customer', filter, pageWindow(query), query.sort);
   const links = await linkContext(ctx);
-  return rows.map((row) => toReferralLink(row, links));
+  return rows.map((row) => toReferralLink(row, links, ctx));
 }
 
 /**
@@ -102,7 +102,7 @@ export async function updateCustomerReferralLink(
         });
       return updated ?? link;
     });
-    return toReferralLink(row, await linkContext(ctx));
+    return toReferralLink(row, await linkContext(ctx), ctx);
   } catch (error) {
     throw takenFieldError(error);
   }
@@ -125,5 +125,5 @@ export async function listCustomerReferralLinks(
   const customer = await getReferralCustomerOrThrow(db, ctx, id);
   const rows = await listLinksOf(db, ctx.program.id, { customerId: customer.id }, exactPageWindow(page));
   const links = await linkContext(ctx);
-  return rows.map((row) => toReferralLink(row, links));
+  return rows.map((row) => toReferralLink(row, links, ctx));
 }

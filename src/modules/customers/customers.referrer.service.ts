@@ -48,7 +48,7 @@ export async function getCustomerStats(ctx: ProgramContext, id: string) {
     },
     ref_links: await Promise.all(
       links.map(async (link) => ({
-        ...toReferralLink(link, linkContext),
+        ...toReferralLink(link, linkContext, ctx),
         clicks: (await readEntityCounters(db, ctx.program.id, { kind: 'link', id: Number(link.id) })).count(
           customerMetrics.clicks,
         ),

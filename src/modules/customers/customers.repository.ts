@@ -183,12 +183,12 @@ export async function lockCustomer(db: Kysely<DB>, programId: number, id: number
 }
 
 const selectLatestOfPartner = definePreparedQuery<
-  { name: string | null; email: string | null; created_at: string },
+  { name: string | null; surname: string | null; email: string | null; created_at: string },
   { programId: number; partnerId: number; limit: number }
 >((db, param) =>
   db
     .selectFrom('customers')
-    .select(['name', 'email', 'created_at'])
+    .select(['name', 'surname', 'email', 'created_at'])
     .where('program_id', '=', param('programId'))
     .where('partner_id', '=', param('partnerId'))
     .orderBy('created_at', 'desc')

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.ts';
 import {
+  customerWelcomeEmail,
   NOTICE_HORIZON_MS,
   NOTICE_SETTLE_MS,
   type NoticeCursor,
@@ -14,6 +15,7 @@ import { formatTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { type OutgoingEmail, queueEmails } from '../../outbox/outbox.ts';
 import { listNewCommissions } from '../commissions/commissions.news.service.ts';
+import { listNewReferralCustomers } from '../customers/customers.news.service.ts';
 import { listNewPartners } from '../partners/partners.news.service.ts';
 import { findPartnersByIds } from '../partners/partners.service.ts';
 import { partnerPortalUrl, programsOfType, readProgram } from '../program/program.service.ts';
@@ -61,7 +63,43 @@ export async function queueDueNotices(deps: Deps): Promise<number> {
       );
     }
   }
+  for await (const programs of programsOfType(deps.database.db, 'referral')) {
+    for (const { id, settings } of programs) {
+      const enabled = programSettingsOf('referral', settings);
+      // The e-mail points to the customer portal: without it there is nothing to welcome them to.
+      const on = enabled.welcome_email_enabled !== false && enabled.referral_portal_enabled !== false;
+      queued += await welcomeNewCustomers(pass, Number(id), on);
+    }
+  }
   return queued;
+}
+
+/** Refer-a-friend customers get their link and their portal, as partners get theirs. */
+async function welcomeNewCustomers(pass: Pass, programId: number, enabled: boolean): Promise<number> {
+  const db = pass.deps.database.db;
+  const stored = await readCursor(db, programId, 'customer_welcome');
+  const start = noticeStart(stored, pass.horizon);
+  const program = await programOf(db, programId);
+  const found = await listNewReferralCustomers(db, program, start, pass.until, enabled ? PAGE : 1);
+  const last = found.at(-1);
+  if (last === undefined) return 0;
+  if (!enabled) return commit(pass, programId, 'customer_welcome', stored, skipTo(pass), []);
+  const { config } = pass.deps;
+  const portalUrl = `${config.publicUrl ?? `http://${config.host}:${config.port}`}/c/${program.public_id}`;
+  const emails: OutgoingEmail[] = [];
+  for (const customer of found) {
+    if (customer.email === null) continue;
+    emails.push({
+      to: customer.email,
+      ...customerWelcomeEmail({
+        programName: program.name,
+        customerName: customer.name,
+        referralLink: customer.referralLink,
+        portalUrl,
+      }),
+    });
+  }
+  return commit(pass, programId, 'customer_welcome', stored, last.cursor, emails);
 }
 
 async function welcomeNewPartners(pass: Pass, programId: number, enabled: boolean): Promise<number> {

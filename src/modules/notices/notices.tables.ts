@@ -4,7 +4,7 @@
  */
 export interface NoticeCursorsTable {
   program_id: number;
-  /** `partner_welcome` or `new_commissions`. */
+  /** `partner_welcome`, `new_commissions` or `customer_welcome`. */
   kind: string;
   created_at: string;
   last_id: number;

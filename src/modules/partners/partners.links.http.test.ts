@@ -23,6 +23,7 @@ describeEachDatabase('partner referral links', (server) => {
       id: 'promo',
       key: 'promo',
       url: 'https://acme.example/shop?aff=promo',
+      tracking_url: `${server().deps.config.publicUrl ?? 'http://127.0.0.1:8080'}/r/${p.publicId}/promo`,
       default: false,
       is_additional: false,
       direct_tracking: false,

@@ -68,7 +68,7 @@ export async function createPartnerLink(ctx: ProgramContext, body: CreatePartner
       created_at: now,
       updated_at: now,
     });
-    return toReferralLink(row, await urls(db, ctx));
+    return toReferralLink(row, await urls(db, ctx), ctx);
   } catch (error) {
     throw takenFieldError(error);
   }
@@ -76,7 +76,7 @@ export async function createPartnerLink(ctx: ProgramContext, body: CreatePartner
 
 export async function getPartnerLink(ctx: ProgramContext, key: string) {
   const db = ctx.database.db;
-  return toReferralLink(await getLinkOrThrow(db, ctx, key), await urls(db, ctx));
+  return toReferralLink(await getLinkOrThrow(db, ctx, key), await urls(db, ctx), ctx);
 }
 
 /** `PUT`: a new key; renaming the default link renames the partner's `key` too. */
@@ -90,7 +90,7 @@ export async function updatePartnerLink(ctx: ProgramContext, key: string, body: 
       key: body.key,
       updated_at: nowTimestamp(ctx.clock),
     });
-    return toReferralLink(updated ?? row, await urls(db, ctx));
+    return toReferralLink(updated ?? row, await urls(db, ctx), ctx);
   } catch (error) {
     throw takenFieldError(error);
   }
@@ -112,7 +112,7 @@ export async function listPartnerLinks(ctx: ProgramContext, partnerSegment: stri
   const partner = await getPartnerByPathOrThrow(db, ctx.program.id, partnerSegment);
   const rows = await listLinksOf(db, ctx.program.id, { partnerId: partner.id }, exactPageWindow(page));
   const context = await urls(db, ctx);
-  return rows.map((row) => toReferralLink(row, context));
+  return rows.map((row) => toReferralLink(row, context, ctx));
 }
 
 export async function searchPartnerLinks(ctx: ProgramContext, query: SearchPartnerLinksQuery) {
@@ -133,7 +133,7 @@ export async function searchPartnerLinks(ctx: ProgramContext, query: SearchPartn
     query.sort,
   );
   const context = await urls(db, ctx);
-  return rows.map((row) => toReferralLink(row, context));
+  return rows.map((row) => toReferralLink(row, context, ctx));
 }
 
 /** The default domain (the program website, id null) and the additional ones. */

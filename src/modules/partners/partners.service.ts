@@ -21,7 +21,7 @@ import {
   listLinksOf,
   updateLink,
 } from '../referral-links/referral-links.service.ts';
-import { loadLinkUrlContext, referralLinkUrl } from '../referral-links/referral-links.shared.ts';
+import { loadLinkUrlContext, referralLinkUrl, trackingUrl } from '../referral-links/referral-links.shared.ts';
 import {
   findPartnerByRef,
   getPartnerByPathOrThrow,
@@ -499,6 +499,7 @@ export async function getPartnerDashboardFigures(
     links: links.map((link) => ({
       key: link.key,
       url: referralLinkUrl(link, urls),
+      trackingUrl: trackingUrl(ctx, link.key),
       isDefault: Boolean(link.is_default),
     })),
     clicks: counters.count(partnerMetrics.clicks),

@@ -15,6 +15,7 @@ import {
 import {
   type CustomerPortalProgram,
   currentCustomer,
+  customerSignInLinkUsable,
   getCustomerHome,
   getCustomerPortalProgram,
   SESSION_DAYS,
@@ -224,10 +225,16 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
+      const usable = await customerSignInLinkUsable(portal, request.params.token);
       return sendPage(
         reply,
-        200,
-        <UseLinkPage site={portal.name} newLink={`${base(portal)}/sign-in`} csrf={reply.generateCsrf()} />,
+        usable ? 200 : 410,
+        <UseLinkPage
+          site={portal.name}
+          newLink={`${base(portal)}/sign-in`}
+          csrf={reply.generateCsrf()}
+          expired={!usable}
+        />,
       );
     },
   });

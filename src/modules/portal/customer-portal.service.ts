@@ -11,7 +11,14 @@ import * as repository from './portal.repository.ts';
 
 export { SESSION_DAYS } from '../../core/portal.ts';
 
-import { digest, mailOneTimeLink, minutesFromNow, newSecret, TOKEN_SHAPE } from './portal.secrets.ts';
+import {
+  digest,
+  mailOneTimeLink,
+  minutesFromNow,
+  newSecret,
+  oneTimeLinkUsable,
+  TOKEN_SHAPE,
+} from './portal.secrets.ts';
 import type { LinkBase } from './portal.service.ts';
 
 /**
@@ -72,6 +79,10 @@ export async function sendCustomerSignInLink(portal: CustomerPortalProgram, emai
 }
 
 /** Signs in with a one-time link (first use, within 15 minutes): a session token, or undefined. */
+/** Whether a customer's sign-in link can still be used (its button is shown only then). */
+export const customerSignInLinkUsable = (portal: CustomerPortalProgram, token: string) =>
+  oneTimeLinkUsable(portal.ctx, token, 'sign_in');
+
 export async function signInCustomerWithLink(portal: CustomerPortalProgram, token: string) {
   if (!TOKEN_SHAPE.test(token)) return undefined;
   const { ctx } = portal;
@@ -130,7 +141,7 @@ export async function getCustomerHome(portal: CustomerPortalProgram, customer: S
     signups: stats.referrals.signups,
     bought: stats.referrals.paid_accounts,
     friends: friends.map((friend) => ({
-      name: maskedName(friend.name, friend.email),
+      name: maskedName(friend.name, friend.email, friend.surname),
       since: friend.created_at.slice(0, 10),
     })),
     balance: balance.balance.currency.map((entry) => ({

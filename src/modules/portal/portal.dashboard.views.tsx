@@ -1,12 +1,11 @@
-import { CopyField, CsrfField, Field, Notice, Select } from '../../pages/forms.tsx';
+import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
 import { documentShell, Layout } from '../../pages/layout.tsx';
 import { renderPart } from '../../pages/rendered.tsx';
+import { PayoutSection } from './portal.payout.views.tsx';
 import {
   CHART_DAYS,
   moneyInWords,
-  PAYOUT_FIELDS,
   type PayoutErrors,
-  type PayoutField,
   type PayoutForm,
   type PortalProgram,
   payoutOf,
@@ -129,14 +128,25 @@ function DashboardContent(props: DashboardProps) {
       <section class="card" aria-labelledby="links-heading">
         <h2 id="links-heading">Your referral links</h2>
         <p class="muted">Share a link: visitors who sign up or buy through it are credited to you.</p>
+        {/* Vouch's own link counts every click; the website's `?aff=` link only where the script runs. */}
         {figures.links.map((link, i) => (
           <CopyField
             key={link.key}
             id={`link-${i}`}
-            url={link.url}
+            url={link.trackingUrl}
             label={link.isDefault ? 'Main link' : `Link “${link.key}”`}
           />
         ))}
+        {figures.links
+          .filter((link) => link.isDefault)
+          .map((link) => (
+            <CopyField
+              key={`site-${link.key}`}
+              id="link-site"
+              url={link.url}
+              label="Direct link to the website (counts where the site runs the Vouch script)"
+            />
+          ))}
         {portal.customLinks ? (
           <form method="post" action={`${portal.base}/links`} novalidate>
             <CsrfField token={props.csrf} />
@@ -287,24 +297,6 @@ const savedWords = {
   payout: 'Your payout details are saved.',
 } as const;
 
-const payoutMethodChoices = [
-  { value: 'paypal', label: 'PayPal' },
-  { value: 'wise', label: 'Wise' },
-  { value: 'bank_transfer', label: 'Bank transfer' },
-  { value: 'manual', label: 'Other (agreed with the program)' },
-] as const;
-
-const payoutFieldLabels: Record<PayoutField, { label: string; hint?: string }> = {
-  email: { label: 'PayPal or Wise e-mail address' },
-  iban: { label: 'IBAN', hint: 'For example DE89 3704 0044 0532 0130 00.' },
-  account_holder: { label: "Account holder's name" },
-  account_number: { label: 'Account number', hint: 'When your account has no IBAN.' },
-  routing_number: { label: 'Routing, sort code or BSB number' },
-  swift_bic: { label: 'SWIFT/BIC code', hint: '8 or 11 letters and digits.' },
-  bank_name: { label: "Bank's name" },
-  note: { label: 'Note (when paid another way)' },
-};
-
 export function SettingsPage(props: {
   portal: PortalProgram;
   partner: SignedInPartner;
@@ -315,6 +307,8 @@ export function SettingsPage(props: {
   /** What the partner sent, shown again with its errors; else the stored method and fields. */
   payoutValues?: PayoutForm;
   saved?: 'name' | 'password' | 'payout';
+  /** The payout method asked for in the query (choosing a method reloads the page). */
+  payoutMethod?: string | undefined;
 }) {
   const { portal, partner } = props;
   const errors = props.nameErrors ?? {};
@@ -377,40 +371,13 @@ export function SettingsPage(props: {
           <button type="submit">Change password</button>
         </form>
       </section>
-      <section class="card" aria-labelledby="payout-heading">
-        <h2 id="payout-heading">How you are paid</h2>
-        <p class="muted">
-          {portal.name} pays your approved commissions this way. Fill in the fields your method needs: PayPal
-          your PayPal e-mail address; Wise your Wise e-mail address, or an IBAN with the account holder's
-          name; a bank transfer the account holder's name and an IBAN or account number.
-        </p>
-        <form method="post" action={`${portal.base}/settings/payout`} novalidate>
-          {Object.keys(payoutErrors).length > 0 ? (
-            <Notice>Your payout details are not saved yet: check the fields marked below.</Notice>
-          ) : null}
-          <CsrfField token={props.csrf} />
-          <Select
-            name="payout_method"
-            label="Payout method"
-            options={payoutMethodChoices}
-            value={payout.method}
-            error={payoutErrors.payout_method}
-          />
-          {PAYOUT_FIELDS.map((field) => (
-            <Field
-              key={field}
-              name={`payout_${field}`}
-              label={payoutFieldLabels[field].label}
-              hint={payoutFieldLabels[field].hint}
-              type={field === 'email' ? 'email' : 'text'}
-              maxLength={field === 'note' ? 1000 : 255}
-              value={payout.details[field] ?? ''}
-              error={payoutErrors[field]}
-            />
-          ))}
-          <button type="submit">Save payout details</button>
-        </form>
-      </section>
+      <PayoutSection
+        portal={portal}
+        csrf={props.csrf}
+        payout={payout}
+        errors={payoutErrors}
+        chosen={props.payoutMethod}
+      />
     </Layout>
   );
 }

@@ -316,9 +316,7 @@ describeEachDatabase(
       const used = await client.post(link);
       assert.equal(used.status, 303, used.text);
       assert.equal((await client.get(`/p/${p.publicId}/dashboard`)).status, 200);
-      const again = new PageClient(server);
-      await again.get(link);
-      const reused = await again.post(link);
+      const reused = await new PageClient(server).get(link);
       assert.equal(reused.status, 410);
       assert.match(reused.text, /expired or was already used/);
 
@@ -330,9 +328,7 @@ describeEachDatabase(
         .where('program_id', '=', p.id)
         .where('used_at', 'is', null)
         .execute();
-      const expired = new PageClient(server);
-      await expired.get(late);
-      assert.equal((await expired.post(late)).status, 410);
+      assert.equal((await new PageClient(server).get(late)).status, 410);
     });
 
     test('password reset by e-mail: a weak password keeps the link, a good one signs in once', async () => {
@@ -487,7 +483,7 @@ describeEachDatabase(
       const made = await client.post(`/p/${p.publicId}/links`, { key: 'kim-blog' });
       assert.equal(made.status, 303, made.text);
       const after = await client.get(`/p/${p.publicId}/dashboard`);
-      assert.match(after.text, /value="https:\/\/shop\.example\.com\?aff=kim-blog"/);
+      assert.match(after.text, new RegExp(`value="[^"]+/r/${p.publicId}/kim-blog"`), 'its tracking link');
       const link = await server().request('GET', '/v1/partner_referral_links/kim-blog', { token: p.token });
       assert.equal(link.status, 200, link.text);
       assert.equal(link.body.data.key, 'kim-blog');

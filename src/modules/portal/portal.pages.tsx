@@ -36,6 +36,7 @@ import {
   sendPasswordReset,
   sendSignInLink,
   signIn,
+  signInLinkUsable,
   signInWithLink,
   signOut,
   signUp,
@@ -310,13 +311,15 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
     ...page,
     handler: async (request, reply) => {
       const portal = await portalOf(request);
+      const usable = await signInLinkUsable(portal, request.params.token);
       return sendPage(
         reply,
-        200,
+        usable ? 200 : 410,
         <UseLinkPage
           site={portal.name}
           newLink={`${portal.base}/sign-in-link`}
           csrf={reply.generateCsrf()}
+          expired={!usable}
         />,
       );
     },
@@ -394,10 +397,16 @@ async function portalRoutes(app: FastifyInstance, mount: Mount) {
       const portal = await portalOf(request);
       const partner = await signedIn(request, reply, portal);
       if (!partner) return reply;
+      const { payout_method: chosen } = (request.query ?? {}) as { payout_method?: unknown };
       return sendPage(
         reply,
         200,
-        <SettingsPage portal={portal} partner={partner} csrf={reply.generateCsrf()} />,
+        <SettingsPage
+          portal={portal}
+          partner={partner}
+          csrf={reply.generateCsrf()}
+          payoutMethod={typeof chosen === 'string' ? chosen : undefined}
+        />,
       );
     },
   });

@@ -63,3 +63,24 @@ export async function mailOneTimeLink(ctx: ProgramContext, link: OneTimeLink) {
     );
   });
 }
+
+/**
+ * Whether an e-mailed link can still be used. Its page shows the button only then: a used or
+ * expired link says so at once and offers a new one, instead of a button that cannot work.
+ */
+export async function oneTimeLinkUsable(
+  ctx: ProgramContext,
+  token: string,
+  purpose: PortalTokensTable['purpose'],
+): Promise<boolean> {
+  if (!TOKEN_SHAPE.test(token)) return false;
+  const db = ctx.database.db;
+  const found = await repository.findUsableToken(
+    db,
+    ctx.program.id,
+    digest(token),
+    purpose,
+    nowTimestamp(ctx.clock),
+  );
+  return found !== undefined;
+}

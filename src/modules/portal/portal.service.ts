@@ -31,7 +31,14 @@ import {
 import { listPartnerPayouts } from '../payouts/payouts.service.ts';
 import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
-import { digest, mailOneTimeLink, minutesFromNow, newSecret, TOKEN_SHAPE } from './portal.secrets.ts';
+import {
+  digest,
+  mailOneTimeLink,
+  minutesFromNow,
+  newSecret,
+  oneTimeLinkUsable,
+  TOKEN_SHAPE,
+} from './portal.secrets.ts';
 
 /** How the pages say amounts and waits, and the country choices of a lead form. */
 export { countryCodes } from '../../core/countries.ts';
@@ -336,18 +343,12 @@ export async function signInWithLink(portal: PortalProgram, token: string): Prom
 }
 
 /** Whether a reset link can still be used (the form is shown only then). */
-export async function resetLinkUsable(portal: PortalProgram, token: string) {
-  if (!TOKEN_SHAPE.test(token)) return false;
-  const { ctx } = portal;
-  const found = await repository.findUsableToken(
-    ctx.database.db,
-    ctx.program.id,
-    digest(token),
-    'reset',
-    nowTimestamp(ctx.clock),
-  );
-  return found !== undefined;
-}
+export const resetLinkUsable = (portal: PortalProgram, token: string) =>
+  oneTimeLinkUsable(portal.ctx, token, 'reset');
+
+/** Whether a sign-in link can still be used (its button is shown only then). */
+export const signInLinkUsable = (portal: PortalProgram, token: string) =>
+  oneTimeLinkUsable(portal.ctx, token, 'sign_in');
 
 export type PasswordOutcome =
   | { kind: 'invalid'; error: string }
@@ -572,7 +573,7 @@ export async function getDashboard(portal: PortalProgram, partner: SignedInPartn
     figures,
     chart: dailySeries(figures.clicksByDay, today, CHART_DAYS),
     customers: customers.map((customer) => ({
-      name: maskedName(customer.name, customer.email),
+      name: maskedName(customer.name, customer.email, customer.surname),
       since: dayOf(customer.created_at),
     })),
     commissions: commissions.map((commission) => ({

@@ -51,12 +51,14 @@ describeEachDatabase('program endpoints', (server) => {
     assert.equal(res.body.data.program.type, 'Referral');
     assert.deepEqual(Object.keys(res.body.data.program.program_settings).sort(), [
       'attribution',
+      'currency',
       'referral_parameter',
       'referral_portal_enabled',
       'referred_reward',
       'referrer_reward',
       'rewards_notification_enabled',
       'timezone',
+      'welcome_email_enabled',
     ]);
     assert.equal(res.body.data.program.portal_settings.popup_form_enabled, false);
     assert.equal('leads_page_enabled' in res.body.data.program.portal_settings, false);

@@ -171,6 +171,14 @@ export const programSettingsByType = {
     timezone: TimeZoneSetting,
   }),
   referral: Type.Object({
+    currency: Type.String({
+      format: 'iso4217',
+      description: 'ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)',
+    }),
+    welcome_email_enabled: Type.Boolean({
+      description:
+        'E-mail each new customer its referral link and portal while the portal is on (default true; a Vouch extension)',
+    }),
     referral_portal_enabled: Type.Boolean(),
     rewards_notification_enabled: Type.Boolean(),
     referral_parameter: ReferralParameter,

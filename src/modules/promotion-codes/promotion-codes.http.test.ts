@@ -64,8 +64,7 @@ describeEachDatabase(
       assert.equal(created.times_redeemed, 0);
       assert.deepEqual(created.additional_info, { redemptions: [] });
       assert.deepEqual(created.metadata, { channel: 'email' });
-      assert.equal(created.message, 'Promotion code created successfully.');
-      assert.equal(created.synchronization_enabled, false);
+      assert.equal(created.message, undefined);
 
       const singular = await server().request('POST', '/v1/promotion-code', {
         token: p.token,
@@ -301,7 +300,7 @@ describeEachDatabase(
       assert.equal(byBody.status, 200, byBody.text);
       assert.deepEqual(byBody.body.data.metadata, { a: '1', b: '2' });
       assert.equal(byBody.body.data.redemption_times_value, 3);
-      assert.equal(byBody.body.data.message, 'Promotion code updated successfully.');
+      assert.equal(byBody.body.message, 'Promotion code updated in the app successfully.');
       const byPath = await server().request('PUT', '/v1/promotion-codes/UPD', {
         token: p.token,
         body: { update: { redemption_times_status: 'off', metadata: { a: null } } },
@@ -359,9 +358,14 @@ describeEachDatabase(
         body: { code: 'DEL', coupon: { uuid_code: 'd' } },
       });
       assert.equal(deleted.status, 200, deleted.text);
+      const message = 'Promotion code deleted in the app successfully.';
       assert.deepEqual(deleted.body, {
-        data: { status: 1, message: 'Promotion code deleted successfully.' },
+        data: { status: 1, message },
         status: 1,
+        message,
+        synchronization_enabled: false,
+        synchronization_successful: false,
+        synchronization_message: '',
       });
       const again = await server().request('DELETE', '/v1/promotion-codes', {
         token: p.token,

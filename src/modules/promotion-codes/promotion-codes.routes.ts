@@ -33,9 +33,9 @@ const tags = ['Promotion codes'];
  * An unknown code on delete answers the spec's `data: {status: 0, message}` inside the error body
  * (contract §4.2), so clients reading either find the reason.
  */
-async function deleteOrNotFound(reply: FastifyReply, run: () => Promise<{ status: 1; message: string }>) {
+async function deleteOrNotFound<T>(reply: FastifyReply, run: () => Promise<T>) {
   try {
-    return { data: await run(), status: 1 as const };
+    return await run();
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
     return reply.code(404).send({
@@ -84,10 +84,7 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
         }),
         response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
       },
-      handler: async (request) => ({
-        data: await createPromotionCode(programContext(request), request.body),
-        status: 1 as const,
-      }),
+      handler: async (request) => createPromotionCode(programContext(request), request.body),
     });
   }
 
@@ -134,10 +131,7 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
       body: updatePromotionCodeBodyWithExample,
       response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await updatePromotionCode(programContext(request), undefined, request.body),
-      status: 1 as const,
-    }),
+    handler: async (request) => updatePromotionCode(programContext(request), undefined, request.body),
   });
 
   app.put('/v1/promotion-codes/:code', {
@@ -151,10 +145,8 @@ export async function promotionCodesRoutes(fastify: FastifyInstance) {
       body: updatePromotionCodeBodyWithExample,
       response: { 200: PromotionCodeWrittenResponse, ...errorResponses },
     },
-    handler: async (request) => ({
-      data: await updatePromotionCode(programContext(request), request.params.code, request.body),
-      status: 1 as const,
-    }),
+    handler: async (request) =>
+      updatePromotionCode(programContext(request), request.params.code, request.body),
   });
 
   app.delete('/v1/promotion-codes', {

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ListQuery } from '../../http/list-query.ts';
 import { BooleanLike, ErrorBody, Paginated, Success } from '../../http/schemas.ts';
-import { CouponOfPromotionCode, SynchronizationFields } from '../coupons/coupons.schemas.ts';
+import { CouponOfPromotionCode, Synchronized } from '../coupons/coupons.schemas.ts';
 import {
   IdentifierCode,
   PromotionCode,
@@ -69,13 +69,12 @@ export const PromotionCodeWithCoupon = Type.Intersect(
   { title: 'PromotionCodeWithCoupon' },
 );
 
-export const PromotionCodeWritten = Type.Intersect([PromotionCode, SynchronizationFields], {
-  title: 'PromotionCodeWritten',
-});
+export const PromotionCodeWrittenResponse = Synchronized(PromotionCode, 'PromotionCodeWrittenResponse');
 
-export const PromotionCodeDeleted = Type.Object(
-  { data: Type.Object({ status: Type.Literal(1), message: Type.String() }), status: Type.Literal(1) },
-  { title: 'PromotionCodeDeletedResponse' },
+/** The spec's delete answer keeps its `data: {status, message}`; the top level is as for writes. */
+export const PromotionCodeDeleted = Synchronized(
+  Type.Object({ status: Type.Literal(1), message: Type.String() }, { title: 'PromotionCodeDeletion' }),
+  'PromotionCodeDeletedResponse',
 );
 
 /** An unknown code on delete: the error body, plus the spec's `data.status` 0 and `data.message`. */
@@ -89,5 +88,4 @@ export const PromotionCodeNotDeleted = Type.Object(
 );
 
 export const PromotionCodeResponse = Success(PromotionCodeWithCoupon);
-export const PromotionCodeWrittenResponse = Success(PromotionCodeWritten);
 export const PromotionCodeListResponse = Paginated(PromotionCode);

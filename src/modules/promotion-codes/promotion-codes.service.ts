@@ -25,7 +25,7 @@ import {
   findCouponsByIds,
   findLiveCoupon,
   mergeMetadata,
-  synchronization,
+  synchronizedAnswer,
 } from '../coupons/coupons.service.ts';
 import { findCustomerByRef } from '../customers/customers.service.ts';
 import { findPartnerById, findPartnerByRef } from '../partners/partners.service.ts';
@@ -131,7 +131,7 @@ async function written(
 ) {
   const known = coupon ? new Map([[Number(coupon.id), coupon]]) : undefined;
   const code = await serializeCode(db, ctx.program.id, row, known);
-  return { ...code, message, ...synchronization };
+  return synchronizedAnswer(code, message);
 }
 
 // ---- settings: create and update ----
@@ -330,7 +330,7 @@ export async function createPromotionCode(ctx: ProgramContext, body: CreatePromo
   if (coupon_uuid === undefined && coupon_id === undefined) throw fieldError('coupon_uuid', 'required');
   const programId = ctx.program.id;
   const digest = requestDigest(body);
-  const message = 'Promotion code created successfully.';
+  const message = 'Promotion code created in the app successfully.';
   return ctx.database.db.transaction().execute(async (trx) => {
     let coupon: CouponRow | undefined;
     const insert = async () => {
@@ -419,7 +419,7 @@ export async function updatePromotionCode(
     row = updated;
   }
   if (booleanOf(redeem, false)) return redeemPromotionCode(ctx, row.code, transaction_key);
-  return written(ctx, db, row, 'Promotion code updated successfully.');
+  return written(ctx, db, row, 'Promotion code updated in the app successfully.');
 }
 
 /** `DELETE /v1/promotion-codes[/{code}]`: the code, when its coupon is the one named (if named). */
@@ -431,7 +431,8 @@ export async function deletePromotionCode(ctx: ProgramContext, code: string, cou
     if (coupon?.uuid_code !== couponUuid) throw promotionCodeNotFound();
   }
   await repository.deletePromotionCode(db, ctx.program.id, Number(row.id));
-  return { status: 1 as const, message: 'Promotion code deleted successfully.' };
+  const message = 'Promotion code deleted in the app successfully.';
+  return synchronizedAnswer({ status: 1 as const, message }, message);
 }
 
 // ---- redemption ----

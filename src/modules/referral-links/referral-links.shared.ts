@@ -1,4 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
@@ -43,11 +45,31 @@ export function referralLinkUrl(
   return linkUrl(domain ? domainUrl(domain) : context.website, context.parameter, row.key);
 }
 
-export function toReferralLink(row: ReferralLinkRow, context: LinkUrlContext) {
+/** Vouch's own address for the links it serves: `PUBLIC_URL`, else the address it listens on. */
+export function vouchBaseUrl(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+  return config.publicUrl ?? `http://${config.host}:${config.port}`;
+}
+
+/**
+ * `{Vouch}/r/{program}/{key}`: Vouch counts the click and sets the cookie itself, then redirects to
+ * the link's target, so it counts on any site, with or without the tracking script. (`url`, the
+ * website with `?aff=key`, counts only where the script runs.) The program's public id keeps keys
+ * that two programs share apart.
+ */
+export function trackingUrl(ctx: Pick<ProgramContext, 'config' | 'program'>, key: string): string {
+  return `${vouchBaseUrl(ctx.config)}/r/${ctx.program.publicId}/${encodeURIComponent(key)}`;
+}
+
+export function toReferralLink(
+  row: ReferralLinkRow,
+  context: LinkUrlContext,
+  ctx: Pick<ProgramContext, 'config' | 'program'>,
+) {
   return {
     id: row.key,
     key: row.key,
     url: referralLinkUrl(row, context),
+    tracking_url: trackingUrl(ctx, row.key),
     default: Boolean(row.is_default),
     is_additional: Boolean(row.is_additional),
     direct_tracking: Boolean(row.direct_tracking),

@@ -110,13 +110,14 @@ describeEachDatabase('refer-a-friend transactions', (server) => {
     assert.deepEqual(stats.referrals, {
       clicks: 0,
       signups: 1,
-      revenue: [{ currency: 'USD', amount: 99.99 }],
+      // The second sale names no currency: it counts in the program's (USD).
+      revenue: [{ currency: 'USD', amount: 109.99 }],
       sales_count: 2,
       paid_accounts: 1,
     });
     const overview = await getData(p, '/v1/program');
     assert.equal(overview.total_sales, 2);
-    assert.deepEqual(overview.total_revenue_from_sales, { usd: '$99.99' });
+    assert.deepEqual(overview.total_revenue_from_sales, { usd: '$109.99' });
 
     const theirs = await getData(p, '/v1/customers/ref/transactions');
     assert.deepEqual(theirs.map((x) => x.key).sort(), [second.body.data.key, 'sale-1'].sort());

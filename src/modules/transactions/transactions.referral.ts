@@ -54,6 +54,7 @@ type Customer = Static<typeof ReferralTransactionCustomer>;
 
 interface ReferralPrepared {
   settings: ReturnType<typeof rewardSettingsOf>;
+  currency: string;
   buyer: CustomerRow;
   referrerId: number;
   referrerPublicId: string | null;
@@ -171,8 +172,10 @@ function preparedOf(
   { settings, bought }: SaleReads,
 ): ReferralPrepared {
   const count = (metric: string) => Number(bought.get(metric) ?? 0);
+  const programSettings = programSettingsOf('referral', settings);
   return {
-    settings: rewardSettingsOf(programSettingsOf('referral', settings)),
+    settings: rewardSettingsOf(programSettings),
+    currency: String(programSettings.currency ?? 'USD'),
     buyer,
     referrerId: buyer.referring_customer_id,
     referrerPublicId,
@@ -224,6 +227,7 @@ export const referralSales: SaleHandler<Customer, ReferralPrepared, CreatedRefer
           rewardsBefore: prepared.rewardsBefore,
           selfReferral: Boolean(prepared.buyer.self_referral),
         },
+        programCurrency: prepared.currency,
       },
       sale,
     ),

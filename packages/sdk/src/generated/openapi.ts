@@ -2473,17 +2473,14 @@ export interface components {
         };
         /** CouponDeletedResponse */
         CouponDeletedResponse: {
-            data: {
-                uuid_code: string;
-                message: string;
-                /** @description false: no payment provider is connected */
-                synchronization_enabled: boolean;
-                synchronization_successful: boolean;
-                synchronization_message: string;
-            };
-            message: string;
+            data: components["schemas"]["DeletedCoupon"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
         };
         /** CouponDiscountType */
         CouponDiscountType: "percent" | "static";
@@ -2547,16 +2544,16 @@ export interface components {
             /** @enum {number} */
             status: 1;
         };
-        /** CouponWritten */
-        CouponWritten: components["schemas"]["Coupon"] & components["schemas"]["SynchronizationFields"];
-        /**
-         * CouponWrittenResponse
-         * @description The success envelope `{data, status}` whose data is CouponWritten.
-         */
+        /** CouponWrittenResponse */
         CouponWrittenResponse: {
-            data: components["schemas"]["CouponWritten"];
+            data: components["schemas"]["Coupon"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
         };
         /** CreateAffiliateCustomerBody */
         CreateAffiliateCustomerBody: {
@@ -3013,7 +3010,10 @@ export interface components {
             /** @description Equals key */
             id: string;
             key: string;
+            /** @description The website with the referral parameter (`?aff=key`): counts clicks only where the tracking script `vouch.js` runs */
             url: string;
+            /** @description Vouch's own `/r/{program}/{key}` link (a Vouch extension): counts the click and sets the cookie, then redirects to the link's target; works without the script */
+            tracking_url: string;
             default: boolean;
             is_additional: boolean;
             direct_tracking: boolean;
@@ -3030,6 +3030,10 @@ export interface components {
             data: components["schemas"]["CustomerStats"];
             /** @enum {number} */
             status: 1;
+        };
+        /** DeletedCoupon */
+        DeletedCoupon: {
+            uuid_code: string;
         };
         /**
          * ErrorBody
@@ -3630,13 +3634,20 @@ export interface components {
         }[];
         /** PromotionCodeDeletedResponse */
         PromotionCodeDeletedResponse: {
-            data: {
-                /** @enum {number} */
-                status: 1;
-                message: string;
-            };
+            data: components["schemas"]["PromotionCodeDeletion"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
+        };
+        /** PromotionCodeDeletion */
+        PromotionCodeDeletion: {
+            /** @enum {number} */
+            status: 1;
+            message: string;
         };
         /**
          * PromotionCodeListResponse
@@ -3684,16 +3695,16 @@ export interface components {
             /** @enum {number} */
             status: 1;
         };
-        /** PromotionCodeWritten */
-        PromotionCodeWritten: components["schemas"]["PromotionCode"] & components["schemas"]["SynchronizationFields"];
-        /**
-         * PromotionCodeWrittenResponse
-         * @description The success envelope `{data, status}` whose data is PromotionCodeWritten.
-         */
+        /** PromotionCodeWrittenResponse */
         PromotionCodeWrittenResponse: {
-            data: components["schemas"]["PromotionCodeWritten"];
+            data: components["schemas"]["PromotionCode"];
             /** @enum {number} */
             status: 1;
+            message: string;
+            /** @description false: no payment provider is connected */
+            synchronization_enabled: boolean;
+            synchronization_successful: boolean;
+            synchronization_message: string;
         };
         /** ReceivedEvent */
         ReceivedEvent: {
@@ -3804,7 +3815,10 @@ export interface components {
             /** @description Equals key */
             id: string;
             key: string;
+            /** @description The website with the referral parameter (`?aff=key`): counts clicks only where the tracking script `vouch.js` runs */
             url: string;
+            /** @description Vouch's own `/r/{program}/{key}` link (a Vouch extension): counts the click and sets the cookie, then redirects to the link's target; works without the script */
+            tracking_url: string;
             default: boolean;
             is_additional: boolean;
             direct_tracking: boolean;
@@ -3861,6 +3875,13 @@ export interface components {
                  */
                 last_edited: string;
                 program_settings: {
+                    /**
+                     * Format: iso4217
+                     * @description ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)
+                     */
+                    currency: string;
+                    /** @description E-mail each new customer its referral link and portal while the portal is on (default true; a Vouch extension) */
+                    welcome_email_enabled: boolean;
                     referral_portal_enabled: boolean;
                     rewards_notification_enabled: boolean;
                     /** @description Query parameter of referral link URLs (Vouch extension) */
@@ -4217,14 +4238,6 @@ export interface components {
             data: components["schemas"]["Subscriber"];
             /** @enum {number} */
             status: 1;
-        };
-        /** SynchronizationFields */
-        SynchronizationFields: {
-            message: string;
-            /** @description false: no payment provider is connected */
-            synchronization_enabled: boolean;
-            synchronization_successful: boolean;
-            synchronization_message: string;
         };
         /** TimeseriesPoint */
         TimeseriesPoint: {
@@ -4605,6 +4618,13 @@ export interface components {
             /** Format: http-url */
             website?: string;
             program_settings?: {
+                /**
+                 * Format: iso4217
+                 * @description ISO 4217 code of purchases sent without `amount_units` (default USD; a Vouch extension)
+                 */
+                currency?: string;
+                /** @description E-mail each new customer its referral link and portal while the portal is on (default true; a Vouch extension) */
+                welcome_email_enabled?: boolean;
                 referral_portal_enabled?: boolean;
                 rewards_notification_enabled?: boolean;
                 /** @description Query parameter of referral link URLs (Vouch extension) */
@@ -8268,7 +8288,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is CouponWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8317,7 +8337,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is CouponWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8397,7 +8417,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is CouponWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8512,7 +8532,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8560,7 +8580,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8652,7 +8672,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8730,7 +8750,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The success envelope `{data, status}` whose data is PromotionCodeWritten. */
+            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
