@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase } from '../../../test/harness.ts';
+import { type AnswerOf, describeEachDatabase } from '../../../test/harness.ts';
 
 /** Contract §4.21: `message` and the synchronization fields sit beside `data`, never inside it. */
 const topLevel = (message: string) => ({
@@ -58,7 +58,10 @@ describeEachDatabase('coupon and promotion-code answers', (server) => {
       ['/v1/coupons/top', { name: 'By path' }],
       ['/v1/coupons', { uuid_code: 'top', name: 'By body' }],
     ] as const) {
-      const updated = await server().request('PUT', path, { token: p.token, body: update });
+      const updated = await server().request<AnswerOf<'PUT', '/v1/coupons/{uuid_code}'>>('PUT', path, {
+        token: p.token,
+        body: update,
+      });
       assert.equal(updated.status, 200, updated.text);
       assertSynchronized(updated.body, 'Coupon updated in the app successfully.');
       assertRecordOnly(updated.body.data);

@@ -26,7 +26,7 @@ describeEachDatabase('coupons API', (server) => {
       assert.deepEqual(data.promotion_codes, []);
       assert.equal(created.body.message, 'Coupon created in the app successfully.');
       assert.equal(created.body.synchronization_enabled, false);
-      assert.equal(data.message, undefined);
+      assert.equal('message' in data, false);
       assert.equal(typeof data.id, 'number');
       assert.equal(data.deleted_at, null);
 

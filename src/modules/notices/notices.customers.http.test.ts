@@ -32,7 +32,11 @@ describeEachDatabase('refer-a-friend welcome e-mails', (server) => {
     }
   }
 
-  const createCustomer = async (own: TestServer, p: TestProgram, body: Record<string, unknown>) => {
+  const createCustomer = async (
+    own: TestServer,
+    p: TestProgram<'referral'>,
+    body: Record<string, unknown>,
+  ) => {
     const res = await own.request('POST', '/v1/customers', { token: p.token, body });
     assert.equal(res.status, 201, res.text);
     return res.body.data;

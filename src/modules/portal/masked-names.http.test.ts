@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { PageClient, signUpPartner } from '../../../test/portal-client.ts';
 import { lastMailTo, startSmtp } from '../../../test/smtp-sink.ts';
 
@@ -11,7 +12,7 @@ before(async () => {
 after(() => smtp.close());
 
 async function post(server: TestServer, p: TestProgram, path: string, body: unknown) {
-  const res = await server.request('POST', path, { token: p.token, body });
+  const res = await server.request<{ data: unknown }>('POST', path, { token: p.token, body });
   assert.ok(res.status === 200 || res.status === 201, res.text);
   return res.body.data;
 }
@@ -21,7 +22,9 @@ describeEachDatabase('masked names use the name and the surname', (server) => {
   test('the partner dashboard shows "Kim" "Lee" as K. L.', async () => {
     const p = await server().newProgram('affiliate');
     const { client } = await signUpPartner(server, `/p/${p.publicId}`, 'pat@example.com');
-    const partner = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data[0];
+    const partner = itemAt(
+      (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+    );
     await post(server(), p, '/v1/customers', {
       key: 'kim',
       name: 'Kim',

@@ -64,7 +64,7 @@ describeEachDatabase(
       assert.equal(created.times_redeemed, 0);
       assert.deepEqual(created.additional_info, { redemptions: [] });
       assert.deepEqual(created.metadata, { channel: 'email' });
-      assert.equal(created.message, undefined);
+      assert.equal('message' in created, false);
 
       const singular = await server().request('POST', '/v1/promotion-code', {
         token: p.token,

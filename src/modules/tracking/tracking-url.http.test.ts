@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDatabase } from '../../../test/harness.ts';
+import { itemAt } from '../../../test/items.ts';
 import { signUpPartner } from '../../../test/portal-client.ts';
 import { clickTrackerOf } from './tracking.service.ts';
 
@@ -26,7 +27,7 @@ describeEachDatabase(
         token: p.token,
       });
       assert.equal(links.status, 200, links.text);
-      const [link] = links.body.data;
+      const link = itemAt(links.body.data);
       assert.equal(link.url, 'https://shop.example.com?aff=pat-link');
       assert.equal(link.tracking_url, `${PUBLIC_URL}/r/${p.publicId}/pat-link`);
       const one = await server().request('GET', '/v1/partner_referral_links/pat-link', { token: p.token });
@@ -52,14 +53,18 @@ describeEachDatabase(
         token: r.token,
       });
       assert.equal(customerLinks.status, 200, customerLinks.text);
-      assert.match(customerLinks.body.data[0].tracking_url, new RegExp(`^${PUBLIC_URL}/r/${r.publicId}/`));
+      assert.match(
+        itemAt(customerLinks.body.data).tracking_url,
+        new RegExp(`^${PUBLIC_URL}/r/${r.publicId}/`),
+      );
     });
 
     test("the portal's main link is the tracking link; the website link is offered beside it", async () => {
       const p = await server().newProgram('affiliate', { website: 'https://shop.example.com' });
       const { client } = await signUpPartner(server, `/p/${p.publicId}`, 'jo@example.com');
-      const partner = (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body
-        .data[0];
+      const partner = itemAt(
+        (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
+      );
       const dashboard = await client.get(`/p/${p.publicId}/dashboard`);
       assert.equal(dashboard.status, 200);
       const main =

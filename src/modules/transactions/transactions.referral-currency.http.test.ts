@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { dataOf, describeEachDatabase, type TestProgram } from '../../../test/harness.ts';
+import { present } from '../../core/present.ts';
 
 /** A refer-a-friend purchase without `amount_units` counts in the program's `currency`, as affiliate sales do. */
 describeEachDatabase('refer-a-friend purchases without a currency', (server) => {
-  const post = (p: TestProgram, path: string, body: unknown) =>
+  const post = <const P extends string>(p: TestProgram<'referral'>, path: P, body: unknown) =>
     server().request('POST', path, { token: p.token, body });
 
   async function referredBuyer(settings?: Record<string, unknown>) {
@@ -25,10 +26,10 @@ describeEachDatabase('refer-a-friend purchases without a currency', (server) => 
     return p;
   }
 
-  const get = async (p: TestProgram, path: string) => {
+  const get = async <const P extends string>(p: TestProgram<'referral'>, path: P) => {
     const res = await server().request('GET', path, { token: p.token });
     assert.equal(res.status, 200, res.text);
-    return res.body.data;
+    return dataOf(res);
   };
 
   test('revenue, the sale and the referrer’s figures use the default USD', async () => {
@@ -71,7 +72,10 @@ describeEachDatabase('refer-a-friend purchases without a currency', (server) => 
     });
     assert.equal(sale.status, 200, sale.text);
     assert.equal(sale.body.data.amount_units, 'EUR');
-    const referrer = sale.body.data.rewards.find((r: { customer: string }) => r.customer === 'ref');
+    const referrer = present(
+      sale.body.data.rewards.find((r) => r.customer === 'ref'),
+      "the referrer's reward",
+    );
     assert.deepEqual([referrer.amount, referrer.amount_units], [5, 'EUR']);
     assert.deepEqual((await get(p, '/v1/program')).total_revenue_from_sales, { eur: '€50.00' });
     // A purchase that names its currency keeps it.
