@@ -1,6 +1,7 @@
 import { Checkbox, CsrfField, Field, FieldsToCorrect, Honeypot, Notice } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
-import type { PortalProgram, SignedInPartner, SignUpErrors, SignUpForm } from './portal.service.ts';
+import type { SignUpErrors, SignUpForm } from './portal.accounts.service.ts';
+import type { PortalProgram, SignedInPartner } from './portal.service.ts';
 import { PortalNav } from './portal.shared.views.tsx';
 
 /** The pages before a partner is in: program page, sign-up, sign-in, e-mailed links, reset, pending. */

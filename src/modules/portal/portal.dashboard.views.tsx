@@ -1,16 +1,10 @@
 import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
 import { documentShell, Layout } from '../../pages/layout.tsx';
 import { renderPart } from '../../pages/rendered.tsx';
+import { CHART_DAYS } from './portal.dashboard.service.ts';
+import { type PayoutErrors, type PayoutForm, payoutOf } from './portal.payout.service.ts';
 import { PayoutSection } from './portal.payout.views.tsx';
-import {
-  CHART_DAYS,
-  moneyInWords,
-  type PayoutErrors,
-  type PayoutForm,
-  type PortalProgram,
-  payoutOf,
-  type SignedInPartner,
-} from './portal.service.ts';
+import { moneyInWords, type PortalProgram, type SignedInPartner } from './portal.service.ts';
 import { type Dashboard, PortalNav } from './portal.shared.views.tsx';
 
 /** The signed-in partner's dashboard (figures, chart, links, latest rows) and settings. */

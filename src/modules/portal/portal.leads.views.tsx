@@ -1,13 +1,7 @@
 import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
-import {
-  countryCodes,
-  type getLeadPage,
-  type LeadErrors,
-  type LeadForm,
-  type LeadFormField,
-  type PortalProgram,
-} from './portal.service.ts';
+import type { getLeadPage, LeadErrors, LeadForm } from './portal.dashboard.service.ts';
+import { countryCodes, type LeadFormField, type PortalProgram } from './portal.service.ts';
 import { PortalNav } from './portal.shared.views.tsx';
 
 /** The lead form page: the program's questions and the partner's leads. */

@@ -3,9 +3,9 @@ import {
   type PayoutErrors,
   type PayoutField,
   type PayoutForm,
-  type PortalProgram,
   payoutFieldsByMethod,
-} from './portal.service.ts';
+} from './portal.payout.service.ts';
+import type { PortalProgram } from './portal.service.ts';
 
 /** The settings page's payout section: the chosen method's fields only. */
 

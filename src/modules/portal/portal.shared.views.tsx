@@ -1,5 +1,6 @@
 import { CsrfField } from '../../pages/forms.tsx';
-import type { getDashboard, PortalProgram } from './portal.service.ts';
+import type { getDashboard } from './portal.dashboard.service.ts';
+import type { PortalProgram } from './portal.service.ts';
 
 /** What every signed-in portal page shares: its address and the navigation with sign-out. */
 
