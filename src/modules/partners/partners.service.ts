@@ -1,12 +1,10 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { partnerMetrics } from '../../core/commissions.ts';
-import { type FieldProblem, fieldError, problem, validationError } from '../../core/errors.ts';
+import { fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
-import { microsToNumber } from '../../core/money.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
-import { type PayoutDetails, type PayoutMethod, payoutDetailsProblems } from '../../core/payouts.ts';
-import { storedTags, tagsOf } from '../../core/tags.ts';
+import { storedTags } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { splitUpdateBody } from '../../core/update-body.ts';
 import type { PartnersTable } from '../../db/domain-tables.ts';
@@ -22,16 +20,24 @@ import {
   updateLink,
 } from '../referral-links/referral-links.service.ts';
 import { loadLinkUrlContext, referralLinkUrl, trackingUrl } from '../referral-links/referral-links.shared.ts';
+import { checkPassword, payoutValuesOrThrow, resolveReferringPartner } from './partners.inputs.ts';
 import {
   findPartnerByRef,
   getPartnerByPathOrThrow,
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
-import { hashPassword, passwordProblems, verifyPassword } from './partners.passwords.ts';
+import { hashPassword, verifyPassword } from './partners.passwords.ts';
 import * as repository from './partners.repository.ts';
 import type { CreatePartnerBody, UpdatePartnerBody } from './partners.schemas.ts';
 import type { PartnerRow } from './partners.shared.ts';
+import {
+  amountsOf,
+  type SettleCommissions,
+  serializePartner,
+  serializePartnerDetail,
+  toPartnerEntry,
+} from './partners.wire.ts';
 
 export {
   findPartnerByRef,
@@ -39,7 +45,9 @@ export {
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
+
 export { passwordProblems } from './partners.passwords.ts';
+
 export type { PartnerRow } from './partners.shared.ts';
 
 /** A partner by internal id, for a module that stores the id (works inside the caller's transaction). */
@@ -49,165 +57,6 @@ export const findPartnerById = (db: Kysely<DB>, programId: number, id: number) =
 /** Several partners by internal id at once, for lists that show each row's partner. */
 export const findPartnersByIds = (db: Kysely<DB>, programId: number, ids: readonly number[]) =>
   repository.findPartnersByIds(db, programId, ids);
-
-const customFieldsOf = (stored: string): unknown[] => {
-  const parsed: unknown = JSON.parse(stored || '[]');
-  return Array.isArray(parsed) ? parsed : [];
-};
-
-type PartnerEntryRow = Pick<
-  PartnerRow,
-  | 'public_id'
-  | 'email'
-  | 'name'
-  | 'surname'
-  | 'approved'
-  | 'status'
-  | 'custom_fields'
-  | 'created_at'
-  | 'updated_at'
->;
-
-export function toPartnerEntry(row: PartnerEntryRow) {
-  return {
-    email: row.email,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    id: row.public_id,
-    name: row.name,
-    surname: row.surname,
-    approved: Boolean(row.approved),
-    status: row.status,
-    custom_fields: customFieldsOf(row.custom_fields),
-  };
-}
-
-type PartnerFigures = Awaited<ReturnType<typeof repository.readPartnerCounters>>;
-
-async function toPartner(db: Kysely<DB>, programId: number, row: PartnerRow, figures?: PartnerFigures) {
-  const links = await listLinksOf(db, programId, { partnerId: row.id });
-  // Additional domains matter only to links placed on one.
-  const withDomains = links.some((link) => link.domain_id !== null);
-  const urls = await loadLinkUrlContext(db, programId, 'affiliate', { withDomains });
-  const counters = figures ?? (await repository.readPartnerCounters(db, programId, row.id));
-  const defaultLink = links.find((link) => Boolean(link.is_default)) ?? links[0];
-  return {
-    partner: {
-      ...toPartnerEntry(row),
-      tos: Boolean(row.tos),
-      referrals_count: counters.count(partnerMetrics.signups),
-      tags: tagsOf(row.tags),
-      referral_link: defaultLink ? referralLinkUrl(defaultLink, urls) : '',
-      referral_links: links.map((link) => referralLinkUrl(link, urls)),
-    },
-    counters,
-  };
-}
-
-/** The partner as create and update answer (and as events carry it). */
-export async function serializePartner(db: Kysely<DB>, programId: number, row: PartnerRow) {
-  return (await toPartner(db, programId, row)).partner;
-}
-
-/** Sums of one kind per currency: exact micro-units in, the nearest JSON number out. */
-function amountsOf(counters: PartnerFigures, prefix: string) {
-  const out: { currency: string; amount: number }[] = [];
-  for (const [metric, value] of counters) {
-    if (metric.startsWith(prefix) && value !== 0n)
-      out.push({ currency: metric.slice(prefix.length).toUpperCase(), amount: microsToNumber(value) });
-  }
-  return out.sort((a, b) => a.currency.localeCompare(b.currency));
-}
-
-/** Every currency's paid commissions added up exactly, as one number. */
-function paidTotal(counters: PartnerFigures): number {
-  let micros = 0n;
-  for (const [metric, value] of counters) if (metric.startsWith('commission_paid:')) micros += value;
-  return microsToNumber(micros);
-}
-
-/**
- * Settles a partner's commissions whose hold has passed; answers whether anything moved. The
- * commissions module owns it (and looks partners up here), so the route hands it in.
- */
-export type SettleCommissions = (ctx: ProgramContext, partnerId: number) => Promise<boolean>;
-
-async function serializePartnerDetail(
-  ctx: ProgramContext,
-  row: PartnerRow,
-  settleDueCommissions: SettleCommissions,
-) {
-  const db = ctx.database.db;
-  const programId = ctx.program.id;
-  let figures = await repository.readPartnerCounters(db, programId, row.id);
-  // Commissions in review may have reached the end of their hold: settle them first.
-  const inReview = [...figures].some(
-    ([metric, value]) => metric.startsWith('commission_pending:') && value !== 0n,
-  );
-  if (inReview && (await settleDueCommissions(ctx, row.id)))
-    figures = await repository.readPartnerCounters(db, programId, row.id);
-  const { partner, counters } = await toPartner(db, programId, row, figures);
-  return {
-    ...partner,
-    referrals: {
-      clicks: counters.count(partnerMetrics.clicks),
-      signups: counters.count(partnerMetrics.signups),
-      revenue: amountsOf(counters, 'revenue:'),
-      sales_count: counters.count(partnerMetrics.salesCount),
-      paid_accounts: counters.count(partnerMetrics.paidAccounts),
-    },
-    commissions: {
-      paid: paidTotal(counters),
-      pending: amountsOf(counters, 'commission_pending:'),
-      not_paid: amountsOf(counters, 'commission_not_paid:'),
-    },
-    custom_field_values: [],
-    // Payout details are shown here only: never in lists, create/update answers or events.
-    payout_method: (row.payout_method ?? null) as PayoutMethod | null,
-    payout_details: parseDetails(row.payout_details),
-  };
-}
-
-function checkPassword(field: string, password: string | undefined): FieldProblem[] {
-  return password === undefined ? [] : passwordProblems(field, password);
-}
-
-async function resolveReferringPartner(db: Kysely<DB>, programId: number, ref: PartnerRef | undefined) {
-  if (!ref || Object.keys(ref).length === 0) return null;
-  const row = await findPartnerByRef(db, programId, ref);
-  if (!row) throw fieldError('referring_partner', 'invalid');
-  return row.id;
-}
-
-/**
- * The payout method and fields a create or update stores (undefined: unchanged). Fields without
- * a method use the stored one; a method replaces the stored fields.
- */
-function payoutValues(
-  given: { payout_method?: PayoutMethod | undefined; payout_details?: PayoutDetails | undefined },
-  stored: { method: string | null; details: string | null },
-  prefix: string,
-): { payout_method: string; payout_details: string } | FieldProblem[] | undefined {
-  if (given.payout_method === undefined && given.payout_details === undefined) return undefined;
-  const method = given.payout_method ?? (stored.method as PayoutMethod | null);
-  if (method === null) return [problem(`${prefix}payout_method`, 'required')];
-  const details =
-    given.payout_details ?? (given.payout_method === undefined ? parseDetails(stored.details) : {});
-  const problems = payoutDetailsProblems(method, details, prefix);
-  if (problems.length > 0) return problems;
-  return { payout_method: method, payout_details: JSON.stringify(details) };
-}
-
-function parseDetails(text: string | null): PayoutDetails {
-  const value: unknown = JSON.parse(text || '{}');
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as PayoutDetails) : {};
-}
-
-function payoutValuesOrThrow(...args: Parameters<typeof payoutValues>) {
-  const values = payoutValues(...args);
-  if (Array.isArray(values)) throw validationError(values);
-  return values;
-}
 
 export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody) {
   const payout = payoutValuesOrThrow(body, { method: null, details: null }, '');
@@ -539,3 +388,5 @@ export async function invitePartner(
     nowTimestamp(ctx.clock),
   );
 }
+
+export { type SettleCommissions, serializePartner, toPartnerEntry } from './partners.wire.ts';

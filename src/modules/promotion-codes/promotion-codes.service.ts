@@ -30,10 +30,6 @@ import {
   written,
 } from './promotion-codes.wire.ts';
 
-// ---- on the wire ----
-
-// ---- settings: create and update ----
-
 /** What the coupons module asks of codes (its responses list them; its create makes them). */
 export const couponCodes: CouponCodes = {
   async of(db, ctx, couponIds) {
