@@ -56,13 +56,15 @@ module.exports = {
     {
       name: 'pages-render-their-service',
       comment:
-        "A module's *.pages.tsx (and the *.views.tsx it splits its views into) renders what its own service answers with the page layer (src/pages/): never Kysely, db/, a repository, http/ or another module.",
+        "A module's *.pages.tsx (and the *.views.tsx and *.pages.tsx it splits into) renders what its own service answers with the page layer (src/pages/): never Kysely, db/, a repository, http/ or another module.",
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/[^/]+\\.(pages|views)\\.tsx$' },
       to: {
         pathNot: [
           '^src/modules/$1/[^/]+\\.service\\.ts$',
           '^src/modules/$1/[^/]+\\.views\\.tsx$',
+          // A module's pages may be split into several files (a route family each).
+          '^src/modules/$1/[^/]+\\.pages\\.tsx$',
           '^src/pages/',
           '(^|/)node_modules/(preact|preact-render-to-string|fastify)/',
         ],
