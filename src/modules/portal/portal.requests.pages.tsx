@@ -18,6 +18,8 @@ import {
   SESSION_DAYS,
 } from './portal.service.ts';
 
+/** What every partner portal page reads of a request: its mount (path or host), the session cookie, the forms. */
+
 export const SESSION_COOKIE = 'vouch_portal';
 export type Params = { program: string };
 
