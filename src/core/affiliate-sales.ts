@@ -86,10 +86,14 @@ export function decideAffiliateSale(
         customerSince: history.buyer.since,
         previousSales: history.buyer.salesBefore,
         hasParent: attributed.parentId !== null,
-      })
+      }).map((commission) => ({
+        ...commission,
+        // A second-tier commission goes to the attributed partner's parent.
+        partnerId: commission.role === 'tier2' ? attributed.parentId : attributed.id,
+      }))
     : [];
   const rewards: RewardDecision[] = commissions.map((commission) => ({
-    partnerId: commission.role === 'tier2' ? (attributed?.parentId ?? null) : (attributed?.id ?? null),
+    partnerId: commission.partnerId,
     customerId: null,
     role: commission.role,
     status: guardedStatus(commission.status, history.buyer.selfReferral === true),
