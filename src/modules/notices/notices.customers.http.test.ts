@@ -2,35 +2,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   describeEachDatabase,
-  ManualClock,
-  startServer,
+  type ManualClock,
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { queuedEmails, withClockedServer } from '../../../test/outbox.ts';
 import { NOTICE_SETTLE_MS } from '../../core/notices.ts';
 import { queueDueNotices } from './notices.service.ts';
 
 const PUBLIC_URL = 'https://vouch.friends.example';
 
-const outbox = (server: TestServer, p: TestProgram) =>
-  server.deps.database.db
-    .selectFrom('email_outbox')
-    .select(['recipient', 'subject', 'text_body', 'html_body'])
-    .where('program_id', '=', p.id)
-    .orderBy('id')
-    .execute();
-
 /** Refer-a-friend customers are welcomed with their link and portal, through the outbox. */
 describeEachDatabase('refer-a-friend welcome e-mails', (server) => {
-  async function withOwnServer(run: (own: TestServer, clock: ManualClock) => Promise<void>) {
-    const clock = new ManualClock();
-    const own = await startServer({ dialect: server().dialect, clock, env: { PUBLIC_URL } });
-    try {
-      await run(own, clock);
-    } finally {
-      await own.close();
-    }
-  }
+  const withOwnServer = (run: (own: TestServer, clock: ManualClock) => Promise<void>) =>
+    withClockedServer(server().dialect, { PUBLIC_URL }, run);
 
   const createCustomer = async (
     own: TestServer,
@@ -66,7 +51,7 @@ describeEachDatabase('refer-a-friend welcome e-mails', (server) => {
       clock.advance(NOTICE_SETTLE_MS);
       assert.equal(await queueDueNotices(own.deps), 1);
       assert.equal(await queueDueNotices(own.deps), 0, 'once');
-      const [mail] = await outbox(own, p);
+      const [mail] = await queuedEmails(own, p);
       assert.ok(mail);
       assert.equal(mail.recipient, 'kim@example.com');
       assert.equal(mail.subject, 'Your Bike <Club> referral link');
@@ -97,10 +82,10 @@ describeEachDatabase('refer-a-friend welcome e-mails', (server) => {
       clock.advance(NOTICE_SETTLE_MS);
       assert.equal(await queueDueNotices(own.deps), 1);
       assert.deepEqual(
-        (await outbox(own, off)).map((m) => m.recipient),
+        (await queuedEmails(own, off)).map((m) => m.recipient),
         ['c@example.com'],
       );
-      assert.deepEqual(await outbox(own, noPortal), []);
+      assert.deepEqual(await queuedEmails(own, noPortal), []);
     });
   });
 });

@@ -3,11 +3,11 @@ import { after, before, test } from 'node:test';
 import { commissionProgram, sell } from '../../../test/commission-factories.ts';
 import {
   describeEachDatabase,
-  ManualClock,
-  startServer,
+  type ManualClock,
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { queuedEmails, withClockedServer } from '../../../test/outbox.ts';
 import { startSmtp } from '../../../test/smtp-sink.ts';
 import { NOTICE_SETTLE_MS } from '../../core/notices.ts';
 import { EmailSender } from '../emails/emails.sender.ts';
@@ -21,33 +21,9 @@ before(async () => {
 });
 after(() => smtp.close());
 
-interface Queued {
-  recipient: string;
-  subject: string;
-  text_body: string;
-  html_body: string;
-}
-
-/** E-mails in the program's outbox, in the order they were queued. */
-const outbox = (server: TestServer, p: TestProgram): Promise<Queued[]> =>
-  server.deps.database.db
-    .selectFrom('email_outbox')
-    .select(['recipient', 'subject', 'text_body', 'html_body'])
-    .where('program_id', '=', p.id)
-    .orderBy('id')
-    .execute();
-
 describeEachDatabase('e-mail notices', (server) => {
-  /** A server of its own whose clock the test moves: notices wait for rows to settle. */
-  async function withOwnServer(run: (own: TestServer, clock: ManualClock) => Promise<void>) {
-    const clock = new ManualClock();
-    const own = await startServer({ dialect: server().dialect, clock, env: { PUBLIC_URL } });
-    try {
-      await run(own, clock);
-    } finally {
-      await own.close();
-    }
-  }
+  const withOwnServer = (run: (own: TestServer, clock: ManualClock) => Promise<void>) =>
+    withClockedServer(server().dialect, { PUBLIC_URL }, run);
 
   const createPartner = async (own: TestServer, p: TestProgram, body: Record<string, unknown>) => {
     const res = await own.request('POST', '/v1/partners', { token: p.token, body });
@@ -81,7 +57,7 @@ describeEachDatabase('e-mail notices', (server) => {
       assert.equal(await queueDueNotices(own.deps), 2);
       assert.equal(await queueDueNotices(own.deps), 0, 'once');
 
-      const [toKim, toAnn] = await outbox(own, p);
+      const [toKim, toAnn] = await queuedEmails(own, p);
       assert.ok(toKim && toAnn);
       assert.equal(toKim.recipient, 'kim@example.com');
       assert.equal(toKim.subject, 'Welcome to the Acme <Partners> partner program');
@@ -123,7 +99,7 @@ describeEachDatabase('e-mail notices', (server) => {
       clock.advance(NOTICE_SETTLE_MS);
       assert.equal(await queueDueNotices(own.deps), 1);
       assert.deepEqual(
-        (await outbox(own, p)).map((m) => m.recipient),
+        (await queuedEmails(own, p)).map((m) => m.recipient),
         ['on@example.com'],
       );
     });
@@ -135,7 +111,7 @@ describeEachDatabase('e-mail notices', (server) => {
       await createPartner(own, p, { email: 'old@example.com' });
       clock.advance(25 * 60 * 60 * 1000);
       assert.equal(await queueDueNotices(own.deps), 0);
-      assert.deepEqual(await outbox(own, p), []);
+      assert.deepEqual(await queuedEmails(own, p), []);
     });
   });
 
@@ -150,7 +126,7 @@ describeEachDatabase('e-mail notices', (server) => {
       await sell(own, p, 'c-pb', 's4', 200);
       clock.advance(NOTICE_SETTLE_MS);
       assert.equal(await queueDueNotices(own.deps), 2);
-      const news = (await outbox(own, p)).filter((m) => m.subject.includes('you earned'));
+      const news = (await queuedEmails(own, p)).filter((m) => m.subject.includes('you earned'));
       const byRecipient = new Map(news.map((m) => [m.recipient, m]));
       const { name } = await own.deps.database.db
         .selectFrom('programs')
@@ -185,7 +161,7 @@ describeEachDatabase('e-mail notices', (server) => {
         token: p.token,
       });
       assert.equal(paid.status, 200, paid.text);
-      const subjects = (await outbox(own, p)).map((m) => m.subject);
+      const subjects = (await queuedEmails(own, p)).map((m) => m.subject);
       assert.equal(subjects.filter((s) => s.startsWith('Welcome')).length, 2);
       assert.deepEqual(
         subjects.filter((s) => !s.startsWith('Welcome')),
@@ -201,7 +177,7 @@ describeEachDatabase('e-mail notices', (server) => {
       clock.advance(NOTICE_SETTLE_MS);
       const [a, b] = await Promise.all([queueDueNotices(own.deps), queueDueNotices(own.deps)]);
       assert.equal(a + b, 5);
-      const recipients = (await outbox(own, p)).map((m) => m.recipient).sort();
+      const recipients = (await queuedEmails(own, p)).map((m) => m.recipient).sort();
       assert.deepEqual(recipients, [
         'p0@example.com',
         'p1@example.com',
