@@ -23,7 +23,7 @@ import {
   signInCustomerWithLink,
   signOutCustomer,
 } from './customer-portal.service.ts';
-import { UseLinkPage } from './portal.account.views.tsx';
+import { sendUseLinkPage } from './portal.requests.pages.tsx';
 import { moneyInWords } from './portal.service.ts';
 
 /**
@@ -226,16 +226,7 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       const usable = await customerSignInLinkUsable(portal, request.params.token);
-      return sendPage(
-        reply,
-        usable ? 200 : 410,
-        <UseLinkPage
-          site={portal.name}
-          newLink={`${base(portal)}/sign-in`}
-          csrf={reply.generateCsrf()}
-          expired={!usable}
-        />,
-      );
+      return sendUseLinkPage(reply, { site: portal.name, newLink: `${base(portal)}/sign-in`, usable });
     },
   });
 
@@ -245,16 +236,11 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
       const portal = await portalOf(request);
       const token = await signInCustomerWithLink(portal, request.params.token);
       if (!token)
-        return sendPage(
-          reply,
-          410,
-          <UseLinkPage
-            site={portal.name}
-            newLink={`${base(portal)}/sign-in`}
-            csrf={reply.generateCsrf()}
-            expired
-          />,
-        );
+        return sendUseLinkPage(reply, {
+          site: portal.name,
+          newLink: `${base(portal)}/sign-in`,
+          usable: false,
+        });
       setSessionCookie(request, reply, {
         name: SESSION_COOKIE,
         value: token,

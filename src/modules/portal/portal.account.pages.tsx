@@ -3,14 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formText, HONEYPOT } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
-import {
-  AskLinkPage,
-  ProgramPage,
-  ResetPage,
-  SignInPage,
-  SignUpPage,
-  UseLinkPage,
-} from './portal.account.views.tsx';
+import { AskLinkPage, ProgramPage, ResetPage, SignInPage, SignUpPage } from './portal.account.views.tsx';
 import {
   resetLinkUsable,
   resetPassword,
@@ -26,6 +19,7 @@ import {
   type Mount,
   type Params,
   rawText,
+  sendUseLinkPage,
   sessionToken,
   setSession,
   signUpForm,
@@ -176,16 +170,7 @@ export async function accountRoutes(app: FastifyInstance, mount: Mount) {
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       const usable = await signInLinkUsable(portal, request.params.token);
-      return sendPage(
-        reply,
-        usable ? 200 : 410,
-        <UseLinkPage
-          site={portal.name}
-          newLink={`${portal.base}/sign-in-link`}
-          csrf={reply.generateCsrf()}
-          expired={!usable}
-        />,
-      );
+      return sendUseLinkPage(reply, { site: portal.name, newLink: `${portal.base}/sign-in-link`, usable });
     },
   });
 
@@ -195,16 +180,11 @@ export async function accountRoutes(app: FastifyInstance, mount: Mount) {
       const portal = await portalOf(request);
       const token = await signInWithLink(portal, request.params.token);
       if (!token)
-        return sendPage(
-          reply,
-          410,
-          <UseLinkPage
-            site={portal.name}
-            newLink={`${portal.base}/sign-in-link`}
-            csrf={reply.generateCsrf()}
-            expired
-          />,
-        );
+        return sendUseLinkPage(reply, {
+          site: portal.name,
+          newLink: `${portal.base}/sign-in-link`,
+          usable: false,
+        });
       setSession(request, reply, portal, token);
       return seeOther(reply, `${portal.base}/dashboard`);
     },

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formText, formValidator } from '../../pages/forms.tsx';
-import { pageDeps, seeOther, setSessionCookie } from '../../pages/plugin.tsx';
+import { pageDeps, seeOther, sendPage, setSessionCookie } from '../../pages/plugin.tsx';
+import { UseLinkPage } from './portal.account.views.tsx';
 import type { SignUpForm } from './portal.accounts.service.ts';
 import type { LeadForm } from './portal.dashboard.service.ts';
 import {
@@ -129,3 +130,22 @@ export const signUpForm = (body: unknown): SignUpForm => ({
 });
 
 /** The partner portal's routes at `mount`. */
+
+/**
+ * A one-time sign-in link's page (both portals): 200 with the button while the link is usable,
+ * 410 saying it was used or has expired, with the way to a new one, once it is not.
+ */
+export const sendUseLinkPage = (
+  reply: FastifyReply,
+  link: { site: string; newLink: string; usable: boolean },
+) =>
+  sendPage(
+    reply,
+    link.usable ? 200 : 410,
+    <UseLinkPage
+      site={link.site}
+      newLink={link.newLink}
+      csrf={reply.generateCsrf()}
+      expired={!link.usable}
+    />,
+  );
