@@ -12,6 +12,9 @@ import * as repository from './console.repository.ts';
  * first user, made by the CLI or by the set-up page while no user exists.
  */
 
+/** How the sign-in page says a wait. */
+export { SESSION_DAYS, waitInWords } from '../../core/portal.ts';
+
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_TEXT = 255;
 
