@@ -109,6 +109,18 @@ td .actions { gap: 0.4rem; flex-wrap: nowrap; }
 .badge.pending { background: #fffaeb; border-color: #f5c451; }
 .badge.approved, .badge.active { background: #ecfdf3; border-color: #75e0a7; }
 .badge.denied, .badge.archived, .badge.rejected { background: #fef3f2; border-color: #fda29b; }
+dl.figures dd.growth { font-size: 0.85rem; font-weight: 400; }
+form > .scroll + .field { margin-top: 1rem; }
+@media (max-width: 40rem) {
+  table.stack thead { position: absolute; left: -10000px; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack tr { border-bottom: 1px solid var(--line); padding: 0.5rem 0; }
+  table.stack td { border: 0; padding: 0.15rem 0; }
+  table.stack td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+  table.stack td.num { text-align: left; }
+  table.stack caption { display: block; }
+}
+.card a { overflow-wrap: anywhere; }
 .pager { display: flex; gap: 1rem; margin-top: 0.75rem; }
 ul.programs { list-style: none; padding: 0; margin: 0; }
 ul.programs li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap;

@@ -35,7 +35,7 @@ export function BarChart(props: {
       </figcaption>
       <div class="chart-frame">
         <div class="chart-y" aria-hidden="true">
-          <span>{say(max)}</span>
+          <span>{max > 0 ? say(max) : ''}</span>
           <span>0</span>
         </div>
         <svg

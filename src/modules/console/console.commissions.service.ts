@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import { renderProblem } from '../../core/messages.ts';
 import { dayOf } from '../../core/time.ts';
 import { listCommissions, reviewCommissions } from '../commissions/commissions.service.ts';
+import { findPartnerByRef } from '../partners/partners.service.ts';
 import type { CommissionFilter, CommissionItem } from './console.commissions.views.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 
@@ -16,9 +17,16 @@ export async function commissionsPage(program: ConsoleProgram, filter: Commissio
     sort: 'desc',
     ...(filter !== '' ? { status: filter } : {}),
   });
-  const items: CommissionItem[] = rows.slice(0, PAGE_SIZE).map((row) => ({
+  const shown = rows.slice(0, PAGE_SIZE);
+  // Each partner of the page once, by the id the commission names it with.
+  const names = new Map<string, string>();
+  for (const id of new Set(shown.map((row) => row.partner))) {
+    const partner = await findPartnerByRef(program.ctx.database.db, program.ctx.program.id, { id });
+    if (partner) names.set(id, [partner.name, partner.surname].filter(Boolean).join(' ') || partner.email);
+  }
+  const items: CommissionItem[] = shown.map((row) => ({
     id: row.id,
-    partner: row.partner,
+    partner: names.get(row.partner) ?? row.partner,
     sale: row.transaction ?? (row.kind === 'manual' ? 'Manual' : '—'),
     amount: `${row.amount.toFixed(2)} ${row.currency}`,
     status: row.status,

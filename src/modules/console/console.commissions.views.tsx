@@ -59,7 +59,7 @@ export function CommissionsPage(props: {
           <form method="post" action={`${base}/review`}>
             <CsrfField token={props.csrf} />
             <div class="scroll">
-              <table>
+              <table class="stack">
                 <caption class="muted">{props.commissions.length} shown</caption>
                 <thead>
                   <tr>
@@ -91,14 +91,19 @@ export function CommissionsPage(props: {
                           />
                         </td>
                       ) : null}
-                      <td>#{commission.id}</td>
-                      <td>{commission.partner}</td>
-                      <td>{commission.sale}</td>
-                      <td class="num">{commission.amount}</td>
-                      <td>
-                        <Badge kind={commission.status}>{commission.status}</Badge>
+                      <td data-label="Commission">#{commission.id}</td>
+                      <td data-label="Partner">{commission.partner}</td>
+                      <td data-label="Sale">{commission.sale}</td>
+                      <td data-label="Amount" class="num">
+                        {commission.amount}
                       </td>
-                      <td>{commission.created}</td>
+                      <td data-label="Status">
+                        <Badge kind={commission.status}>
+                          {commission.status.charAt(0).toUpperCase()}
+                          {commission.status.slice(1)}
+                        </Badge>
+                      </td>
+                      <td data-label="Created">{commission.created}</td>
                     </tr>
                   ))}
                 </tbody>

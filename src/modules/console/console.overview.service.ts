@@ -24,8 +24,13 @@ export async function getOverview(
     { label: 'Sales', value: count(overview.total_sales), growth: overview.total_sales_growth },
     {
       label: 'Revenue',
+      // Each amount is formatted with its currency already; the code is added when there are several.
       value:
-        revenue.length === 0 ? '0' : revenue.map(([currency, amount]) => `${amount} ${currency}`).join(', '),
+        revenue.length === 0
+          ? '0'
+          : revenue.length === 1
+            ? (revenue[0]?.[1] ?? '0')
+            : revenue.map(([currency, amount]) => `${amount} ${currency.toUpperCase()}`).join(', '),
       growth: undefined,
     },
   ];

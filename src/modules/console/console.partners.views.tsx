@@ -77,7 +77,7 @@ export function PartnersPage(props: {
           <form method="post" action={`${base}/review`}>
             <CsrfField token={props.csrf} />
             <div class="scroll">
-              <table>
+              <table class="stack">
                 <caption class="muted">{props.partners.length} shown</caption>
                 <thead>
                   <tr>
@@ -108,15 +108,15 @@ export function PartnersPage(props: {
                             />
                           </td>
                         ) : null}
-                        <td>
+                        <td data-label="Partner">
                           <strong>{partner.name}</strong>
                           <br />
                           <span class="muted">{partner.email}</span>
                         </td>
-                        <td>
+                        <td data-label="Status">
                           <Badge kind={state.kind}>{state.label}</Badge>
                         </td>
-                        <td>{partner.created}</td>
+                        <td data-label="Joined">{partner.created}</td>
                         {writable ? (
                           <td>
                             <span class="actions">
