@@ -25,9 +25,12 @@ describeEachDatabase('owner console in a browser', (server, dialect) => {
 
   const h1 = (page: Page) => page.locator('h1').textContent();
 
-  test('set-up → new program → approve an applicant → approve its commission → sign out', { skip }, async () => {
+  test('set-up → new program → approve an applicant → approve its commission → sign out', {
+    skip,
+  }, async () => {
     const page = await present(browser, 'the browser').newPage();
-    const shot = (name: string) => (dialect === 'sqlite' ? screenshotBoth(page, `console-${name}`) : Promise.resolve());
+    const shot = (name: string) =>
+      dialect === 'sqlite' ? screenshotBoth(page, `console-${name}`) : Promise.resolve();
     const console = `${server().url}/admin`;
 
     await page.goto(console);
