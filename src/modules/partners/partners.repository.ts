@@ -98,6 +98,8 @@ export async function deletePartner(db: Kysely<DB>, programId: number, id: numbe
 
 export interface PartnerListFilter {
   status?: string;
+  /** `false`: applicants awaiting approval (and rejected partners); `true`: approved ones. */
+  approved?: boolean;
   publicId?: string;
   email?: string;
   linkKey?: string;
@@ -146,7 +148,12 @@ export async function listPartners(
   window: { offset: number; fetch: number },
   sort: 'asc' | 'desc',
 ) {
-  const plain = filter.status === undefined && !filter.publicId && !filter.email && !filter.linkKey;
+  const plain =
+    filter.status === undefined &&
+    filter.approved === undefined &&
+    !filter.publicId &&
+    !filter.email &&
+    !filter.linkKey;
   // The plain first pages are what dashboards poll: they skip building the query each time.
   if (plain) return (sort === 'asc' ? visiblePageAsc : visiblePageDesc)(db, { programId, ...window });
   let query = partnerEntries(db).where('partners.program_id', '=', programId);
@@ -155,6 +162,7 @@ export async function listPartners(
     filter.status === undefined
       ? query.where(sql<boolean>`${sql.ref('partners.status')} <> 'archived'`)
       : query.where('partners.status', '=', filter.status);
+  if (filter.approved !== undefined) query = query.where('partners.approved', '=', filter.approved);
   if (filter.publicId !== undefined) query = query.where('partners.public_id', '=', filter.publicId);
   if (filter.email !== undefined)
     query = query.where(lowerEmail('partners.email'), '=', sql<string>`lower(${filter.email})`);

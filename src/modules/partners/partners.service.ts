@@ -4,6 +4,7 @@ import { partnerMetrics } from '../../core/commissions.ts';
 import { fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
+import { hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { storedTags } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { splitUpdateBody } from '../../core/update-body.ts';
@@ -27,7 +28,6 @@ import {
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
-import { hashPassword, verifyPassword } from './partners.passwords.ts';
 import * as repository from './partners.repository.ts';
 import type { CreatePartnerBody, UpdatePartnerBody } from './partners.schemas.ts';
 import type { PartnerRow } from './partners.shared.ts';
@@ -39,14 +39,13 @@ import {
   toPartnerEntry,
 } from './partners.wire.ts';
 
+export { passwordProblems } from '../../core/passwords.ts';
 export {
   findPartnerByRef,
   getPartnerByPathOrThrow,
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
-
-export { passwordProblems } from './partners.passwords.ts';
 
 export type { PartnerRow } from './partners.shared.ts';
 
@@ -115,11 +114,17 @@ export async function findPartner(ctx: ProgramContext, ref: PartnerRef, settle: 
   return serializePartnerDetail(ctx, row, settle);
 }
 
-export async function listPartners(ctx: ProgramContext, query: PageRequest & { status?: string }) {
+export async function listPartners(
+  ctx: ProgramContext,
+  query: PageRequest & { status?: string; approved?: boolean },
+) {
   const rows = await repository.listPartners(
     ctx.database.db,
     ctx.program.id,
-    query.status !== undefined ? { status: query.status } : {},
+    {
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.approved !== undefined ? { approved: query.approved } : {}),
+    },
     pageWindow(query),
     query.sort,
   );

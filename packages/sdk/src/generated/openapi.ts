@@ -183,7 +183,7 @@ export interface paths {
         };
         /**
          * List partners, newest first; archived ones only with `status=archived`
-         * @description Lists partners, newest first; filter by `status`, `email` or `tags`. Archived partners appear only with `status=archived`.
+         * @description Lists partners, newest first; filter by `status`, `approved` (`approved=false`: the applicants awaiting approval), `email` or `tags`. Archived partners appear only with `status=archived`.
          */
         get: operations["listPartners"];
         /**
@@ -5349,6 +5349,8 @@ export interface operations {
                 /** @description Order by creation time */
                 sort?: "asc" | "desc";
                 status?: "active" | "pending" | "archived";
+                /** @description `false` lists the partners awaiting approval (applicants, and partners whose approval was withdrawn); `true` the approved ones. */
+                approved?: boolean;
             };
             header?: never;
             path?: never;
