@@ -4,6 +4,7 @@ import { consoleAccountRoutes } from './console.account.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
+import { consoleTeamRoutes } from './console.team.pages.tsx';
 
 /**
  * The owner console, `/admin/…`: the pages a program's owner and team run their programs in. Every
@@ -14,6 +15,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleAccountRoutes(app);
   await consoleProgramRoutes(app);
   await consoleReviewRoutes(app);
+  await consoleTeamRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);
