@@ -52,7 +52,11 @@ export const ownerConsole: VouchMigration = {
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .addColumn('used_at', 'text')
       .execute();
-    await db.schema.createIndex('console_invites_program').on('console_invites').column('program_id').execute();
+    await db.schema
+      .createIndex('console_invites_program')
+      .on('console_invites')
+      .column('program_id')
+      .execute();
 
     await db.schema
       .createTable('console_sign_in_failures')

@@ -7,7 +7,7 @@ import { CONSOLE_PATH } from './console.requests.pages.tsx';
 
 /** The frame of every signed-in console page: the program's sections and the user's sign-out. */
 
-export type Section = 'programs' | 'overview' | 'partners' | 'commissions' | 'team';
+export type Section = 'programs' | 'overview' | 'partners' | 'commissions' | 'payouts' | 'team';
 
 const sectionsOf = (program: ConsoleProgram): { section: Section; label: string; path: string }[] => [
   { section: 'overview', label: 'Overview', path: '' },
@@ -15,6 +15,7 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
     ? [
         { section: 'partners' as const, label: 'Partners', path: '/partners' },
         { section: 'commissions' as const, label: 'Commissions', path: '/commissions' },
+        { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
       ]
     : []),
   ...(mayManageTeam(program.role) ? [{ section: 'team' as const, label: 'Team', path: '/team' }] : []),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { definePages } from '../../pages/plugin.tsx';
 import { consoleAccountRoutes } from './console.account.pages.tsx';
+import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
@@ -16,6 +17,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleProgramRoutes(app);
   await consoleReviewRoutes(app);
   await consoleTeamRoutes(app);
+  await consolePayoutRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);
