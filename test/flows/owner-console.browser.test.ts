@@ -9,7 +9,8 @@ import { signUpPartner } from '../portal-client.ts';
 /**
  * The owner's story in a real browser: the first user through the set-up page, a new program, a
  * partner applying on the portal while approval is by hand, the owner finding it under Pending and
- * approving it, a sale through `/v1`, its commission approved with `Approve selected`, sign-out.
+ * approving it, a sale through `/v1`, its commission approved with `Approve selected`, paid out
+ * and marked paid, a team member invited, sign-out.
  * Screenshots of every page at desktop and phone width go to test-results/screenshots/.
  */
 const skip = !browserAvailable && !process.env.CI ? 'Chromium is not installed' : false;
@@ -104,7 +105,7 @@ describeEachDatabase('owner console in a browser', (server, dialect) => {
 
     await page.getByRole('link', { name: 'Commissions' }).click();
     await page.getByRole('link', { name: 'Pending' }).click();
-    assert.match((await page.locator('tbody').textContent()) ?? '', /19\.80 USD/);
+    assert.match((await page.locator('tbody').textContent()) ?? '', /\$19\.80/);
     await assertAccessible(page, 'commissions');
     await shot('commissions');
     await page.locator('tbody input[type=checkbox]').first().check();
@@ -115,6 +116,28 @@ describeEachDatabase('owner console in a browser', (server, dialect) => {
       commissions.body.data.map((c) => c.status),
       ['approved'],
     );
+
+    await page.getByRole('link', { name: 'Payouts' }).click();
+    assert.equal(await page.getByLabel('Currency').inputValue(), 'USD');
+    await assertAccessible(page, 'payouts');
+    await page.getByRole('button', { name: 'Create payout' }).click();
+    assert.equal(await h1(page), 'Payout of $19.80');
+    assert.match((await page.locator('tbody').textContent()) ?? '', /Jane Doe/);
+    await assertAccessible(page, 'payout');
+    await shot('payout');
+    await page.getByRole('button', { name: 'Mark as paid' }).click();
+    assert.match((await page.getByRole('status').textContent()) ?? '', /marked as paid/);
+    await page.getByRole('link', { name: 'All payouts' }).click();
+    assert.match((await page.locator('tbody').textContent()) ?? '', /Paid/);
+    await shot('payouts');
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByLabel('Email').fill('ana@example.com');
+    await page.getByLabel('Role').selectOption('viewer');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    assert.match((await page.getByRole('status').textContent()) ?? '', /invitation was sent/);
+    await assertAccessible(page, 'team');
+    await shot('team');
 
     await page.getByRole('link', { name: 'Overview' }).click();
     assert.match((await page.locator('dl.figures').textContent()) ?? '', /Sales1/);

@@ -3,8 +3,9 @@ import { booleanType, type VouchMigration, withId } from './helpers.ts';
 
 /**
  * The owner console (issue 30): its users, their sessions (database rows, so every instance
- * behind a load balancer knows them), each user's role per program, and the failed sign-ins that
- * slow guessing down. Users are not a program's: one person may run several programs.
+ * behind a load balancer knows them), each user's role per program, invitations to a program's
+ * team, and the failed sign-ins that slow guessing down. Users are not a program's: one person
+ * may run several programs.
  */
 export const ownerConsole: VouchMigration = {
   async up(db, dialect) {
@@ -39,6 +40,23 @@ export const ownerConsole: VouchMigration = {
       .addPrimaryKeyConstraint('console_members_pk', ['program_id', 'user_id'])
       .execute();
     await db.schema.createIndex('console_members_user').on('console_members').column('user_id').execute();
+
+    await withId(db.schema.createTable('console_invites'), dialect)
+      .addColumn('program_id', 'bigint', (c) => c.notNull().references('programs.id').onDelete('cascade'))
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      /** SHA-256 of the e-mailed link's secret. */
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('invited_by', 'bigint', (c) => c.references('console_users.id').onDelete('set null'))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+    await db.schema
+      .createIndex('console_invites_program')
+      .on('console_invites')
+      .column('program_id')
+      .execute();
 
     await db.schema
       .createTable('console_sign_in_failures')

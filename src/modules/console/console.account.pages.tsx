@@ -6,7 +6,7 @@ import { currentUser, setUp, setupOpen, signIn, signOut, waitInWords } from './c
 import { CONSOLE_PATH, clearSession, sessionToken, setSession } from './console.requests.pages.tsx';
 
 /** A password as typed (not trimmed), or empty. */
-const rawText = (body: unknown, name: string) => {
+export const rawText = (body: unknown, name: string) => {
   if (typeof body !== 'object' || body === null) return '';
   const value = (body as Record<string, unknown>)[name];
   return typeof value === 'string' ? value : '';

@@ -18,8 +18,8 @@ export { SESSION_DAYS, waitInWords } from '../../core/portal.ts';
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const MAX_TEXT = 255;
 
-const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+export const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface AccountForm {
   email: string;
@@ -28,11 +28,17 @@ export interface AccountForm {
 
 export type AccountErrors = Partial<Record<keyof AccountForm, string>>;
 
+export function emailProblem(email: string): string | undefined {
+  if (email === '') return 'Enter the e-mail address.';
+  if (email.length > MAX_TEXT || !EMAIL.test(email))
+    return 'Enter a valid e-mail address, like name@example.com.';
+  return undefined;
+}
+
 export function accountProblems(form: AccountForm): AccountErrors {
   const errors: AccountErrors = {};
-  if (form.email === '') errors.email = 'Enter your e-mail address.';
-  else if (form.email.length > MAX_TEXT || !EMAIL.test(form.email))
-    errors.email = 'Enter a valid e-mail address, like name@example.com.';
+  const email = emailProblem(form.email);
+  if (email) errors.email = email;
   if (form.password === '') errors.password = 'Choose a password.';
   else if (form.password.length > MAX_TEXT) errors.password = `Enter at most ${MAX_TEXT} characters.`;
   else {
@@ -97,12 +103,12 @@ export async function setUp(deps: Deps, form: AccountForm & { token: string }): 
   return { kind: 'signed_in', token: await startSession(deps, user) };
 }
 
-type UserRow = NonNullable<Awaited<ReturnType<typeof repository.findUserById>>>;
+export type UserRow = NonNullable<Awaited<ReturnType<typeof repository.findUserById>>>;
 
 /** Changes whenever the password does: a session made before a new password no longer matches. */
 const credentialStamp = (row: UserRow) => digest(`console:${row.password_hash}`).slice(0, 32);
 
-async function startSession(deps: Deps, row: UserRow): Promise<string> {
+export async function startSession(deps: Deps, row: UserRow): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await repository.insertSession(deps.database.db, {
     user_id: Number(row.id),

@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import { renderProblem } from '../../core/messages.ts';
+import { moneyInWords } from '../../core/portal.ts';
 import { dayOf } from '../../core/time.ts';
 import { listCommissions, reviewCommissions } from '../commissions/commissions.service.ts';
 import { findPartnerByRef } from '../partners/partners.service.ts';
@@ -28,7 +29,7 @@ export async function commissionsPage(program: ConsoleProgram, filter: Commissio
     id: row.id,
     partner: names.get(row.partner) ?? row.partner,
     sale: row.transaction ?? (row.kind === 'manual' ? 'Manual' : '—'),
-    amount: `${row.amount.toFixed(2)} ${row.currency}`,
+    amount: moneyInWords(row.amount, row.currency),
     status: row.status,
     created: dayOf(row.created_at),
   }));

@@ -2,12 +2,12 @@ import type { ComponentChildren } from 'preact';
 import { CsrfField } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, mayManageTeam } from './console.programs.service.ts';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
 
 /** The frame of every signed-in console page: the program's sections and the user's sign-out. */
 
-export type Section = 'programs' | 'overview' | 'partners' | 'commissions';
+export type Section = 'programs' | 'overview' | 'partners' | 'commissions' | 'payouts' | 'team';
 
 const sectionsOf = (program: ConsoleProgram): { section: Section; label: string; path: string }[] => [
   { section: 'overview', label: 'Overview', path: '' },
@@ -15,8 +15,10 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
     ? [
         { section: 'partners' as const, label: 'Partners', path: '/partners' },
         { section: 'commissions' as const, label: 'Commissions', path: '/commissions' },
+        { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
       ]
     : []),
+  ...(mayManageTeam(program.role) ? [{ section: 'team' as const, label: 'Team', path: '/team' }] : []),
 ];
 
 export function ConsoleLayout(props: {

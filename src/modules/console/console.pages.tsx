@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { definePages } from '../../pages/plugin.tsx';
 import { consoleAccountRoutes } from './console.account.pages.tsx';
+import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
+import { consoleTeamRoutes } from './console.team.pages.tsx';
 
 /**
  * The owner console, `/admin/…`: the pages a program's owner and team run their programs in. Every
@@ -14,6 +16,8 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleAccountRoutes(app);
   await consoleProgramRoutes(app);
   await consoleReviewRoutes(app);
+  await consoleTeamRoutes(app);
+  await consolePayoutRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);

@@ -14,7 +14,13 @@ import * as repository from './console.repository.ts';
 /** Which programs a console user runs, and the program context its pages act in. */
 
 /** What the pages say of roles and program types. */
-export { type ConsoleRole, mayWrite, roleLabel } from '../../core/console-roles.ts';
+export {
+  type ConsoleRole,
+  consoleRoles,
+  mayManageTeam,
+  mayWrite,
+  roleLabel,
+} from '../../core/console-roles.ts';
 export { isProgramType, type ProgramType, programTypeLabel } from '../../core/program-types.ts';
 
 export interface ConsoleProgramEntry {

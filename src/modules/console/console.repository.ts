@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { ConsoleRole } from '../../core/console-roles.ts';
 import type { DB } from '../../db/tables.ts';
-import type { ConsoleSessionsTable, ConsoleUsersTable } from './console.tables.ts';
+import type { ConsoleInvitesTable, ConsoleSessionsTable, ConsoleUsersTable } from './console.tables.ts';
 import './console.tables.ts';
 
 /** Users, sessions, memberships and failed sign-ins of the owner console. */
@@ -121,4 +121,71 @@ export async function addFailures(db: Kysely<DB>, subjects: readonly string[], n
 
 export async function clearFailures(db: Kysely<DB>, subject: string) {
   await db.deleteFrom('console_sign_in_failures').where('subject', '=', subject).execute();
+}
+
+/** The team of a program: each member's user id, e-mail and role, oldest first. */
+export function membersOf(db: Kysely<DB>, programId: number) {
+  return db
+    .selectFrom('console_members')
+    .innerJoin('console_users', 'console_users.id', 'console_members.user_id')
+    .select(['console_members.user_id', 'console_users.email', 'console_members.role'])
+    .where('console_members.program_id', '=', programId)
+    .orderBy('console_members.created_at')
+    .orderBy('console_members.user_id')
+    .execute();
+}
+
+/** Takes a user off a program's team; answers whether there was such a member. */
+export async function deleteMember(db: Kysely<DB>, programId: number, userId: number) {
+  const result = await db
+    .deleteFrom('console_members')
+    .where('program_id', '=', programId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ends every session of a user (taken off a team, or a new password). */
+export async function deleteSessionsOf(db: Kysely<DB>, userId: number) {
+  await db.deleteFrom('console_sessions').where('user_id', '=', userId).execute();
+}
+
+export async function insertInvite(db: Kysely<DB>, row: Insertable<ConsoleInvitesTable>) {
+  await db.insertInto('console_invites').values(row).execute();
+}
+
+/** An invitation that can still be used, without using it (the page shows its form only then). */
+export function findUsableInvite(db: Kysely<DB>, tokenHash: string, now: string) {
+  return db
+    .selectFrom('console_invites')
+    .select(['id', 'program_id', 'email', 'role'])
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Marks an invitation used, only if it still was usable: two clicks at once accept it once. */
+export async function useInvite(db: Kysely<DB>, id: number, now: string) {
+  const result = await db
+    .updateTable('console_invites')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The invitations of a program not used yet and not expired, newest first. */
+export function openInvites(db: Kysely<DB>, programId: number, now: string) {
+  return db
+    .selectFrom('console_invites')
+    .select(['id', 'email', 'role', 'expires_at'])
+    .where('program_id', '=', programId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
 }

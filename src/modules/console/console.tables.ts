@@ -30,6 +30,18 @@ export interface ConsoleMembersTable {
   created_at: string;
 }
 
+export interface ConsoleInvitesTable {
+  id: Generated<number>;
+  program_id: number;
+  email: string;
+  role: ConsoleRole;
+  token_hash: string;
+  invited_by: number | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface ConsoleSignInFailuresTable {
   subject: string;
   failures: number;
@@ -41,6 +53,7 @@ declare module '../../db/tables.ts' {
     console_users: ConsoleUsersTable;
     console_sessions: ConsoleSessionsTable;
     console_members: ConsoleMembersTable;
+    console_invites: ConsoleInvitesTable;
     console_sign_in_failures: ConsoleSignInFailuresTable;
   }
 }
