@@ -7,7 +7,7 @@ import { CONSOLE_PATH } from './console.requests.pages.tsx';
 
 /** The frame of every signed-in console page: the program's sections and the user's sign-out. */
 
-export type Section = 'programs' | 'overview' | 'partners' | 'commissions' | 'payouts' | 'team';
+export type Section = 'programs' | 'overview' | 'partners' | 'commissions' | 'payouts' | 'team' | 'keys';
 
 const sectionsOf = (program: ConsoleProgram): { section: Section; label: string; path: string }[] => [
   { section: 'overview', label: 'Overview', path: '' },
@@ -18,7 +18,12 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
         { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
       ]
     : []),
-  ...(mayManageTeam(program.role) ? [{ section: 'team' as const, label: 'Team', path: '/team' }] : []),
+  ...(mayManageTeam(program.role)
+    ? [
+        { section: 'team' as const, label: 'Team', path: '/team' },
+        { section: 'keys' as const, label: 'API keys', path: '/keys' },
+      ]
+    : []),
 ];
 
 export function ConsoleLayout(props: {
@@ -27,6 +32,8 @@ export function ConsoleLayout(props: {
   csrf: string;
   program?: ConsoleProgram;
   section: Section;
+  /** Whether the page has a copy button. */
+  copyScript?: boolean;
   children: ComponentChildren;
 }) {
   const { program } = props;
@@ -36,6 +43,7 @@ export function ConsoleLayout(props: {
       title={props.title}
       site={program ? `${program.name} · Vouch console` : 'Vouch console'}
       wide
+      copyScript={props.copyScript ?? false}
       nav={
         <nav class="console" aria-label="Console">
           <ul>

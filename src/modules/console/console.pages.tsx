@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { definePages } from '../../pages/plugin.tsx';
 import { consoleAccountRoutes } from './console.account.pages.tsx';
+import { consoleKeyRoutes } from './console.keys.pages.tsx';
 import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
@@ -18,6 +19,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleReviewRoutes(app);
   await consoleTeamRoutes(app);
   await consolePayoutRoutes(app);
+  await consoleKeyRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);

@@ -23,7 +23,8 @@ import { InvitePage, TeamPage } from './console.team.views.tsx';
 
 /** `/admin/programs/{program}/team` (owners only) and `/admin/invite/{token}`. */
 
-function checkOwner(program: ConsoleProgram) {
+/** Team and keys are the owners': anyone else is refused with 403. */
+export function checkOwner(program: ConsoleProgram) {
   if (!mayManageTeam(program.role))
     throw new PageError(403, 'not an owner', {
       title: 'Not allowed',
