@@ -189,3 +189,14 @@ export function openInvites(db: Kysely<DB>, programId: number, now: string) {
     .limit(100)
     .execute();
 }
+
+/** The operators' addresses (at most 50: notices to a server's operators, not a mailing list). */
+export function operators(db: Kysely<DB>) {
+  return db
+    .selectFrom('console_users')
+    .select('email')
+    .where('operator', '=', true)
+    .orderBy('id')
+    .limit(50)
+    .execute();
+}

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { type ConsoleRole, isConsoleRole, mayManageTeam } from '../../core/console-roles.ts';
 import { hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { formatTimestamp, nowTimestamp } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
 import { queueEmail } from '../../outbox/outbox.ts';
 import { escapeText } from '../../pages/rendered.tsx';
 import { getProgramOrThrow } from '../program/program.service.ts';
@@ -156,4 +158,14 @@ export async function removeMember(program: ConsoleProgram, userId: number) {
   await repository.deleteMember(db, program.ctx.program.id, userId);
   await repository.deleteSessionsOf(db, userId);
   return 'removed' as const;
+}
+
+/**
+ * Whom a program's notices go to: its owners in the console, or, when it has none, the operators
+ * (who own every program). Empty while the console has no users.
+ */
+export async function ownerEmailsOf(db: Kysely<DB>, programId: number): Promise<string[]> {
+  const owners = (await repository.membersOf(db, programId)).filter((m) => m.role === 'owner');
+  if (owners.length > 0) return owners.map((m) => m.email);
+  return (await repository.operators(db)).map((u) => u.email);
 }

@@ -154,6 +154,10 @@ export const programSettingsByType = {
     ),
     onboarding_enabled: Type.Boolean(),
     partner_email_notifications_enabled: Type.Boolean(),
+    new_partner_email_enabled: Type.Boolean({
+      description:
+        "E-mail the program's owners in the owner console when a partner applies and waits for approval (default true; a Vouch extension)",
+    }),
     referral_parameter: ReferralParameter,
     attribution: Attribution,
     commission: CommissionSetting,

@@ -2100,6 +2100,8 @@ export interface components {
                     portal_host: string | null;
                     onboarding_enabled: boolean;
                     partner_email_notifications_enabled: boolean;
+                    /** @description E-mail the program's owners in the owner console when a partner applies and waits for approval (default true; a Vouch extension) */
+                    new_partner_email_enabled: boolean;
                     /** @description Query parameter of referral link URLs (Vouch extension) */
                     referral_parameter: string;
                     /** @description Whether a later click replaces a stored referral cookie (`last_click`, default) or the first one stays (`first_click`); Vouch extension */
@@ -4385,6 +4387,8 @@ export interface components {
                 portal_host?: string | null;
                 onboarding_enabled?: boolean;
                 partner_email_notifications_enabled?: boolean;
+                /** @description E-mail the program's owners in the owner console when a partner applies and waits for approval (default true; a Vouch extension) */
+                new_partner_email_enabled?: boolean;
                 /** @description Query parameter of referral link URLs (Vouch extension) */
                 referral_parameter?: string;
                 /** @description Whether a later click replaces a stored referral cookie (`last_click`, default) or the first one stays (`first_click`); Vouch extension */
