@@ -121,6 +121,9 @@ form > .scroll + .field { margin-top: 1rem; }
   table.stack caption { display: block; }
 }
 .card a { overflow-wrap: anywhere; }
+fieldset.card { min-width: 0; }
+fieldset.card > legend { float: left; width: 100%; padding: 0; margin: 0 0 0.25rem; }
+fieldset.card > legend + * { clear: both; }
 .pager { display: flex; gap: 1rem; margin-top: 0.75rem; }
 ul.programs { list-style: none; padding: 0; margin: 0; }
 ul.programs li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap;

@@ -139,6 +139,19 @@ describeEachDatabase('owner console in a browser', (server, dialect) => {
     await assertAccessible(page, 'team');
     await shot('team');
 
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Days in review before approval').fill('5000');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    assert.match(
+      (await page.locator('#setting-program_settings-commission_hold_days-error').textContent()) ?? '',
+      /3650/,
+    );
+    await assertAccessible(page, 'settings');
+    await shot('settings');
+    await page.getByLabel('Days in review before approval').fill('30');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    assert.match((await page.getByRole('status').textContent()) ?? '', /settings were saved/);
+
     await page.getByRole('link', { name: 'Overview' }).click();
     assert.match((await page.locator('dl.figures').textContent()) ?? '', /Sales1/);
     assert.equal(await page.locator('svg.chart').count(), 4, 'clicks, signups, sales and revenue in USD');

@@ -7,7 +7,15 @@ import { CONSOLE_PATH } from './console.requests.pages.tsx';
 
 /** The frame of every signed-in console page: the program's sections and the user's sign-out. */
 
-export type Section = 'programs' | 'overview' | 'partners' | 'commissions' | 'payouts' | 'team' | 'keys';
+export type Section =
+  | 'programs'
+  | 'overview'
+  | 'partners'
+  | 'commissions'
+  | 'payouts'
+  | 'settings'
+  | 'team'
+  | 'keys';
 
 const sectionsOf = (program: ConsoleProgram): { section: Section; label: string; path: string }[] => [
   { section: 'overview', label: 'Overview', path: '' },
@@ -18,6 +26,7 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
         { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
       ]
     : []),
+  { section: 'settings', label: 'Settings', path: '/settings' },
   ...(mayManageTeam(program.role)
     ? [
         { section: 'team' as const, label: 'Team', path: '/team' },

@@ -6,6 +6,7 @@ import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
+import { consoleSettingsRoutes } from './console.settings.pages.tsx';
 import { consoleTeamRoutes } from './console.team.pages.tsx';
 
 /**
@@ -20,6 +21,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleTeamRoutes(app);
   await consolePayoutRoutes(app);
   await consoleKeyRoutes(app);
+  await consoleSettingsRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);

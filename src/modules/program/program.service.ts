@@ -17,6 +17,8 @@ import { addProgramActivity } from '../counters/counters.figures.repository.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
 
+export type { UpdateProgramBody };
+
 /**
  * The program row (name, website, stored settings) for the modules that need its settings in
  * their own flows: sales read the commission and reward rules, links the website. One prepared
