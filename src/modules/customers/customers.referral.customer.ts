@@ -124,7 +124,7 @@ export async function insertReferralCustomer(
     created_at: createdAt,
     updated_at: now,
   });
-  await insertLink(trx, {
+  const link = await insertLink(trx, {
     program_id: ctx.program.id,
     key: row.key,
     customer_id: row.id,
@@ -132,6 +132,8 @@ export async function insertReferralCustomer(
     created_at: now,
     updated_at: now,
   });
+  // The key is another customer's additional link.
+  if (!link) throw fieldError('key', 'taken');
   // PostgreSQL: the referrer's row is locked and its version moved on (migration 0023) before
   // its count is read, so this signup and a concurrent one written at once (`createAtOnce`) never
   // both take the referrer's first referral.
