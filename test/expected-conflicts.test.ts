@@ -14,7 +14,7 @@ import { describeEachDatabase, type TestProgram, type TestServer } from './harne
 function failedSince(server: TestServer, mark: number): string[] {
   return server.failedQueries.slice(mark).map(({ sql, error }) => {
     const message = error instanceof Error ? error.message : String(error);
-    return `${message} — ${sql.slice(0, 120)}`;
+    return `${message} — ${sql}`;
   });
 }
 

@@ -90,6 +90,7 @@ export async function updateCustomerReferralLink(
     const row = await ctx.database.db.transaction().execute(async (trx) => {
       const link = await getLinkOrThrow(ctx, key, trx);
       if (link.key === body.key) return link;
+      if (await findLinkByKey(trx, ctx.program.id, body.key)) throw fieldError('key', 'taken');
       const now = nowTimestamp(ctx.clock);
       const updated = await updateLink(trx, ctx.program.id, link.id, { key: body.key, updated_at: now });
       if (link.is_default && link.customer_id !== null)

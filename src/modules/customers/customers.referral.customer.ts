@@ -111,7 +111,7 @@ export async function insertReferralCustomer(
   const createdAt = signupTimeOrThrow(input.created_at, now, 'customer.created_at');
   const referrer = input.referrer;
   const selfReferral = referrer !== undefined && isSelfReferral(input.email, referrer.email);
-  const row = await repository.insertCustomer(trx, {
+  const inserted = await repository.insertCustomer(trx, {
     program_id: ctx.program.id,
     public_id: input.id ?? newKey(),
     key: input.key ?? newKey(),
@@ -124,6 +124,8 @@ export async function insertReferralCustomer(
     created_at: createdAt,
     updated_at: now,
   });
+  if ('taken' in inserted) throw fieldError(inserted.taken, 'taken');
+  const row = inserted.inserted;
   const link = await insertLink(trx, {
     program_id: ctx.program.id,
     key: row.key,
