@@ -92,8 +92,16 @@ describeEachDatabase('expected conflicts fail no statement', (server) => {
     assert.deepEqual(failedSince(server(), mark), []);
   });
 
-  test('sales of one buyer at once: every one stored, none failing in the database', async () => {
+  test('sales of one buyer at once, each deciding the next: all stored, none failing in the database', async () => {
     const { p } = await affiliateProgramWithBuyer(server());
+    // A commission for the first 1,000 sales: every sale counts for the next, so sales read
+    // together find their buyer changed and decide again.
+    const commission = { type: 'fixed', value: 1, duration: 'times', duration_value: 1000 };
+    const put = await server().request('PUT', '/v1/program', {
+      token: p.token,
+      body: { program_settings: { commission } },
+    });
+    assert.equal(put.status, 200, put.text);
     const mark = server().failedQueries.length;
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -108,6 +116,12 @@ describeEachDatabase('expected conflicts fail no statement', (server) => {
     for (const reply of replies) assert.equal(reply.status, 200, reply.text);
     const listed = await server().request('GET', '/v1/transactions?limit=250', { token: p.token });
     assert.equal(listed.body.data.length, 20);
+    const partner = await server().request('GET', '/v1/partners?limit=1', { token: p.token });
+    const [entry] = partner.body.data;
+    assert.ok(entry);
+    const detail = await server().request('GET', `/v1/partners/${entry.id}`, { token: p.token });
+    // Each decided on the sales before it, and counted once.
+    assert.equal(detail.body.data.referrals.sales_count, 20);
     assert.deepEqual(failedSince(server(), mark), []);
   });
 });
