@@ -78,6 +78,40 @@ describeEachDatabase('expected conflicts fail no statement', (server) => {
     assert.deepEqual(failedSince(server(), mark), []);
   });
 
+  test('a taken webhook key, subscriber e-mail or portal host: 422 on the field', async () => {
+    const p = await server().newProgram('newsletter');
+    const [own, other] = [await server().newProgram('affiliate'), await server().newProgram('affiliate')];
+    const mark = server().failedQueries.length;
+    const hook = {
+      key: 'hook',
+      name: 'Orders',
+      url: 'https://hooks.example.com/vouch',
+      events: ['subscriber.created'],
+    };
+    assert.equal((await post(p, '/v1/webhooks', hook)).status, 200);
+    assert.deepEqual((await post(p, '/v1/webhooks', hook)).error.errors, taken('key'));
+    const one = await post(p, '/v1/subscribers', { email: 'one@example.com' });
+    assert.ok(one.status < 300, one.text);
+    const two = await post(p, '/v1/subscribers', { email: 'two@example.com' });
+    assert.ok(two.status < 300, two.text);
+    const renamed = await server().request('PUT', `/v1/subscribers/${two.body.data.id}`, {
+      token: p.token,
+      body: { update: { email: 'ONE@example.com' } },
+    });
+    assert.deepEqual(renamed.error.errors, taken('update.email'));
+    const host = `portal-${p.publicId.toLowerCase()}.example.com`;
+    const setHost = (program: TestProgram) =>
+      server().request('PUT', '/v1/program', {
+        token: program.token,
+        body: { program_settings: { portal_host: host } },
+      });
+    assert.equal((await setHost(own)).status, 200);
+    const hostTaken = await setHost(other);
+    assert.equal(hostTaken.status, 422, hostTaken.text);
+    assert.deepEqual(Object.keys(hostTaken.error.errors), ['program_settings.portal_host']);
+    assert.deepEqual(failedSince(server(), mark), []);
+  });
+
   test('a replayed sale answers the stored one; another with its key is a 422', async () => {
     const { p } = await affiliateProgramWithBuyer(server());
     const mark = server().failedQueries.length;
