@@ -53,32 +53,32 @@ export async function executeGated(db: Kysely<DB>, write: GatedWrite): Promise<G
   };
   const ctes: string[] = [];
   const guardNames = write.guards.map((guard, i) => {
-    ctes.push(`g${i} as (${bind(guard)})`);
-    return `g${i}`;
+    ctes.push(`gate_g${i} as (${bind(guard)})`);
+    return `gate_g${i}`;
   });
   const held = guardNames.map((name) => `exists (select 1 from ${name})`);
   if (write.absent) {
-    ctes.push(`a as (${bind(write.absent)})`);
-    held.push('not exists (select 1 from a)');
+    ctes.push(`gate_a as (${bind(write.absent)})`);
+    held.push('not exists (select 1 from gate_a)');
   }
   const current = held.length > 0 ? held.join(' and ') : 'true';
   const skipTaken = write.keyed.rows === 1 ? ' on conflict do nothing' : '';
-  ctes.push(`k as (${gatedWrite(bind(write.keyed.statement), current, `${skipTaken} returning 1`)})`);
-  const complete = `(select count(*) from k) = ${write.keyed.rows}`;
+  ctes.push(`gate_k as (${gatedWrite(bind(write.keyed.statement), current, `${skipTaken} returning 1`)})`);
+  const complete = `(select count(*) from gate_k) = ${write.keyed.rows}`;
   const names = write.statements.map((statement, i) => {
-    ctes.push(`w${i} as (${gatedWrite(bind(statement), complete, ' returning 1')})`);
-    return `w${i}`;
+    ctes.push(`gate_w${i} as (${gatedWrite(bind(statement), complete, ' returning 1')})`);
+    return `gate_w${i}`;
   });
   // Each write is counted in the order given: the subqueries run in that order, and so take
   // their rows' locks in the order every writer takes them (db/together.ts).
-  const counted = ['k', ...names].map((name) => `(select count(*) from ${name}) as ${name}`);
+  const counted = ['gate_k', ...names].map((name) => `(select count(*) from ${name}) as ${name}`);
   const sql = `with ${ctes.join(', ')} select (${current}) as current, ${counted.join(', ')}`;
-  const result = await db.executeQuery<{ current: boolean; k: number | bigint | string }>(
+  const result = await db.executeQuery<{ current: boolean; gate_k: number | bigint | string }>(
     CompiledQuery.raw(sql, parameters),
   );
   const row = result.rows[0];
   if (!row?.current) return 'changed';
-  return Number(row.k) === write.keyed.rows ? 'written' : 'taken';
+  return Number(row.gate_k) === write.keyed.rows ? 'written' : 'taken';
 }
 
 /**
