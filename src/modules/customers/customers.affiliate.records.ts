@@ -96,7 +96,7 @@ export async function insertAffiliateCustomer(
   const now = nowTimestamp(ctx.clock);
   const createdAt = signupTimeOrThrow(input.created_at, now, `${prefix}created_at`);
   const selfReferral = isSelfReferral(input.email, partner.email);
-  const row = await insertCustomer(trx, {
+  const inserted = await insertCustomer(trx, {
     program_id: programId,
     public_id: newKey(),
     key,
@@ -110,6 +110,9 @@ export async function insertAffiliateCustomer(
     created_at: createdAt,
     updated_at: now,
   });
+  // Taken since the checks above, by a request that committed in between.
+  if ('taken' in inserted) throw fieldError(`${prefix}${inserted.taken}`, 'taken');
+  const row = inserted.inserted;
   const signup = { [partnerMetrics.signups]: 1 };
   await addToEntityCounters(trx, programId, { kind: 'partner', id: partner.id }, signup);
   if (linkId !== undefined) await addToEntityCounters(trx, programId, { kind: 'link', id: linkId }, signup);

@@ -42,8 +42,27 @@ export async function readPartnerCounters(db: Kysely<DB>, programId: number, par
 
 /** Partner queries; every one is scoped by the program. */
 
-export async function insertPartner(db: Kysely<DB>, values: Insertable<PartnersTable>) {
-  return db.insertInto('partners').values(values).returningAll().executeTakeFirstOrThrow();
+/** A new partner, or the business field whose value another partner holds (ADR 0053). */
+export type PartnerInsert = { inserted: PartnerRow } | { taken: 'id' | 'email' };
+
+/**
+ * Inserts unless a unique key (`public_id`, `email` in any case) holds the values: nothing is
+ * raised in the database. PostgreSQL waits for a concurrent holder to commit before it skips, so
+ * the look-up after it sees the holder.
+ */
+export async function insertPartner(
+  db: Kysely<DB>,
+  values: Insertable<PartnersTable>,
+): Promise<PartnerInsert> {
+  const row = await db
+    .insertInto('partners')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return { inserted: row };
+  const sameId = await findPartnerBy(db, values.program_id, 'public_id', values.public_id);
+  return { taken: sameId ? 'id' : 'email' };
 }
 
 export async function findPartnerBy(
@@ -75,6 +94,25 @@ export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: 
 export async function findPartnerByLinkKey(db: Kysely<DB>, programId: number, key: string) {
   return (await selectPartnerByLinkKey(db, { programId, key }))[0];
 }
+
+/**
+ * Changes a partner unless its new e-mail is another partner's (in any case): checked first, in
+ * the caller's transaction, so the usual refusal raises nothing in the database (ADR 0053).
+ */
+export async function updatePartnerUnlessTaken(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<PartnersTable>,
+): Promise<PartnerUpdate> {
+  if (typeof values.email === 'string') {
+    const holder = await findPartnerBy(db, programId, 'email', values.email);
+    if (holder && holder.id !== id) return { taken: 'email' };
+  }
+  return { updated: await updatePartner(db, programId, id, values) };
+}
+
+export type PartnerUpdate = { updated: PartnerRow } | { taken: 'email' };
 
 export async function updatePartner(
   db: Kysely<DB>,

@@ -10,7 +10,6 @@ import { type ProgramType, programTypeLabel } from '../../core/program-types.ts'
 import { isTimeZone } from '../../core/report-buckets.ts';
 import { ShortCache } from '../../core/short-cache.ts';
 import { millisOn, nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
 import { addProgramActivity } from '../counters/counters.figures.repository.ts';
@@ -134,18 +133,14 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
       : {}),
     updated_at: nowTimestamp(ctx.clock),
   };
-  try {
-    await repository.updateProgram(ctx.database.db, ctx.program.id, values);
-    pageProgramCaches.get(ctx.database)?.clear();
-  } catch (error) {
-    if (uniqueViolationColumn(error) === 'portal_host')
-      throw fieldError(
-        'program_settings.portal_host',
-        'refused',
-        'The portal host is used by another program.',
-      );
-    throw error;
-  }
+  const written = await repository.updateProgramUnlessHostTaken(ctx.database.db, ctx.program.id, values);
+  if (!written)
+    throw fieldError(
+      'program_settings.portal_host',
+      'refused',
+      'The portal host is used by another program.',
+    );
+  pageProgramCaches.get(ctx.database)?.clear();
 }
 
 export async function getKeyCheck(ctx: ProgramContext) {
