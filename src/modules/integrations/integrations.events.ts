@@ -92,7 +92,7 @@ export async function rerunStoredEvent(
  * customer that were unattributed until this customer was linked. A fault leaves them as they
  * were (a later event or a retry runs them).
  */
-async function runWoken(
+export async function runWoken(
   ctx: ProgramContext,
   provider: BillingProvider,
   wakes: NonNullable<EventOutcome['wakes']>,

@@ -3,6 +3,7 @@ import { type BillingProvider, billingReaders } from '../../core/billing.ts';
 import { AppError } from '../../core/errors.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { readPageProgram } from '../program/program.service.ts';
+import { receiveAtOnce } from './integrations.at-once.ts';
 import { rerunStoredEvent, runClaimedEvent } from './integrations.events.ts';
 import * as repository from './integrations.repository.ts';
 import { presentEvent } from './integrations.service.ts';
@@ -62,12 +63,12 @@ async function receive(
     },
   };
   const now = nowTimestamp(deps.clock);
-  const claimed = await repository.claimEvent(db, {
+  const claim = {
     program_id: program.id,
     provider,
     event_id: envelope.eventId,
     type: envelope.type,
-    status: 'processing',
+    status: 'processing' as const,
     reason: null,
     payload: raw.toString('utf8'),
     transaction_key: null,
@@ -77,7 +78,10 @@ async function receive(
     once_id: null,
     created_at: now,
     updated_at: now,
-  });
+  };
+  const atOnce = await receiveAtOnce(ctx, provider, claim, billingReaders[provider].action(event));
+  if (atOnce) return { ...atOnce, duplicate: false };
+  const claimed = await repository.claimEvent(db, claim);
   if (!claimed) {
     const stored = await repository.findEvent(db, program.id, provider, envelope.eventId);
     if (!stored) throw new Error('a claimed event vanished');

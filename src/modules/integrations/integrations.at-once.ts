@@ -1,0 +1,112 @@
+import type { Insertable } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import {
+  type AttributionStep,
+  attributionSteps,
+  type BillingAction,
+  type BillingProvider,
+} from '../../core/billing.ts';
+import { nowTimestamp } from '../../core/time.ts';
+import { type EventOutcome, eventSaleOf, saleRecorded, saleUnattributed } from './integrations.apply.ts';
+import { isRefusal, runWoken } from './integrations.events.ts';
+import * as receipts from './integrations.receive.repository.ts';
+import { type Credit, promotionCodeExists, recordEventSale } from './integrations.sales.ts';
+import type { BillingEventsTable } from './integrations.tables.ts';
+
+/**
+ * The usual delivery in one write (ADR 0103): a new event that is a sale, or that asks nothing,
+ * is logged, applied and settled in one write transaction, so it costs one commit (on SQLite, a
+ * place in the write batcher's group commit) instead of one per step, and nothing is read back.
+ * The sale is credited by the first way the attribution order names; the sale reads its buyer
+ * itself, so a sale credited by its buyer is not looked up first.
+ *
+ * Answers undefined, having stored nothing, whenever the claimed path (integrations.events.ts)
+ * must decide: the event is stored already (a redelivery, or one taken over from a stopped
+ * process), it is a refund or a customer, or the services refused the first credit (the claimed
+ * path then tries the next way, or records the refusal as `failed`). A passing fault is thrown:
+ * nothing was stored, the processor's retry runs the event.
+ */
+export async function receiveAtOnce(
+  ctx: ProgramContext,
+  provider: BillingProvider,
+  claim: Insertable<BillingEventsTable>,
+  action: BillingAction,
+) {
+  const planned = await plan(ctx, claim.type, action);
+  if (!planned) return undefined;
+  const programId = ctx.program.id;
+  let settled: { id: number; outcome: EventOutcome } | undefined;
+  try {
+    settled = await ctx.database.inWriteTransaction(async (trx) => {
+      const id = await receipts.claimNewEvent(trx, claim);
+      if (id === undefined) return undefined;
+      const { sale } = planned;
+      const outcome = sale
+        ? saleRecorded(
+            sale.step,
+            sale.sale,
+            await recordEventSale(ctx, sale.sale, sale.buyer, sale.credit, trx),
+            sale.processorCustomer,
+            sale.refs,
+          )
+        : planned.outcome;
+      await receipts.settleEvent(
+        trx,
+        programId,
+        provider,
+        id,
+        {
+          status: outcome.status,
+          reason: outcome.reason,
+          transaction_key: outcome.transactionKey ?? null,
+          customer_key: outcome.customerKey ?? null,
+          processor_customer: outcome.processorCustomer ?? null,
+          updated_at: nowTimestamp(ctx.clock),
+        },
+        sale && { key: sale.sale.key, amountMicros: sale.sale.amountMicros, refs: sale.refs },
+      );
+      return { id, outcome };
+    });
+  } catch (error) {
+    if (isRefusal(error)) return undefined;
+    throw error;
+  }
+  if (!settled) return undefined;
+  const { id, outcome } = settled;
+  if (outcome.wakes) await runWoken(ctx, provider, outcome.wakes, ctx.log);
+  return { id, event_id: claim.event_id, type: claim.type, status: outcome.status, reason: outcome.reason };
+}
+
+type PlannedSale = Exclude<ReturnType<typeof eventSaleOf>, EventOutcome> & {
+  credit: Credit;
+  step: AttributionStep;
+  refs: readonly string[];
+};
+
+type Plan = { outcome: EventOutcome; sale?: undefined } | { outcome?: undefined; sale: PlannedSale };
+
+/** What the event will do, decided before the write; undefined for the claimed path's events. */
+async function plan(ctx: ProgramContext, type: string, action: BillingAction): Promise<Plan | undefined> {
+  switch (action.kind) {
+    case 'ignore':
+      return { outcome: { status: 'ignored', reason: action.reason } };
+    case 'invalid':
+      return { outcome: { status: 'failed', reason: action.reason } };
+    case 'customer':
+    case 'refund':
+      return undefined;
+    case 'sale':
+      break;
+  }
+  const planned = eventSaleOf({ type }, action);
+  if ('status' in planned) return { outcome: planned };
+  const [step] = attributionSteps(action.buyer);
+  if (!step) return { outcome: saleUnattributed(planned.processorCustomer) };
+  let credit: Credit;
+  if (step.by === 'referral') credit = { by: 'referral', key: step.value };
+  else if (step.by === 'customer') credit = { by: 'customer' };
+  // A code is the last way: one that is not the program's leaves the sale unattributed.
+  else if (await promotionCodeExists(ctx, step.value)) credit = { by: 'promotion_code', code: step.value };
+  else return { outcome: saleUnattributed(planned.processorCustomer) };
+  return { sale: { ...planned, credit, step, refs: action.refs } };
+}
