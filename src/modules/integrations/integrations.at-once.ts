@@ -34,45 +34,35 @@ export async function receiveAtOnce(
 ) {
   const planned = await plan(ctx, claim.type, action);
   if (!planned) return undefined;
-  const programId = ctx.program.id;
-  let settled: { id: number; outcome: EventOutcome } | undefined;
-  try {
-    settled = await ctx.database.inWriteTransaction(async (trx) => {
-      const id = await receipts.claimNewEvent(trx, claim);
-      if (id === undefined) return undefined;
+  const written = await receipts.eventWriterOf(ctx.database)({
+    programId: ctx.program.id,
+    provider,
+    claim,
+    apply: async (trx) => {
       const { sale } = planned;
-      const outcome = sale
-        ? saleRecorded(
-            sale.step,
-            sale.sale,
-            await recordEventSale(ctx, sale.sale, sale.buyer, sale.credit, trx),
-            sale.processorCustomer,
-            sale.refs,
-          )
-        : planned.outcome;
-      await receipts.settleEvent(
-        trx,
-        programId,
-        provider,
-        id,
-        {
-          status: outcome.status,
-          reason: outcome.reason,
-          transaction_key: outcome.transactionKey ?? null,
-          customer_key: outcome.customerKey ?? null,
-          processor_customer: outcome.processorCustomer ?? null,
-          updated_at: nowTimestamp(ctx.clock),
-        },
-        sale && { key: sale.sale.key, amountMicros: sale.sale.amountMicros, refs: sale.refs },
-      );
-      return { id, outcome };
-    });
-  } catch (error) {
-    if (isRefusal(error)) return undefined;
-    throw error;
-  }
-  if (!settled) return undefined;
-  const { id, outcome } = settled;
+      if (!sale) return planned.outcome;
+      const customerKey = await recordEventSale(ctx, sale.sale, sale.buyer, sale.credit, trx);
+      return saleRecorded(sale.step, sale.sale, customerKey, sale.processorCustomer, sale.refs);
+    },
+    settle: (outcome) => ({
+      settlement: {
+        status: outcome.status,
+        reason: outcome.reason,
+        transaction_key: outcome.transactionKey ?? null,
+        customer_key: outcome.customerKey ?? null,
+        processor_customer: outcome.processorCustomer ?? null,
+        updated_at: nowTimestamp(ctx.clock),
+      },
+      sale: planned.sale && {
+        key: planned.sale.sale.key,
+        amountMicros: planned.sale.sale.amountMicros,
+        refs: planned.sale.refs,
+      },
+    }),
+    refused: isRefusal,
+  });
+  if (written === 'stored' || written === 'refused') return undefined;
+  const { id, outcome } = written;
   if (outcome.wakes) await runWoken(ctx, provider, outcome.wakes, ctx.log);
   return { id, event_id: claim.event_id, type: claim.type, status: outcome.status, reason: outcome.reason };
 }

@@ -1,14 +1,25 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { BillingProvider } from '../../core/billing.ts';
+import type { Database } from '../../db/database.ts';
+import { pick } from '../../db/locks.ts';
 import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { executeTogether } from '../../db/together.ts';
+import { releaseEvent } from './integrations.repository.ts';
 import type { BillingEventStatus, BillingEventsTable } from './integrations.tables.ts';
 
 /**
- * The writes of an event recorded and applied in one write transaction (integrations.at-once.ts),
- * compiled once: the claim of the event's row, then its outcome with the sale's ids, as one
- * statement on PostgreSQL (db/together.ts).
+ * How a new event is written (integrations.at-once.ts): its row claimed, the event applied, its
+ * outcome settled with the sale's ids. The service gives the steps; the writer chooses, by
+ * database, how they reach the rows (ADR 0103):
+ * - SQLite: all in one write transaction, which the write batcher's group commit shares with
+ *   the writes that arrive together (one writer, where a commit costs more than the statements);
+ * - PostgreSQL: each step on its own, no transaction held between them: the claim, the sale by
+ *   the transactions service's own strategy (read unlocked, written guarded, coalesced with the
+ *   program's other sales), the settlement as one statement. A transaction held across the
+ *   sale's round trips would keep a pooled connection through as many turns of a loaded event
+ *   loop, and the pool, not the database, would bound the rate.
+ * Statements are compiled once.
  */
 
 type NewEvent = Insertable<BillingEventsTable>;
@@ -37,9 +48,16 @@ const insertClaim = definePreparedQuery<{ id: number }, NewEvent>((db, param) =>
 );
 
 /** Inserts the event's row; its id, or undefined when this processor event id is stored already. */
-export async function claimNewEvent(db: Kysely<DB>, values: NewEvent): Promise<number | undefined> {
+async function claimNewEvent(db: Kysely<DB>, values: NewEvent): Promise<number | undefined> {
   const [row] = await insertClaim(db, values);
   return row ? Number(row.id) : undefined;
+}
+
+/** A sale recorded from an event: its key, amount and the ids a refund may name it by. */
+export interface SaleIds {
+  key: string;
+  amountMicros: bigint;
+  refs: readonly string[];
 }
 
 export interface EventSettlement {
@@ -119,13 +137,13 @@ function refsStatement(db: Kysely<DB>, sale: SaleParams, refs: readonly string[]
  * Writes the outcome of a claimed event and, when it recorded a sale, the sale's amount and the
  * ids a refund may name it by (its key first): one statement on PostgreSQL.
  */
-export async function settleEvent(
+async function settleEvent(
   db: Kysely<DB>,
   programId: number,
   provider: BillingProvider,
   id: number,
   settlement: EventSettlement,
-  sale?: { key: string; amountMicros: bigint; refs: readonly string[] },
+  sale?: SaleIds,
 ): Promise<void> {
   const statements = [updateSettled.statement(db, { ...settlement, programId, id })];
   if (sale) {
@@ -136,4 +154,73 @@ export async function settleEvent(
     );
   }
   await executeTogether(db, statements);
+}
+
+/** What writing a new event takes; the service decides every step. */
+export interface EventWrite<Outcome> {
+  programId: number;
+  provider: BillingProvider;
+  claim: NewEvent;
+  /** Applies the event: inside `trx` when given (the claim's transaction), else each write on its own. */
+  apply(trx: Kysely<DB> | undefined): Promise<Outcome>;
+  settle(outcome: Outcome): { settlement: EventSettlement; sale?: SaleIds | undefined };
+  /** Whether an error of `apply` hands the event to the claimed path. */
+  refused(error: unknown): boolean;
+}
+
+/**
+ * The event written, with its row's id and what applying it answered; `stored` when its event id
+ * is stored already; `refused` when `apply` refused (nothing of the event is kept).
+ */
+export type EventWritten<Outcome> = { id: number; outcome: Outcome } | 'stored' | 'refused';
+
+export type EventWriter = <Outcome>(write: EventWrite<Outcome>) => Promise<EventWritten<Outcome>>;
+
+/** The writer of new events, chosen once by database. */
+export function eventWriterOf(
+  database: Pick<Database, 'db' | 'dialect' | 'inWriteTransaction'>,
+): EventWriter {
+  return pick<EventWriter>(database, {
+    sqlite: (write) => writeInOne(database, write),
+    postgres: (write) => writeStepByStep(database.db, write),
+  });
+}
+
+async function writeInOne<Outcome>(
+  database: Pick<Database, 'inWriteTransaction'>,
+  write: EventWrite<Outcome>,
+): Promise<EventWritten<Outcome>> {
+  try {
+    return await database.inWriteTransaction(async (trx) => {
+      const id = await claimNewEvent(trx, write.claim);
+      if (id === undefined) return 'stored' as const;
+      const outcome = await write.apply(trx);
+      const { settlement, sale } = write.settle(outcome);
+      await settleEvent(trx, write.programId, write.provider, id, settlement, sale);
+      return { id, outcome };
+    });
+  } catch (error) {
+    if (write.refused(error)) return 'refused';
+    throw error;
+  }
+}
+
+async function writeStepByStep<Outcome>(
+  db: Kysely<DB>,
+  write: EventWrite<Outcome>,
+): Promise<EventWritten<Outcome>> {
+  const id = await claimNewEvent(db, write.claim);
+  if (id === undefined) return 'stored';
+  let outcome: Outcome;
+  try {
+    outcome = await write.apply(undefined);
+  } catch (error) {
+    // The claim is forgotten: the claimed path (refused) or the processor's retry (a fault) runs it.
+    await releaseEvent(db, write.programId, id).catch(() => {});
+    if (write.refused(error)) return 'refused';
+    throw error;
+  }
+  const { settlement, sale } = write.settle(outcome);
+  await settleEvent(db, write.programId, write.provider, id, settlement, sale);
+  return { id, outcome };
 }

@@ -6,7 +6,7 @@ import { readPageProgram } from '../program/program.service.ts';
 import { receiveAtOnce } from './integrations.at-once.ts';
 import { rerunStoredEvent, runClaimedEvent } from './integrations.events.ts';
 import * as repository from './integrations.repository.ts';
-import { presentEvent } from './integrations.service.ts';
+import { deliverySecret, presentEvent } from './integrations.service.ts';
 import { verifyEvent } from './integrations.verify.ts';
 
 /**
@@ -44,11 +44,11 @@ async function receive(
   const program = await readPageProgram(deps, { publicId: programPublicId });
   if (!program || program.type === 'newsletter') throw new AppError('not_found', 'Program not found.');
   const db = deps.database.db;
-  const integration = await repository.findIntegration(db, program.id, provider);
-  if (!integration?.active) {
+  const secret = await deliverySecret(deps, program.id, provider);
+  if (secret === undefined) {
     throw new AppError('not_found', `The ${provider} integration of this program is not set up or is off.`);
   }
-  const event = await verifyEvent(provider, raw, signature, deps.secrets.open(integration.secret));
+  const event = await verifyEvent(provider, raw, signature, secret);
   const envelope = billingReaders[provider].envelope(event);
   if (!envelope) throw new AppError('bad_request', 'The event has no id or type.');
   const ctx: ProgramContext = {
