@@ -14,38 +14,39 @@ import { type Credit, promotionCodeExists, recordEventSale } from './integration
 import type { BillingEventsTable } from './integrations.tables.ts';
 
 /**
- * The usual delivery in one write (ADR 0103): a new event that is a sale, or that asks nothing,
- * is logged, applied and settled in one write transaction, so it costs one commit (on SQLite, a
- * place in the write batcher's group commit) instead of one per step, and nothing is read back.
- * The sale is credited by the first way the attribution order names; the sale reads its buyer
- * itself, so a sale credited by its buyer is not looked up first.
+ * The usual delivery at once (ADR 0103): a new event that is a sale, or that asks nothing, is
+ * applied and logged once with its outcome by the event writer (integrations.receive.repository.ts:
+ * on SQLite in one write transaction, on PostgreSQL in steps that hold no transaction), and
+ * nothing is read back. The sale is credited by the first way the attribution order names; the
+ * sale reads its buyer itself, so a sale credited by its buyer is not looked up first.
  *
- * Answers undefined, having stored nothing, whenever the claimed path (integrations.events.ts)
- * must decide: the event is stored already (a redelivery, or one taken over from a stopped
- * process), it is a refund or a customer, or the services refused the first credit (the claimed
- * path then tries the next way, or records the refusal as `failed`). A passing fault is thrown:
- * nothing was stored, the processor's retry runs the event.
+ * Answers undefined, having logged nothing, whenever the claimed path (integrations.events.ts)
+ * must answer: the event is stored already (a redelivery, or one claimed by a run that stopped),
+ * it is a refund or a customer, or the services refused the first credit (the claimed path then
+ * tries the next way, or logs the refusal as `failed`). A passing fault is thrown with nothing
+ * logged: the processor's retry runs the event (a sale it recorded meanwhile is then replayed).
  */
 export async function receiveAtOnce(
   ctx: ProgramContext,
   provider: BillingProvider,
-  claim: Insertable<BillingEventsTable>,
+  received: Insertable<BillingEventsTable>,
   action: BillingAction,
 ) {
-  const planned = await plan(ctx, claim.type, action);
+  const planned = await plan(ctx, received.type, action);
   if (!planned) return undefined;
   const written = await receipts.eventWriterOf(ctx.database)({
     programId: ctx.program.id,
     provider,
-    claim,
+    eventId: received.event_id,
     apply: async (trx) => {
       const { sale } = planned;
       if (!sale) return planned.outcome;
       const customerKey = await recordEventSale(ctx, sale.sale, sale.buyer, sale.credit, trx);
       return saleRecorded(sale.step, sale.sale, customerKey, sale.processorCustomer, sale.refs);
     },
-    settle: (outcome) => ({
-      settlement: {
+    settled: (outcome) => ({
+      row: {
+        ...received,
         status: outcome.status,
         reason: outcome.reason,
         transaction_key: outcome.transactionKey ?? null,
@@ -64,7 +65,13 @@ export async function receiveAtOnce(
   if (written === 'stored' || written === 'refused') return undefined;
   const { id, outcome } = written;
   if (outcome.wakes) await runWoken(ctx, provider, outcome.wakes, ctx.log);
-  return { id, event_id: claim.event_id, type: claim.type, status: outcome.status, reason: outcome.reason };
+  return {
+    id,
+    event_id: received.event_id,
+    type: received.type,
+    status: outcome.status,
+    reason: outcome.reason,
+  };
 }
 
 type PlannedSale = Exclude<ReturnType<typeof eventSaleOf>, EventOutcome> & {

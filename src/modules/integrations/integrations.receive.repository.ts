@@ -4,27 +4,45 @@ import type { Database } from '../../db/database.ts';
 import { pick } from '../../db/locks.ts';
 import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { executeTogether } from '../../db/together.ts';
-import { releaseEvent } from './integrations.repository.ts';
+import { queryTogether } from '../../db/together.ts';
 import type { BillingEventStatus, BillingEventsTable } from './integrations.tables.ts';
 
 /**
- * How a new event is written (integrations.at-once.ts): its row claimed, the event applied, its
- * outcome settled with the sale's ids. The service gives the steps; the writer chooses, by
- * database, how they reach the rows (ADR 0103):
- * - SQLite: all in one write transaction, which the write batcher's group commit shares with
- *   the writes that arrive together (one writer, where a commit costs more than the statements);
- * - PostgreSQL: each step on its own, no transaction held between them: the claim, the sale by
+ * How a new event is written (integrations.at-once.ts, ADR 0103): looked for, applied, and logged
+ * once with its outcome and the sale's ids. The service gives the steps; the writer chooses, by
+ * database, how they reach the rows:
+ * - SQLite: all in one write transaction, which the write batcher's group commit shares with the
+ *   writes that arrive together (one writer, where a commit costs more than the statements);
+ * - PostgreSQL: each step on its own, no transaction held between them: the look-up, the sale by
  *   the transactions service's own strategy (read unlocked, written guarded, coalesced with the
- *   program's other sales), the settlement as one statement. A transaction held across the
- *   sale's round trips would keep a pooled connection through as many turns of a loaded event
- *   loop, and the pool, not the database, would bound the rate.
+ *   program's other sales), then the log row and the sale's ids as one statement. A transaction
+ *   held across the sale's round trips keeps a pooled connection through as many turns of a
+ *   loaded event loop: the pool, not the database, then bounds the rate.
+ * The row is written once, settled: no `processing` claim to update (on PostgreSQL a claim costs
+ * a commit, and its update a second version of a row that carries the payload). Two deliveries of
+ * one event at once both apply it, which the sale's key makes one sale (the later one replays);
+ * the log row's unique event id keeps one row, and the later delivery answers `stored`.
  * Statements are compiled once.
  */
 
 type NewEvent = Insertable<BillingEventsTable>;
 
-const insertClaim = definePreparedQuery<{ id: number }, NewEvent>((db, param) =>
+/** A settled event's row. */
+export type SettledEvent = NewEvent & { status: Exclude<BillingEventStatus, 'processing'> };
+
+const selectStored = definePreparedQuery<
+  { id: number },
+  { programId: number; provider: string; eventId: string }
+>((db, param) =>
+  db
+    .selectFrom('billing_events')
+    .select('id')
+    .where('program_id', '=', param('programId'))
+    .where('provider', '=', param('provider') as BillingProvider)
+    .where('event_id', '=', param('eventId')),
+);
+
+const insertSettled = definePreparedQuery<{ id: number }, NewEvent>((db, param) =>
   db
     .insertInto('billing_events')
     .values({
@@ -47,43 +65,12 @@ const insertClaim = definePreparedQuery<{ id: number }, NewEvent>((db, param) =>
     .returning('id'),
 );
 
-/** Inserts the event's row; its id, or undefined when this processor event id is stored already. */
-async function claimNewEvent(db: Kysely<DB>, values: NewEvent): Promise<number | undefined> {
-  const [row] = await insertClaim(db, values);
-  return row ? Number(row.id) : undefined;
-}
-
 /** A sale recorded from an event: its key, amount and the ids a refund may name it by. */
 export interface SaleIds {
   key: string;
   amountMicros: bigint;
   refs: readonly string[];
 }
-
-export interface EventSettlement {
-  status: Exclude<BillingEventStatus, 'processing'>;
-  reason: string | null;
-  transaction_key: string | null;
-  customer_key: string | null;
-  processor_customer: string | null;
-  updated_at: string;
-}
-
-const updateSettled = definePreparedQuery<never, EventSettlement & { programId: number; id: number }>(
-  (db, param) =>
-    db
-      .updateTable('billing_events')
-      .set({
-        status: param('status'),
-        reason: param('reason'),
-        transaction_key: param('transaction_key'),
-        customer_key: param('customer_key'),
-        processor_customer: param('processor_customer'),
-        updated_at: param('updated_at'),
-      })
-      .where('program_id', '=', param('programId'))
-      .where('id', '=', param('id')),
-);
 
 interface SaleParams {
   programId: number;
@@ -134,43 +121,53 @@ function refsStatement(db: Kysely<DB>, sale: SaleParams, refs: readonly string[]
 }
 
 /**
- * Writes the outcome of a claimed event and, when it recorded a sale, the sale's amount and the
- * ids a refund may name it by (its key first): one statement on PostgreSQL.
+ * Logs the settled event and, when it recorded a sale, the sale's amount and the ids a refund may
+ * name it by (its key first): one statement on PostgreSQL. Its id, or undefined when its event id
+ * is stored already.
  */
-async function settleEvent(
-  db: Kysely<DB>,
-  programId: number,
-  provider: BillingProvider,
-  id: number,
-  settlement: EventSettlement,
-  sale?: SaleIds,
-): Promise<void> {
-  const statements = [updateSettled.statement(db, { ...settlement, programId, id })];
+async function logSettled(db: Kysely<DB>, row: SettledEvent, sale: SaleIds | undefined) {
+  const statements = [insertSettled.statement(db, row)];
   if (sale) {
-    const params = { programId, provider, key: sale.key, amount: sale.amountMicros };
+    const params = {
+      programId: row.program_id,
+      provider: row.provider,
+      key: sale.key,
+      amount: sale.amountMicros,
+    };
     statements.push(
       insertSale.statement(db, params),
       refsStatement(db, params, [...new Set([sale.key, ...sale.refs])]),
     );
   }
-  await executeTogether(db, statements);
+  const [logged] = await queryTogether<{ id: number }>(db, statements);
+  return logged ? Number(logged.id) : undefined;
+}
+
+async function isStored(db: Kysely<DB>, write: EventWrite<unknown>) {
+  const [row] = await selectStored(db, {
+    programId: write.programId,
+    provider: write.provider,
+    eventId: write.eventId,
+  });
+  return row !== undefined;
 }
 
 /** What writing a new event takes; the service decides every step. */
 export interface EventWrite<Outcome> {
   programId: number;
   provider: BillingProvider;
-  claim: NewEvent;
-  /** Applies the event: inside `trx` when given (the claim's transaction), else each write on its own. */
+  eventId: string;
+  /** Applies the event: inside `trx` when given (the log row's transaction), else each write on its own. */
   apply(trx: Kysely<DB> | undefined): Promise<Outcome>;
-  settle(outcome: Outcome): { settlement: EventSettlement; sale?: SaleIds | undefined };
+  settled(outcome: Outcome): { row: SettledEvent; sale?: SaleIds | undefined };
   /** Whether an error of `apply` hands the event to the claimed path. */
   refused(error: unknown): boolean;
 }
 
 /**
- * The event written, with its row's id and what applying it answered; `stored` when its event id
- * is stored already; `refused` when `apply` refused (nothing of the event is kept).
+ * The event logged, with its row's id and what applying it answered; `stored` when its event id
+ * is stored already (then this run changed nothing, or replayed what the stored run did);
+ * `refused` when `apply` refused (nothing of the event is kept).
  */
 export type EventWritten<Outcome> = { id: number; outcome: Outcome } | 'stored' | 'refused';
 
@@ -192,11 +189,12 @@ async function writeInOne<Outcome>(
 ): Promise<EventWritten<Outcome>> {
   try {
     return await database.inWriteTransaction(async (trx) => {
-      const id = await claimNewEvent(trx, write.claim);
-      if (id === undefined) return 'stored' as const;
+      if (await isStored(trx, write)) return 'stored' as const;
       const outcome = await write.apply(trx);
-      const { settlement, sale } = write.settle(outcome);
-      await settleEvent(trx, write.programId, write.provider, id, settlement, sale);
+      const { row, sale } = write.settled(outcome);
+      const id = await logSettled(trx, row, sale);
+      // The write transaction excludes every other writer since the look-up.
+      if (id === undefined) throw new Error('an event was logged under a write transaction');
       return { id, outcome };
     });
   } catch (error) {
@@ -209,18 +207,15 @@ async function writeStepByStep<Outcome>(
   db: Kysely<DB>,
   write: EventWrite<Outcome>,
 ): Promise<EventWritten<Outcome>> {
-  const id = await claimNewEvent(db, write.claim);
-  if (id === undefined) return 'stored';
+  if (await isStored(db, write)) return 'stored';
   let outcome: Outcome;
   try {
     outcome = await write.apply(undefined);
   } catch (error) {
-    // The claim is forgotten: the claimed path (refused) or the processor's retry (a fault) runs it.
-    await releaseEvent(db, write.programId, id).catch(() => {});
     if (write.refused(error)) return 'refused';
     throw error;
   }
-  const { settlement, sale } = write.settle(outcome);
-  await settleEvent(db, write.programId, write.provider, id, settlement, sale);
-  return { id, outcome };
+  const { row, sale } = write.settled(outcome);
+  const id = await logSettled(db, row, sale);
+  return id === undefined ? 'stored' : { id, outcome };
 }
