@@ -1,8 +1,9 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { BillingProvider } from '../../core/billing.ts';
+import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import type { Database } from '../../db/database.ts';
 import { pick } from '../../db/locks.ts';
-import { type BoundStatement, definePreparedQuery } from '../../db/prepared.ts';
+import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { queryTogether } from '../../db/together.ts';
 import type { BillingEventStatus, BillingEventsTable } from './integrations.tables.ts';
@@ -42,27 +43,93 @@ const selectStored = definePreparedQuery<
     .where('event_id', '=', param('eventId')),
 );
 
-const insertSettled = definePreparedQuery<{ id: number }, NewEvent>((db, param) =>
-  db
-    .insertInto('billing_events')
-    .values({
-      program_id: param('program_id'),
-      provider: param('provider'),
-      event_id: param('event_id'),
-      type: param('type'),
-      status: param('status'),
-      reason: param('reason'),
-      payload: param('payload'),
-      transaction_key: param('transaction_key'),
-      customer_key: param('customer_key'),
-      processor_customer: param('processor_customer'),
-      awaits: param('awaits'),
-      once_id: param('once_id'),
-      created_at: param('created_at'),
-      updated_at: param('updated_at'),
-    })
-    .onConflict((conflict) => conflict.columns(['program_id', 'provider', 'event_id']).doNothing())
-    .returning('id'),
+/**
+ * A multi-row insert of `columns` into `table` that skips rows whose unique key is taken,
+ * answering `returning` of the rows it inserted; compiled once per number of rows.
+ */
+function rowsInsertSkippingTaken<Row extends object>(
+  table: 'billing_events' | 'billing_sales' | 'billing_sale_refs',
+  columns: readonly (keyof Row & string)[],
+  unique: readonly string[],
+  returning: readonly string[] = [],
+) {
+  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
+  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
+    if (rows.length === 0) return [];
+    let query = byCount.get(rows.length);
+    if (!query) {
+      query = definePreparedQuery<never, Record<string, unknown>>((db, param) => {
+        const insert = db
+          .insertInto(table)
+          .values(
+            Array.from(
+              { length: rows.length },
+              (_, i) =>
+                Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
+            ),
+          )
+          .onConflict((conflict) => conflict.columns(unique as never).doNothing());
+        return returning.length > 0 ? insert.returning(returning as never) : insert;
+      });
+      byCount.set(rows.length, query);
+    }
+    const params: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) params[`${column}${i}`] = row[column];
+    });
+    return [query.statement(db, params)];
+  };
+}
+
+const eventColumns = [
+  'program_id',
+  'provider',
+  'event_id',
+  'type',
+  'status',
+  'reason',
+  'payload',
+  'transaction_key',
+  'customer_key',
+  'processor_customer',
+  'awaits',
+  'once_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof SettledEvent)[];
+
+const eventsInsert = rowsInsertSkippingTaken<SettledEvent>(
+  'billing_events',
+  eventColumns,
+  ['program_id', 'provider', 'event_id'],
+  ['id', 'event_id'],
+);
+
+interface SaleRow {
+  program_id: number;
+  provider: BillingProvider;
+  transaction_key: string;
+  amount: bigint;
+  refunded: number;
+}
+
+const salesInsert = rowsInsertSkippingTaken<SaleRow>(
+  'billing_sales',
+  ['program_id', 'provider', 'transaction_key', 'amount', 'refunded'],
+  ['program_id', 'provider', 'transaction_key'],
+);
+
+interface RefRow {
+  program_id: number;
+  provider: BillingProvider;
+  ref: string;
+  transaction_key: string;
+}
+
+const refsInsert = rowsInsertSkippingTaken<RefRow>(
+  'billing_sale_refs',
+  ['program_id', 'provider', 'ref', 'transaction_key'],
+  ['program_id', 'provider', 'ref'],
 );
 
 /** A sale recorded from an event: its key, amount and the ids a refund may name it by. */
@@ -72,76 +139,61 @@ export interface SaleIds {
   refs: readonly string[];
 }
 
-interface SaleParams {
-  programId: number;
-  provider: BillingProvider;
-  key: string;
-  amount: bigint;
-}
-
-const insertSale = definePreparedQuery<never, SaleParams>((db, param) =>
-  db
-    .insertInto('billing_sales')
-    .values({
-      program_id: param('programId'),
-      provider: param('provider'),
-      transaction_key: param('key'),
-      amount: param('amount'),
-      refunded: 0,
-    })
-    .onConflict((conflict) => conflict.columns(['program_id', 'provider', 'transaction_key']).doNothing()),
-);
-
-/** The refs' insert by number of refs (an invoice has two or three). */
-const refsInserts = new Map<number, ReturnType<typeof defineRefsInsert>>();
-
-function defineRefsInsert(count: number) {
-  return definePreparedQuery<never, Record<string, unknown>>((db, param) =>
-    db
-      .insertInto('billing_sale_refs')
-      .values(
-        Array.from({ length: count }, (_, i) => ({
-          program_id: param('programId') as number,
-          provider: param('provider') as BillingProvider,
-          ref: param(`ref${i}`) as string,
-          transaction_key: param('key') as string,
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(['program_id', 'provider', 'ref']).doNothing()),
-  );
-}
-
-function refsStatement(db: Kysely<DB>, sale: SaleParams, refs: readonly string[]): BoundStatement {
-  let insert = refsInserts.get(refs.length);
-  if (!insert) {
-    insert = defineRefsInsert(refs.length);
-    refsInserts.set(refs.length, insert);
-  }
-  return insert.statement(db, { ...sale, ...Object.fromEntries(refs.map((ref, i) => [`ref${i}`, ref])) });
+/** A settled event to log, with the sale it recorded. */
+interface Logged {
+  row: SettledEvent;
+  sale: SaleIds | undefined;
 }
 
 /**
- * Logs the settled event and, when it recorded a sale, the sale's amount and the ids a refund may
- * name it by (its key first): one statement on PostgreSQL. Its id, or undefined when its event id
- * is stored already.
+ * Logs settled events and, for those that recorded a sale, the sale's amount and the ids a refund
+ * may name it by (its key first): one statement on PostgreSQL. Each event's id, or undefined when
+ * its event id is stored already. Events of one batch have distinct event ids.
  */
-async function logSettled(db: Kysely<DB>, row: SettledEvent, sale: SaleIds | undefined) {
-  const statements = [insertSettled.statement(db, row)];
-  if (sale) {
-    const params = {
-      programId: row.program_id,
-      provider: row.provider,
-      key: sale.key,
-      amount: sale.amountMicros,
-    };
-    statements.push(
-      insertSale.statement(db, params),
-      refsStatement(db, params, [...new Set([sale.key, ...sale.refs])]),
-    );
+async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<(number | undefined)[]> {
+  const sales = new Map<string, SaleRow>();
+  const refs = new Map<string, RefRow>();
+  for (const { row, sale } of items) {
+    if (!sale) continue;
+    const base = { program_id: row.program_id, provider: row.provider, transaction_key: sale.key };
+    if (!sales.has(sale.key)) sales.set(sale.key, { ...base, amount: sale.amountMicros, refunded: 0 });
+    for (const ref of [sale.key, ...sale.refs]) if (!refs.has(ref)) refs.set(ref, { ...base, ref });
   }
-  const [logged] = await queryTogether<{ id: number }>(db, statements);
-  return logged ? Number(logged.id) : undefined;
+  const logged = await queryTogether<{ id: number; event_id: string }>(db, [
+    ...eventsInsert(
+      db,
+      items.map((item) => item.row),
+    ),
+    ...salesInsert(db, [...sales.values()]),
+    ...refsInsert(db, [...refs.values()]),
+  ]);
+  const ids = new Map(logged.map((row) => [row.event_id, Number(row.id)]));
+  return items.map((item) => ids.get(item.row.event_id));
 }
+
+/** Settled events logged in one statement at most (each carries its payload). */
+const MAX_LOGGED = 16;
+
+/** The first events of a turn with distinct event ids; a second delivery of one waits for the next batch. */
+function distinctEvents(queue: readonly Logged[]) {
+  const batch: Logged[] = [];
+  const rest: Logged[] = [];
+  const seen = new Set<string>();
+  for (const item of queue) {
+    if (batch.length < MAX_LOGGED && !seen.has(item.row.event_id)) {
+      seen.add(item.row.event_id);
+      batch.push(item);
+    } else rest.push(item);
+  }
+  return { batch, rest };
+}
+
+/** PostgreSQL: the events of a program settled in one turn, logged in one statement (one commit). */
+const logCoalescer = coalescerPerDatabase<Logged, number | undefined>((db) => ({
+  take: distinctEvents,
+  together: (_programId, batch) => logSettled(db, batch),
+  alone: async (_programId, item) => (await logSettled(db, [item]))[0],
+}));
 
 async function isStored(db: Kysely<DB>, write: EventWrite<unknown>) {
   const [row] = await selectStored(db, {
@@ -192,7 +244,7 @@ async function writeInOne<Outcome>(
       if (await isStored(trx, write)) return 'stored' as const;
       const outcome = await write.apply(trx);
       const { row, sale } = write.settled(outcome);
-      const id = await logSettled(trx, row, sale);
+      const [id] = await logSettled(trx, [{ row, sale }]);
       // The write transaction excludes every other writer since the look-up.
       if (id === undefined) throw new Error('an event was logged under a write transaction');
       return { id, outcome };
@@ -216,6 +268,6 @@ async function writeStepByStep<Outcome>(
     throw error;
   }
   const { row, sale } = write.settled(outcome);
-  const id = await logSettled(db, row, sale);
+  const id = await logCoalescer(db).run(write.programId, { row, sale });
   return id === undefined ? 'stored' : { id, outcome };
 }
