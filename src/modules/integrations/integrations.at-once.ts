@@ -8,7 +8,7 @@ import {
 } from '../../core/billing.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { type EventOutcome, eventSaleOf, saleRecorded, saleUnattributed } from './integrations.apply.ts';
-import { isRefusal, runWoken } from './integrations.events.ts';
+import { isRefusal, runPending } from './integrations.events.ts';
 import * as receipts from './integrations.receive.repository.ts';
 import { type Credit, promotionCodeExists, recordEventSale } from './integrations.sales.ts';
 import type { BillingEventsTable } from './integrations.tables.ts';
@@ -63,8 +63,9 @@ export async function receiveAtOnce(
     refused: isRefusal,
   });
   if (written === 'stored' || written === 'refused') return undefined;
-  const { id, outcome } = written;
-  if (outcome.wakes) await runWoken(ctx, provider, outcome.wakes, ctx.log);
+  const { id, outcome, waiting } = written;
+  // The refunds that arrived before this sale, found when its ids were stored.
+  await runPending(ctx, provider, waiting, ctx.log);
   return {
     id,
     event_id: received.event_id,

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { BillingProvider } from '../../core/billing.ts';
+import { present } from '../../core/present.ts';
 import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import type { Database } from '../../db/database.ts';
 import { pick } from '../../db/locks.ts';
@@ -145,12 +146,54 @@ interface Logged {
   sale: SaleIds | undefined;
 }
 
+/** What logging an event answered: its row's id (undefined when its event id is stored already). */
+export interface LoggedAs {
+  id: number | undefined;
+  /** Refunds that arrived before the event's sale and wait for one of its ids, oldest first. */
+  waiting: number[];
+}
+
+/** Refunds waiting for one of `refs`, by number of refs. */
+const waitingSelects = new Map<
+  number,
+  PreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>
+>();
+
+function selectWaiting(
+  db: Kysely<DB>,
+  programId: number,
+  provider: BillingProvider,
+  refs: readonly string[],
+) {
+  let select = waitingSelects.get(refs.length);
+  if (!select) {
+    select = definePreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>(
+      (db, param) =>
+        db
+          .selectFrom('billing_events')
+          .select(['id', 'awaits'])
+          .where('program_id', '=', param('programId') as number)
+          .where('provider', '=', param('provider') as BillingProvider)
+          .where(
+            'awaits',
+            'in',
+            refs.map((_, i) => param(`ref${i}`) as string),
+          )
+          .where('status', '=', 'pending')
+          .orderBy('id') as never,
+    );
+    waitingSelects.set(refs.length, select);
+  }
+  return select(db, { programId, provider, ...Object.fromEntries(refs.map((ref, i) => [`ref${i}`, ref])) });
+}
+
 /**
  * Logs settled events and, for those that recorded a sale, the sale's amount and the ids a refund
- * may name it by (its key first): one statement on PostgreSQL. Each event's id, or undefined when
- * its event id is stored already. Events of one batch have distinct event ids.
+ * may name it by (its key first): one statement on PostgreSQL. Then, once those ids are stored,
+ * the refunds that waited for them: one look-up for the batch. Events of one batch have distinct
+ * event ids and one program and provider.
  */
-async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<(number | undefined)[]> {
+async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<LoggedAs[]> {
   const sales = new Map<string, SaleRow>();
   const refs = new Map<string, RefRow>();
   for (const { row, sale } of items) {
@@ -168,19 +211,35 @@ async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<(nu
     ...refsInsert(db, [...refs.values()]),
   ]);
   const ids = new Map(logged.map((row) => [row.event_id, Number(row.id)]));
-  return items.map((item) => ids.get(item.row.event_id));
+  const [first] = items;
+  const waiting =
+    first && refs.size > 0
+      ? await selectWaiting(db, first.row.program_id, first.row.provider, [...refs.keys()])
+      : [];
+  return items.map((item) => {
+    const mine = new Set(item.sale ? [item.sale.key, ...item.sale.refs] : []);
+    return {
+      id: ids.get(item.row.event_id),
+      waiting: waiting.filter((row) => mine.has(row.awaits)).map((row) => Number(row.id)),
+    };
+  });
 }
 
 /** Settled events logged in one statement at most (each carries its payload). */
 const MAX_LOGGED = 16;
 
-/** The first events of a turn with distinct event ids; a second delivery of one waits for the next batch. */
+/**
+ * The first events of a turn of one processor with distinct event ids; a second delivery of one,
+ * or another processor's event, waits for the next batch.
+ */
 function distinctEvents(queue: readonly Logged[]) {
   const batch: Logged[] = [];
   const rest: Logged[] = [];
   const seen = new Set<string>();
+  const provider = queue[0]?.row.provider;
   for (const item of queue) {
-    if (batch.length < MAX_LOGGED && !seen.has(item.row.event_id)) {
+    const joins = batch.length < MAX_LOGGED && item.row.provider === provider && !seen.has(item.row.event_id);
+    if (joins) {
       seen.add(item.row.event_id);
       batch.push(item);
     } else rest.push(item);
@@ -189,10 +248,10 @@ function distinctEvents(queue: readonly Logged[]) {
 }
 
 /** PostgreSQL: the events of a program settled in one turn, logged in one statement (one commit). */
-const logCoalescer = coalescerPerDatabase<Logged, number | undefined>((db) => ({
+const logCoalescer = coalescerPerDatabase<Logged, LoggedAs>((db) => ({
   take: distinctEvents,
   together: (_programId, batch) => logSettled(db, batch),
-  alone: async (_programId, item) => (await logSettled(db, [item]))[0],
+  alone: async (_programId, item) => present((await logSettled(db, [item]))[0], 'an answer per logged event'),
 }));
 
 async function isStored(db: Kysely<DB>, write: EventWrite<unknown>) {
@@ -221,7 +280,10 @@ export interface EventWrite<Outcome> {
  * is stored already (then this run changed nothing, or replayed what the stored run did);
  * `refused` when `apply` refused (nothing of the event is kept).
  */
-export type EventWritten<Outcome> = { id: number; outcome: Outcome } | 'stored' | 'refused';
+export type EventWritten<Outcome> =
+  | { id: number; outcome: Outcome; waiting: number[] }
+  | 'stored'
+  | 'refused';
 
 export type EventWriter = <Outcome>(write: EventWrite<Outcome>) => Promise<EventWritten<Outcome>>;
 
@@ -244,10 +306,10 @@ async function writeInOne<Outcome>(
       if (await isStored(trx, write)) return 'stored' as const;
       const outcome = await write.apply(trx);
       const { row, sale } = write.settled(outcome);
-      const [id] = await logSettled(trx, [{ row, sale }]);
+      const [logged] = await logSettled(trx, [{ row, sale }]);
       // The write transaction excludes every other writer since the look-up.
-      if (id === undefined) throw new Error('an event was logged under a write transaction');
-      return { id, outcome };
+      if (logged?.id === undefined) throw new Error('an event was logged under a write transaction');
+      return { id: logged.id, outcome, waiting: logged.waiting };
     });
   } catch (error) {
     if (write.refused(error)) return 'refused';
@@ -268,6 +330,6 @@ async function writeStepByStep<Outcome>(
     throw error;
   }
   const { row, sale } = write.settled(outcome);
-  const id = await logCoalescer(db).run(write.programId, { row, sale });
-  return id === undefined ? 'stored' : { id, outcome };
+  const { id, waiting } = await logCoalescer(db).run(write.programId, { row, sale });
+  return id === undefined ? 'stored' : { id, outcome, waiting };
 }
