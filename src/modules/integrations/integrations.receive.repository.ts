@@ -11,22 +11,22 @@ import type { BillingEventStatus, BillingEventsTable } from './integrations.tabl
 
 /**
  * How a new event is written (integrations.at-once.ts, ADR 0103): looked for, applied, and logged
- * once with its outcome and the sale's ids. The service gives the steps; the writer chooses, by
- * database, how they reach the rows:
+ * once with its outcome and the sale's ids; then the refunds that waited for those ids are found.
+ * The service gives the steps; the writer chooses, by database, how they reach the rows:
  * - SQLite: all in one write transaction, which the write batcher's group commit shares with the
  *   writes that arrive together (one writer, where a commit costs more than the statements);
  * - PostgreSQL: each step on its own, no transaction held between them: the look-up, the sale by
  *   the transactions service's own strategy (read unlocked, written guarded, coalesced with the
- *   program's other sales), then the log row and the sale's ids as one statement. A transaction
- *   held across the sale's round trips keeps a pooled connection through as many turns of a
- *   loaded event loop: the pool, not the database, then bounds the rate.
+ *   program's other sales), then the log rows of the program's events settled in the same turn,
+ *   with their sales' ids, as one statement (one commit; db/coalescer.ts). A transaction held
+ *   across the sale's round trips keeps a pooled connection through as many turns of a loaded
+ *   event loop: the pool, not the database, then bounds the rate.
  * The row is written once, settled: no `processing` claim to update (on PostgreSQL a claim costs
  * a commit, and its update a second version of a row that carries the payload). Two deliveries of
  * one event at once both apply it, which the sale's key makes one sale (the later one replays);
  * the log row's unique event id keeps one row, and the later delivery answers `stored`.
  * Statements are compiled once.
  */
-
 type NewEvent = Insertable<BillingEventsTable>;
 
 /** A settled event's row. */
