@@ -16,11 +16,23 @@ import type { DB } from './tables.ts';
  * On SQLite, whose statements are calls within the process, they run one after another.
  */
 export async function executeTogether(db: Kysely<DB>, statements: readonly BoundStatement[]): Promise<void> {
+  await queryTogether(db, statements);
+}
+
+/** As `executeTogether`, answering the rows the first statement returns (its RETURNING). */
+export async function queryTogether<Row>(
+  db: Kysely<DB>,
+  statements: readonly BoundStatement[],
+): Promise<Row[]> {
   const writes = statements.filter((statement) => statement.sql !== '');
-  if (writes.length === 0) return;
+  if (writes.length === 0) return [];
   if (!isPostgres(db) || writes.length === 1) {
-    for (const write of writes) await db.executeQuery(CompiledQuery.raw(write.sql, [...write.parameters]));
-    return;
+    let rows: Row[] = [];
+    for (const [i, write] of writes.entries()) {
+      const result = await db.executeQuery<Row>(CompiledQuery.raw(write.sql, [...write.parameters]));
+      if (i === 0) rows = result.rows;
+    }
+    return rows;
   }
   const parameters: unknown[] = [];
   const texts = writes.map((write) => {
@@ -30,7 +42,7 @@ export async function executeTogether(db: Kysely<DB>, statements: readonly Bound
   });
   const [primary, ...rest] = texts;
   const sql = `with ${rest.map((text, i) => `w${i + 1} as (${text})`).join(', ')} ${primary}`;
-  await db.executeQuery(CompiledQuery.raw(sql, parameters));
+  return (await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters))).rows;
 }
 
 /** Renumbered texts by statement text and offset: a sale renumbers the same few on every call. */
