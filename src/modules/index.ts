@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pageAssets } from '../pages/assets.ts';
+import { activityRoutes } from './activity/activity.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { commissionsRoutes } from './commissions/commissions.routes.ts';
 import { consolePages } from './console/console.pages.tsx';
@@ -31,6 +32,8 @@ import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 /** Every route plugin, in URL order. */
 export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   systemRoutes,
+  // First: its hook notes the writes of every route registered after it.
+  activityRoutes,
   adminRoutes,
   consolePages,
   programRoutes,

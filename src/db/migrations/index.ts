@@ -26,6 +26,7 @@ import { saleWriteChecks } from './0026-sale-write-checks.ts';
 import { noticeCursors } from './0027-notice-cursors.ts';
 import { billingIntegrations } from './0028-billing-integrations.ts';
 import { ownerConsole } from './0030-console.ts';
+import { activity } from './0031-activity.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -61,4 +62,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0027_notice_cursors': noticeCursors,
   '0028_billing_integrations': billingIntegrations,
   '0030_console': ownerConsole,
+  '0031_activity': activity,
 };

@@ -5,7 +5,7 @@ import { dayOf } from '../../core/time.ts';
 import { listCommissions, reviewCommissions } from '../commissions/commissions.service.ts';
 import { findPartnerByRef } from '../partners/partners.service.ts';
 import type { CommissionFilter, CommissionItem } from './console.commissions.views.tsx';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
 /** The commissions page's reads and writes, through the commissions service as `/v1` does them. */
 
@@ -51,6 +51,10 @@ export async function reviewSelected(
     const moved = await reviewCommissions(program.ctx, action, {
       ids: numbers,
       ...(reason !== '' ? { reason: reason.slice(0, 1000) } : {}),
+    });
+    await logActivity(program, `commission.${action}`, {
+      subject: numbers.map((id) => `#${id}`).join(', '),
+      ...(reason !== '' ? { changes: { reason: { before: null, after: reason.slice(0, 1000) } } } : {}),
     });
     return { kind: 'done', count: moved.length };
   } catch (error) {

@@ -1,34 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ADMIN_TOKEN, describeEachDatabase, type TestServer } from '../../../test/harness.ts';
+import { consoleUser, CONSOLE_PASSWORD as PASSWORD, signedInConsole } from '../../../test/console.ts';
+import { ADMIN_TOKEN, describeEachDatabase } from '../../../test/harness.ts';
 import { locationOf, PageClient } from '../../../test/portal-client.ts';
-import { addMember, createUser } from './console.service.ts';
-
-const PASSWORD = 'Console123';
-
-/** A console user made as the CLI makes one; with `program`, a member of it in `role`. */
-async function userOf(
-  server: TestServer,
-  email: string,
-  member?: { program: string; role: 'owner' | 'admin' | 'viewer' },
-) {
-  const created = await createUser(server.deps, {
-    email,
-    password: PASSWORD,
-    operator: member === undefined,
-  });
-  assert.equal(created.kind, 'created');
-  if (created.kind === 'created' && member)
-    await addMember(server.deps, member.program, created.user.id, member.role);
-}
-
-async function signedInClient(server: () => TestServer, email: string) {
-  const client = new PageClient(server);
-  const reply = await client.submit('/admin/sign-in', { email, password: PASSWORD });
-  assert.equal(reply.status, 303, reply.text);
-  assert.equal(locationOf(reply), '/admin/programs');
-  return client;
-}
 
 describeEachDatabase('owner console', (server) => {
   test('set-up: the admin token is asked for, a weak password refused, then the first user is in and set-up is gone', async () => {
@@ -74,7 +48,7 @@ describeEachDatabase('owner console', (server) => {
   });
 
   test('a wrong password and an unknown e-mail get the same answer; a forged CSRF token is refused', async () => {
-    await userOf(server(), 'same@example.com');
+    await consoleUser(server(), 'same@example.com');
     const wrong = await new PageClient(server).submit('/admin/sign-in', {
       email: 'same@example.com',
       password: 'Wrong1234',
@@ -103,8 +77,8 @@ describeEachDatabase('owner console', (server) => {
   test('a member sees only its programs; another program answers 404 as a missing one does', async () => {
     const mine = await server().newProgram('affiliate', { name: 'Mine' });
     const theirs = await server().newProgram('affiliate', { name: 'Theirs' });
-    await userOf(server(), 'member@example.com', { program: mine.publicId, role: 'admin' });
-    const client = await signedInClient(server, 'member@example.com');
+    await consoleUser(server(), 'member@example.com', { program: mine, role: 'admin' });
+    const client = await signedInConsole(server, 'member@example.com');
     const list = await client.get('/admin/programs');
     assert.match(list.text, />Mine</);
     assert.doesNotMatch(list.text, />Theirs</);
@@ -133,8 +107,8 @@ describeEachDatabase('owner console', (server) => {
       await apply('c@example.com'),
     ];
     await server().request('POST', '/v1/partners', { token: p.token, body: { email: 'in@example.com' } });
-    await userOf(server(), 'reviewer@example.com', { program: p.publicId, role: 'admin' });
-    const client = await signedInClient(server, 'reviewer@example.com');
+    await consoleUser(server(), 'reviewer@example.com', { program: p, role: 'admin' });
+    const client = await signedInConsole(server, 'reviewer@example.com');
     const base = `/admin/programs/${p.publicId}/partners`;
 
     const pending = await client.get(`${base}?status=pending`);
@@ -163,8 +137,8 @@ describeEachDatabase('owner console', (server) => {
         body: { email: 'wait@example.com', approved: false },
       })
     ).body.data.id;
-    await userOf(server(), 'viewer@example.com', { program: p.publicId, role: 'viewer' });
-    const client = await signedInClient(server, 'viewer@example.com');
+    await consoleUser(server(), 'viewer@example.com', { program: p, role: 'viewer' });
+    const client = await signedInConsole(server, 'viewer@example.com');
     const base = `/admin/programs/${p.publicId}`;
     const partners = await client.get(`${base}/partners?status=pending`);
     assert.match(partners.text, /wait@example\.com/);
@@ -180,8 +154,8 @@ describeEachDatabase('owner console', (server) => {
   });
 
   test('sign-out ends the session on the server: the old cookie no longer opens a page', async () => {
-    await userOf(server(), 'leaving@example.com');
-    const client = await signedInClient(server, 'leaving@example.com');
+    await consoleUser(server(), 'leaving@example.com');
+    const client = await signedInConsole(server, 'leaving@example.com');
     const cookie = client.cookie('vouch_console') ?? '';
     assert.ok(cookie);
     await client.get('/admin/programs');

@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { memberClient } from '../../../test/console.ts';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
-import { PageClient } from '../../../test/portal-client.ts';
-import { addMember, createUser } from './console.service.ts';
-
-const PASSWORD = 'Console123';
-
-async function signedInAs(server: () => TestServer, p: TestProgram, email: string, role: 'owner' | 'admin') {
-  const created = await createUser(server().deps, { email, password: PASSWORD, operator: false });
-  assert.equal(created.kind, 'created');
-  if (created.kind === 'created') await addMember(server().deps, p.publicId, created.user.id, role);
-  const client = new PageClient(server);
-  assert.equal((await client.submit('/admin/sign-in', { email, password: PASSWORD })).status, 303);
-  return client;
-}
 
 describeEachDatabase('owner console API keys', (server) => {
   test('an owner creates a key whose token is shown once and works, then revokes it', async () => {
     const p = await server().newProgram('affiliate', { name: 'Keyed' });
-    const owner = await signedInAs(server, p, 'keys@example.com', 'owner');
+    const owner = await memberClient(server, p, 'keys@example.com', 'owner');
     const base = `/admin/programs/${p.publicId}/keys`;
     const unnamed = await owner.submit(base, { name: '', scope: 'read' });
     assert.equal(unnamed.status, 422);
@@ -47,11 +35,11 @@ describeEachDatabase('owner console API keys', (server) => {
   test('admins do not manage keys; a key of another program cannot be revoked from this one', async () => {
     const p = await server().newProgram('affiliate');
     const other = await server().newProgram('affiliate');
-    const admin = await signedInAs(server, p, 'notowner@example.com', 'admin');
+    const admin = await memberClient(server, p, 'notowner@example.com', 'admin');
     assert.equal((await admin.get(`/admin/programs/${p.publicId}/keys`)).status, 403);
     assert.doesNotMatch((await admin.get(`/admin/programs/${p.publicId}`)).text, /API keys/);
 
-    const owner = await signedInAs(server, p, 'realowner@example.com', 'owner');
+    const owner = await memberClient(server, p, 'realowner@example.com', 'owner');
     const theirs =
       (await server().admin('GET', `/admin/v1/programs/${other.publicId}/api-keys`)).body.data[0]?.id ?? '';
     await owner.get(`/admin/programs/${p.publicId}/keys`);

@@ -1,6 +1,6 @@
 import { dayOf } from '../../core/time.ts';
 import { type ApiKeyScope, createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.service.ts';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
 /** The program's API keys as its owners manage them in the console (the admin API's operations). */
 
@@ -29,6 +29,10 @@ export async function createKey(
   if (!scope) errors.scope = 'Choose what the key may do.';
   if (Object.keys(errors).length > 0 || !scope) return { kind: 'invalid', errors };
   const key = await createApiKey(program.ctx, program.ctx.program.id, { name: form.name, scope });
+  await logActivity(program, 'key.create', {
+    subject: key.id,
+    changes: { name: { before: null, after: key.name }, scope: { before: null, after: scope } },
+  });
   return { kind: 'created', name: key.name, token: key.token };
 }
 
@@ -38,5 +42,6 @@ export async function revokeKey(program: ConsoleProgram, id: string): Promise<bo
   const key = keys.find((k) => k.id === id);
   if (!key || key.revoked_at) return false;
   await revokeApiKey(program.ctx, key.id);
+  await logActivity(program, 'key.revoke', { subject: `${key.name} (${key.id})` });
   return true;
 }

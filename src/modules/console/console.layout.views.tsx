@@ -14,6 +14,7 @@ export type Section =
   | 'commissions'
   | 'payouts'
   | 'settings'
+  | 'activity'
   | 'team'
   | 'keys';
 
@@ -27,6 +28,7 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
       ]
     : []),
   { section: 'settings', label: 'Settings', path: '/settings' },
+  { section: 'activity', label: 'Activity', path: '/activity' },
   ...(mayManageTeam(program.role)
     ? [
         { section: 'team' as const, label: 'Team', path: '/team' },

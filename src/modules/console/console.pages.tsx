@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { definePages } from '../../pages/plugin.tsx';
 import { consoleAccountRoutes } from './console.account.pages.tsx';
+import { consoleActivityRoutes } from './console.activity.pages.tsx';
 import { consoleKeyRoutes } from './console.keys.pages.tsx';
 import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
@@ -22,6 +23,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consolePayoutRoutes(app);
   await consoleKeyRoutes(app);
   await consoleSettingsRoutes(app);
+  await consoleActivityRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);

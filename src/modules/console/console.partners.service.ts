@@ -1,8 +1,14 @@
 import { AppError } from '../../core/errors.ts';
 import { dayOf } from '../../core/time.ts';
-import { approvePartner, listPartners, rejectPartner, searchPartners } from '../partners/partners.service.ts';
+import {
+  approvePartner,
+  findPartnerByRef,
+  listPartners,
+  rejectPartner,
+  searchPartners,
+} from '../partners/partners.service.ts';
 import type { PartnerFilter, PartnerItem } from './console.partners.views.tsx';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
 /** The partners page's reads and writes, through the partners service as `/v1` does them. */
 
@@ -59,8 +65,15 @@ export async function reviewPartners(program: ConsoleProgram, action: PartnerAct
   const missing: string[] = [];
   for (const id of new Set(ids)) {
     try {
+      const before = await findPartnerByRef(program.ctx.database.db, program.ctx.program.id, { id });
       await move(program.ctx, id);
       done += 1;
+      const approved = action === 'approve';
+      await logActivity(program, `partner.${action}`, {
+        subject: id,
+        changes:
+          Boolean(before?.approved) === approved ? {} : { approved: { before: !approved, after: approved } },
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 404) throw error;
       missing.push(id);

@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { memberClient } from '../../../test/console.ts';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
-import { locationOf, PageClient } from '../../../test/portal-client.ts';
-import { addMember, createUser } from './console.service.ts';
-
-const PASSWORD = 'Console123';
-
-async function signedInAs(server: () => TestServer, p: TestProgram, email: string, role: 'admin' | 'viewer') {
-  const created = await createUser(server().deps, { email, password: PASSWORD, operator: false });
-  assert.equal(created.kind, 'created');
-  if (created.kind === 'created') await addMember(server().deps, p.publicId, created.user.id, role);
-  const client = new PageClient(server);
-  assert.equal((await client.submit('/admin/sign-in', { email, password: PASSWORD })).status, 303);
-  return client;
-}
+import { locationOf } from '../../../test/portal-client.ts';
 
 /** A partner with one approved commission of 20 % of 100 USD. */
 async function approvedCommission(server: TestServer, p: TestProgram<'affiliate'>) {
@@ -47,7 +36,7 @@ async function approvedCommission(server: TestServer, p: TestProgram<'affiliate'
 describeEachDatabase('owner console payouts', (server) => {
   test('nothing to pay is said on the page; then a payout is created, exported and marked paid', async () => {
     const p = await server().newProgram('affiliate');
-    const client = await signedInAs(server, p, 'payer@example.com', 'admin');
+    const client = await memberClient(server, p, 'payer@example.com', 'admin');
     const base = `/admin/programs/${p.publicId}/payouts`;
     const empty = await client.submit(base, { currency: 'USD' });
     assert.equal(empty.status, 422);
@@ -86,7 +75,7 @@ describeEachDatabase('owner console payouts', (server) => {
     const made = await server().request('POST', '/v1/payouts', { token: p.token, body: {} });
     assert.equal(made.status, 201, made.text);
     const id = made.body.data.id;
-    const viewer = await signedInAs(server, p, 'watcher@example.com', 'viewer');
+    const viewer = await memberClient(server, p, 'watcher@example.com', 'viewer');
     const base = `/admin/programs/${p.publicId}/payouts`;
     const list = await viewer.get(base);
     assert.match(list.text, new RegExp(id));
@@ -96,7 +85,7 @@ describeEachDatabase('owner console payouts', (server) => {
     assert.equal((await viewer.post(`${base}/${id}/settle`, { action: 'cancel' })).status, 403);
 
     const other = await server().newProgram('affiliate');
-    const stranger = await signedInAs(server, other, 'stranger@example.com', 'admin');
+    const stranger = await memberClient(server, other, 'stranger@example.com', 'admin');
     assert.equal((await stranger.get(`/admin/programs/${other.publicId}/payouts/${id}`)).status, 404);
     assert.equal((await stranger.get(`/admin/programs/${other.publicId}/payouts/${id}/export`)).status, 404);
   });

@@ -13,7 +13,7 @@ import {
   listPayouts,
   markPayoutPaid,
 } from '../payouts/payouts.service.ts';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
 /** The payouts pages' reads and writes, through the payouts service as `/v1/payouts` does them. */
 
@@ -56,6 +56,10 @@ export type PayoutWrite = { kind: 'done'; id: string } | { kind: 'refused'; prob
 export async function createConsolePayout(program: ConsoleProgram, currency: string): Promise<PayoutWrite> {
   try {
     const payout = await createPayout(program.ctx, currency === '' ? {} : { currency });
+    await logActivity(program, 'payout.create', {
+      subject: payout.id,
+      changes: { total: { before: null, after: `${payout.total} ${payout.currency}` } },
+    });
     return { kind: 'done', id: payout.id };
   } catch (error) {
     return { kind: 'refused', problem: refusal(error) };
@@ -105,6 +109,11 @@ export async function settlePayout(
   try {
     if (action === 'mark-paid') await markPayoutPaid(program.ctx, id);
     else await cancelPayout(program.ctx, id);
+    const after = action === 'mark-paid' ? 'paid' : 'cancelled';
+    await logActivity(program, action === 'mark-paid' ? 'payout.mark_paid' : 'payout.cancel', {
+      subject: id,
+      changes: { status: { before: 'pending', after } },
+    });
     return { kind: 'done', id };
   } catch (error) {
     return { kind: 'refused', problem: refusal(error) };

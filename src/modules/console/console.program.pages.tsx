@@ -58,11 +58,16 @@ export async function consoleProgramRoutes(app: FastifyInstance) {
           422,
           <NewProgramPage user={user} csrf={reply.generateCsrf()} values={values} errors={errors} />,
         );
-      const program = await createConsoleProgram(pageDeps(request), user, {
-        name: values.name,
-        type: values.type,
-        ...(values.website ? { website: values.website } : {}),
-      });
+      const program = await createConsoleProgram(
+        pageDeps(request),
+        user,
+        {
+          name: values.name,
+          type: values.type,
+          ...(values.website ? { website: values.website } : {}),
+        },
+        request.ip,
+      );
       if (!program) return seeOther(reply, `${CONSOLE_PATH}/programs`);
       return seeOther(reply, `${CONSOLE_PATH}/programs/${program.public_id}`);
     },

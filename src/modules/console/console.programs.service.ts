@@ -2,6 +2,7 @@ import type { Deps, ProgramContext } from '../../context.ts';
 import type { ConsoleRole } from '../../core/console-roles.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { type Changes, recordActivity } from '../activity/activity.service.ts';
 import {
   createProgram,
   getProgramOrThrow,
@@ -55,6 +56,8 @@ export async function programsOf(deps: Deps, user: ConsoleUser): Promise<Console
 export interface ConsoleProgram {
   ctx: ProgramContext;
   role: ConsoleRole;
+  /** Who acts on the page, and from where: what the activity log records of each write. */
+  actor: { email: string; address: string };
   publicId: string;
   name: string;
   type: ProgramType;
@@ -72,6 +75,7 @@ export async function consoleProgram(
   deps: Deps,
   user: ConsoleUser,
   publicId: string,
+  address: string,
 ): Promise<ConsoleProgram | undefined> {
   if (publicId.length > 64) return undefined;
   const row = await readProgramByPublicId(deps.database.db, publicId);
@@ -85,6 +89,7 @@ export async function consoleProgram(
       program: { id, publicId: row.public_id, type: row.type, keyId: 0, keyPublicId: '', scope: 'full' },
     },
     role,
+    actor: { email: user.email, address },
     publicId: row.public_id,
     name: row.name,
     type: row.type,
@@ -98,9 +103,30 @@ export async function createConsoleProgram(
   deps: Deps,
   user: ConsoleUser,
   input: { name: string; type: ProgramType; website?: string },
+  address: string,
 ) {
   if (!user.operator) return undefined;
   const program = await createProgram(deps, input);
+  const ctx = {
+    ...deps,
+    program: {
+      id: program.id,
+      publicId: program.public_id,
+      type: program.type,
+      keyId: 0,
+      keyPublicId: '',
+      scope: 'full' as const,
+    },
+  };
+  await recordActivity(ctx, [
+    {
+      actor: { kind: 'user', name: user.email },
+      action: 'program.create',
+      subject: program.public_id,
+      changes: { name: { before: null, after: program.name }, type: { before: null, after: program.type } },
+      address,
+    },
+  ]);
   await repository.putMember(deps.database.db, {
     programId: program.id,
     userId: user.id,
@@ -121,4 +147,21 @@ export async function addMember(deps: Deps, programPublicId: string, userId: num
     now: nowTimestamp(deps.clock),
   });
   return true;
+}
+
+/** Records a console write in the program's activity log (after it succeeded). */
+export function logActivity(
+  program: ConsoleProgram,
+  action: string,
+  details: { subject?: string; changes?: Changes } = {},
+) {
+  return recordActivity(program.ctx, [
+    {
+      actor: { kind: 'user', name: program.actor.email },
+      action,
+      subject: details.subject,
+      changes: details.changes,
+      address: program.actor.address,
+    },
+  ]);
 }

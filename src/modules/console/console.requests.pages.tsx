@@ -41,7 +41,7 @@ export async function programOf(
   request: FastifyRequest<{ Params: ProgramParams }>,
   user: ConsoleUser,
 ): Promise<ConsoleProgram> {
-  const program = await consoleProgram(pageDeps(request), user, request.params.program);
+  const program = await consoleProgram(pageDeps(request), user, request.params.program, request.ip);
   if (!program) throw pageNotFound();
   return program;
 }

@@ -64,7 +64,7 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
       // Checked by the schema of `PUT /v1/program` for this type just above.
       const outcome = problems
         ? { kind: 'invalid' as const, errors: errorsOf(problems) }
-        : await saveSettings(program, body as Parameters<typeof saveSettings>[1]);
+        : await saveSettings(program, body as Parameters<typeof saveSettings>[1], linkBase(request));
       if (outcome.kind === 'saved') return seeOther(reply, `${program.base}/settings?saved=1`);
       const links = linkBase(request);
       return sendPage(

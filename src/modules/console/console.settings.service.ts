@@ -1,8 +1,9 @@
 import { AppError } from '../../core/errors.ts';
 import { type FieldProblem, renderProblem } from '../../core/messages.ts';
 import type { ProgramType } from '../../core/program-types.ts';
+import { changesBetween } from '../activity/activity.service.ts';
 import { getProgramOverview, type UpdateProgramBody, updateProgram } from '../program/program.service.ts';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
 /**
  * The settings page: each setting a form field named by its path in `PUT /v1/program`'s body
@@ -248,9 +249,14 @@ export function errorsOf(problems: readonly FieldProblem[]): Record<string, stri
 export async function saveSettings(
   program: ConsoleProgram,
   body: UpdateProgramBody,
+  links: { baseUrl: string },
 ): Promise<SettingsOutcome> {
   try {
+    const before = await currentValues(program, links);
     await updateProgram(program.ctx, body);
+    // Both sides as the form shows them: a box reads `yes` or nothing, a number as text.
+    const after = await currentValues(program, links);
+    await logActivity(program, 'settings.update', { changes: changesBetween(before, after) });
     return { kind: 'saved' };
   } catch (error) {
     if (error instanceof AppError && error.status === 422)

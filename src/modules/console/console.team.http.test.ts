@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { consoleUser, CONSOLE_PASSWORD as PASSWORD, signedInConsole } from '../../../test/console.ts';
 import {
   describeEachDatabase,
   ManualClock,
@@ -8,33 +9,8 @@ import {
 } from '../../../test/harness.ts';
 import { queuedEmails } from '../../../test/outbox.ts';
 import { locationOf, PageClient } from '../../../test/portal-client.ts';
-import { addMember, createUser } from './console.service.ts';
 
-const PASSWORD = 'Console123';
 const clock = new ManualClock();
-
-async function member(
-  server: TestServer,
-  email: string,
-  program?: TestProgram,
-  role?: 'owner' | 'admin' | 'viewer',
-) {
-  const created = await createUser(server.deps, {
-    email,
-    password: PASSWORD,
-    operator: program === undefined,
-  });
-  assert.equal(created.kind, 'created');
-  if (created.kind === 'created' && program && role)
-    await addMember(server.deps, program.publicId, created.user.id, role);
-}
-
-async function signedIn(server: () => TestServer, email: string) {
-  const client = new PageClient(server);
-  const reply = await client.submit('/admin/sign-in', { email, password: PASSWORD });
-  assert.equal(reply.status, 303, reply.text);
-  return client;
-}
 
 /** The invitation link of the last e-mail to `to`, as a path. */
 async function invitationPath(server: TestServer, program: TestProgram, to: string) {
@@ -50,8 +26,8 @@ describeEachDatabase(
   (server) => {
     test('an owner invites a newcomer: the e-mailed link sets a password, joins in the role and works once', async () => {
       const p = await server().newProgram('affiliate', { name: 'Team Co' });
-      await member(server(), 'boss@example.com', p, 'owner');
-      const owner = await signedIn(server, 'boss@example.com');
+      await consoleUser(server(), 'boss@example.com', { program: p, role: 'owner' });
+      const owner = await signedInConsole(server, 'boss@example.com');
       const team = `/admin/programs/${p.publicId}/team`;
       const badInvite = await owner.submit(`${team}/invite`, { email: 'not-an-email', role: 'viewer' }, team);
       assert.equal(badInvite.status, 422);
@@ -81,9 +57,12 @@ describeEachDatabase(
 
     test('someone with an account accepts with its own password; a wrong one joins nothing', async () => {
       const p = await server().newProgram('affiliate', { name: 'Second' });
-      await member(server(), 'lead@example.com', p, 'owner');
-      await member(server(), 'known@example.com', await server().newProgram('referral'), 'admin');
-      const owner = await signedIn(server, 'lead@example.com');
+      await consoleUser(server(), 'lead@example.com', { program: p, role: 'owner' });
+      await consoleUser(server(), 'known@example.com', {
+        program: await server().newProgram('referral'),
+        role: 'admin',
+      });
+      const owner = await signedInConsole(server, 'lead@example.com');
       const team = `/admin/programs/${p.publicId}/team`;
       await owner.submit(`${team}/invite`, { email: 'KNOWN@example.com', role: 'admin' }, team);
       const path = await invitationPath(server(), p, 'KNOWN@example.com');
@@ -100,8 +79,8 @@ describeEachDatabase(
 
     test('an invitation expires after seven days', async () => {
       const p = await server().newProgram('affiliate');
-      await member(server(), 'slow@example.com', p, 'owner');
-      const owner = await signedIn(server, 'slow@example.com');
+      await consoleUser(server(), 'slow@example.com', { program: p, role: 'owner' });
+      const owner = await signedInConsole(server, 'slow@example.com');
       const team = `/admin/programs/${p.publicId}/team`;
       await owner.submit(`${team}/invite`, { email: 'late@example.com', role: 'viewer' }, team);
       const path = await invitationPath(server(), p, 'late@example.com');
@@ -114,10 +93,10 @@ describeEachDatabase(
 
     test('a removed member is signed out and the program is gone for them; the last owner stays', async () => {
       const p = await server().newProgram('affiliate');
-      await member(server(), 'chief@example.com', p, 'owner');
-      await member(server(), 'helper@example.com', p, 'admin');
-      const owner = await signedIn(server, 'chief@example.com');
-      const helper = await signedIn(server, 'helper@example.com');
+      await consoleUser(server(), 'chief@example.com', { program: p, role: 'owner' });
+      await consoleUser(server(), 'helper@example.com', { program: p, role: 'admin' });
+      const owner = await signedInConsole(server, 'chief@example.com');
+      const helper = await signedInConsole(server, 'helper@example.com');
       const team = `/admin/programs/${p.publicId}/team`;
       assert.equal((await helper.get(team)).status, 403, 'admins do not manage the team');
       const page = await owner.get(team);
@@ -131,7 +110,7 @@ describeEachDatabase(
       assert.equal(locationOf(removed), `${team}?done=removed`);
       const after = await helper.get(`/admin/programs/${p.publicId}`);
       assert.equal(after.status, 303, 'signed out');
-      const back = await signedIn(server, 'helper@example.com');
+      const back = await signedInConsole(server, 'helper@example.com');
       assert.equal((await back.get(`/admin/programs/${p.publicId}`)).status, 404);
     });
   },

@@ -16,7 +16,7 @@ import {
   startSession,
   TOKEN_SHAPE,
 } from './console.accounts.service.ts';
-import type { ConsoleProgram } from './console.programs.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 import * as repository from './console.repository.ts';
 
 /** A program's team: its members and roles, invitations by e-mail, and taking members off. */
@@ -81,6 +81,10 @@ export async function invite(
       },
       now,
     );
+  });
+  await logActivity(program, 'team.invite', {
+    subject: form.email,
+    changes: { role: { before: null, after: role } },
   });
   return { kind: 'sent' };
 }
@@ -157,6 +161,10 @@ export async function removeMember(program: ConsoleProgram, userId: number) {
   if (target.role === 'owner' && owners.length === 1) return 'last_owner' as const;
   await repository.deleteMember(db, program.ctx.program.id, userId);
   await repository.deleteSessionsOf(db, userId);
+  await logActivity(program, 'team.remove', {
+    subject: target.email,
+    changes: { role: { before: target.role, after: null } },
+  });
   return 'removed' as const;
 }
 

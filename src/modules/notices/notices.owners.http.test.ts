@@ -1,27 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { consoleUser } from '../../../test/console.ts';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
 import { queuedEmails, withClockedServer } from '../../../test/outbox.ts';
 import { NOTICE_SETTLE_MS } from '../../core/notices.ts';
-import { addMember, createUser } from '../console/console.service.ts';
 import { queueDueNotices } from './notices.service.ts';
 
 const PUBLIC_URL = 'https://vouch.acme.example';
-
-async function consoleUser(
-  own: TestServer,
-  email: string,
-  member?: { p: TestProgram; role: 'owner' | 'admin' },
-) {
-  const created = await createUser(own.deps, {
-    email,
-    password: 'Console123',
-    operator: member === undefined,
-  });
-  assert.equal(created.kind, 'created');
-  if (created.kind === 'created' && member)
-    await addMember(own.deps, member.p.publicId, created.user.id, member.role);
-}
 
 async function apply(own: TestServer, p: TestProgram, email: string, approved: boolean) {
   const res = await own.request('POST', '/v1/partners', {
@@ -38,8 +23,8 @@ describeEachDatabase('e-mail notices to owners', (server) => {
   test("a partner who applies is announced once to the program's owners, with the console's applicants", async () => {
     await withClockedServer(server().dialect, { PUBLIC_URL }, async (own, clock) => {
       const p = await own.newProgram('affiliate', { name: 'Acme' });
-      await consoleUser(own, 'owner@acme.example', { p, role: 'owner' });
-      await consoleUser(own, 'admin@acme.example', { p, role: 'admin' });
+      await consoleUser(own, 'owner@acme.example', { program: p, role: 'owner' });
+      await consoleUser(own, 'admin@acme.example', { program: p, role: 'admin' });
       await consoleUser(own, 'operator@acme.example');
       await apply(own, p, 'applicant@example.com', false);
       await apply(own, p, 'approved@example.com', true);

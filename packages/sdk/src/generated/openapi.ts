@@ -21,6 +21,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The activity log: console and API-key writes, newest first
+         * @description The program's activity log, newest first: every write made in the owner console (who, what, the fields changed before → after, from which address) and every successful write of an API key (the key's name, the route, the record). A Vouch extension.
+         */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/programs": {
         parameters: {
             query?: never;
@@ -1962,6 +1982,65 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * ActivityEntry
+         * @example {
+         *       "id": 42,
+         *       "actor": {
+         *         "kind": "user",
+         *         "name": "owner@example.com"
+         *       },
+         *       "action": "settings.update",
+         *       "subject": null,
+         *       "changes": {
+         *         "program_settings.commission_hold_days": {
+         *           "before": "14",
+         *           "after": "30"
+         *         }
+         *       },
+         *       "address": "203.0.113.7",
+         *       "created_at": "2026-11-28T10:15:02.123456Z"
+         *     }
+         */
+        ActivityEntry: {
+            id: number;
+            actor: {
+                /** @description `user`: a console user (named by e-mail); `key`: an API key (named by its name) */
+                kind: "user" | "key";
+                name: string;
+                /** @description The API key’s id, for a key */
+                key?: string;
+            };
+            /** @description What was done: a console action (`partner.approve`, `settings.update`, …) or the API route written (`POST /v1/partners`) */
+            action: string;
+            /** @description The record acted on, when there is one */
+            subject: string | null;
+            /** @description Null for API writes and writes without fields */
+            changes: {
+                [key: string]: {
+                    before: unknown;
+                    after: unknown;
+                };
+            } | null;
+            /** @description The client address of the write */
+            address: string | null;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            created_at: string;
+        };
+        /**
+         * ActivityEntryListResponse
+         * @description A page of a list of ActivityEntry items, with its links and meta.
+         */
+        ActivityEntryListResponse: {
+            data: components["schemas"]["ActivityEntry"][];
+            links: components["schemas"]["PageLinks"];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {number} */
+            status: 1;
+        };
         /** AdminProgram */
         AdminProgram: {
             id: number;
@@ -4951,6 +5030,43 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                page?: number;
+                /** @description Order by creation time */
+                sort?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a list of ActivityEntry items, with its links and meta. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEntryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPrograms: {
