@@ -46,6 +46,23 @@ export const defaultFraudSettings: FraudSettings = {
   paid_ads_allowed: true,
 };
 
+/**
+ * The fraud settings of a program's settings as read (core/program-settings.ts merged the
+ * defaults, and `PUT /v1/program` validated every stored value).
+ */
+export function fraudSettingsOf(settings: Record<string, unknown>): FraudSettings {
+  const { fraud_rules, same_address_limit, fast_conversion_seconds, paid_ads_allowed } = {
+    ...defaultFraudSettings,
+    ...settings,
+  } as FraudSettings;
+  return {
+    fraud_rules: { ...defaultFraudSettings.fraud_rules, ...fraud_rules },
+    same_address_limit,
+    fast_conversion_seconds,
+    paid_ads_allowed,
+  };
+}
+
 /** Bounds of the numeric settings (inclusive). */
 export const sameAddressLimitRange = { minimum: 1, maximum: 1000 } as const;
 export const fastConversionSecondsRange = { minimum: 0, maximum: 86_400 } as const;

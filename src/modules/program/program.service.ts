@@ -132,6 +132,7 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
     ? {
         ...stored(row.settings),
         ...given,
+        ...fraudRulesMerged(stored(row.settings), given),
         ...(typeof currency === 'string' ? { currency: currency.toUpperCase() } : {}),
       }
     : undefined;
@@ -159,6 +160,12 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
       );
     throw error;
   }
+}
+
+/** A PUT names the fraud rules it changes; the stored others stay. */
+function fraudRulesMerged(stored: Record<string, unknown>, given: Record<string, unknown>) {
+  if (given.fraud_rules === undefined) return {};
+  return { fraud_rules: { ...(stored.fraud_rules as object | undefined), ...(given.fraud_rules as object) } };
 }
 
 export async function getKeyCheck(ctx: ProgramContext) {

@@ -2137,6 +2137,25 @@ export interface components {
                     };
                     /** @description Days after approval before a commission can be paid out; default 0 */
                     payout_terms_days: number;
+                    /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                    fraud_rules: {
+                        /** @description Default `block` */
+                        self_referral?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        same_address?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        disposable_email?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        paid_ads?: "off" | "flag" | "block";
+                        /** @description Default `off` */
+                        fast_conversion?: "off" | "flag" | "block";
+                    };
+                    /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                    same_address_limit: number;
+                    /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                    fast_conversion_seconds: number;
+                    /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                    paid_ads_allowed: boolean;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -3910,6 +3929,25 @@ export interface components {
                         /** @description Most rewards of this side per referred customer; null: no limit */
                         limit: number | null;
                     } | null;
+                    /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                    fraud_rules: {
+                        /** @description Default `block` */
+                        self_referral?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        same_address?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        disposable_email?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        paid_ads?: "off" | "flag" | "block";
+                        /** @description Default `off` */
+                        fast_conversion?: "off" | "flag" | "block";
+                    };
+                    /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                    same_address_limit: number;
+                    /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                    fast_conversion_seconds: number;
+                    /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                    paid_ads_allowed: boolean;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -4422,6 +4460,25 @@ export interface components {
                 };
                 /** @description Days after approval before a commission can be paid out; default 0 */
                 payout_terms_days?: number;
+                /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                fraud_rules?: {
+                    /** @description Default `block` */
+                    self_referral?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    same_address?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    disposable_email?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    paid_ads?: "off" | "flag" | "block";
+                    /** @description Default `off` */
+                    fast_conversion?: "off" | "flag" | "block";
+                };
+                /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                same_address_limit?: number;
+                /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                fast_conversion_seconds?: number;
+                /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                paid_ads_allowed?: boolean;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
@@ -4653,6 +4710,25 @@ export interface components {
                     /** @description Most rewards of this side per referred customer; null: no limit */
                     limit: number | null;
                 } | null;
+                /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                fraud_rules?: {
+                    /** @description Default `block` */
+                    self_referral?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    same_address?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    disposable_email?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    paid_ads?: "off" | "flag" | "block";
+                    /** @description Default `off` */
+                    fast_conversion?: "off" | "flag" | "block";
+                };
+                /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                same_address_limit?: number;
+                /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                fast_conversion_seconds?: number;
+                /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                paid_ads_allowed?: boolean;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
