@@ -78,6 +78,8 @@ const rewardColumns = [
   'available_at',
   'created_at',
   'deleted_at',
+  'fraud_flag_id',
+  'held_available_at',
 ] as const satisfies readonly (keyof Insertable<RewardsTable>)[];
 
 type TransactionValues = Insertable<TransactionsTable>;

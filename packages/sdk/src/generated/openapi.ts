@@ -2022,6 +2022,17 @@ export interface components {
             tags: {
                 value: string;
             }[];
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /** AffiliateCustomerEntry */
         AffiliateCustomerEntry: {
@@ -2595,6 +2606,15 @@ export interface components {
             options?: {
                 referral_url?: string;
             };
+            /** @description The buyer's request as your backend saw it, for the fraud rules (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
         };
         /** CreateAffiliateCustomerNestedBody */
         CreateAffiliateCustomerNestedBody: {
@@ -2685,7 +2705,7 @@ export interface components {
             /** Format: http-url */
             url: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid")[];
+            events: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /** CreateCouponBody */
         CreateCouponBody: {
@@ -2895,7 +2915,7 @@ export interface components {
             /** Format: http-url */
             url: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded")[];
+            events: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /** CreateRewardBody */
         CreateRewardBody: {
@@ -4506,7 +4526,7 @@ export interface components {
             /** Format: http-url */
             url?: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events?: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid")[];
+            events?: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /**
          * UpdateCouponBody
@@ -4752,7 +4772,7 @@ export interface components {
             /** Format: http-url */
             url?: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events?: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded")[];
+            events?: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /** UpdateRewardBody */
         UpdateRewardBody: {
