@@ -25,7 +25,7 @@ export interface AffiliateSaleHistory {
     salesBefore: number;
     selfReferral?: boolean;
     /** An open fraud flag on the buyer (core/fraud.ts): its commissions wait for a person. */
-    heldBy?: number | null;
+    heldBy?: string | null;
   };
   /** The buyer's partner; null when it has none. */
   partner: { id: number; archived: boolean; parentId: number | null } | null;
@@ -167,13 +167,13 @@ export function settledCommissionFigures(
  * the one it would have had kept aside for when the flag is cleared (due at once when it would
  * have been approved at once). A sale already paid or rejected keeps its status.
  */
-function held(reward: RewardDecision, flagId: number | null, saleAt: string): RewardDecision {
+function held(reward: RewardDecision, flagId: string | null, saleAt: string): RewardDecision {
   if (flagId === null || (reward.status !== 'review_period' && reward.status !== 'ok')) return reward;
   return {
     ...reward,
     status: 'review_period',
     availableAt: null,
-    fraudFlagId: flagId,
+    fraudFlag: flagId,
     heldAvailableAt: reward.availableAt ?? saleAt,
   };
 }

@@ -42,7 +42,7 @@ export interface RewardDecision {
   commissionValue: string;
   availableAt: string | null;
   /** The open fraud flag holding it, and the due date it gets back when the flag is cleared. */
-  fraudFlagId?: number | null;
+  fraudFlag?: string | null;
   heldAvailableAt?: string | null;
 }
 

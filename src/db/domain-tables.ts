@@ -77,7 +77,7 @@ export interface CustomersTable {
   /** PostgreSQL: moved on by every write of the buyer's sale figures (migration 0023). */
   sale_version: Generated<number>;
   /** The open fraud flag holding this customer's commissions (migration 0030); null: none. */
-  fraud_flag_id: Generated<number | null>;
+  fraud_flag: Generated<string | null>;
 }
 
 export interface ReferralLinksTable {
@@ -151,7 +151,7 @@ export interface RewardsTable {
   updated_at: Generated<string | null>;
   original_amount: NullableMicrosColumn;
   /** The open fraud flag holding this commission, and the due date it gives back when cleared (0030). */
-  fraud_flag_id: Generated<number | null>;
+  fraud_flag: Generated<string | null>;
   held_available_at: Generated<string | null>;
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { VouchMigration } from './helpers.ts';
 import { withId } from './helpers.ts';
 
@@ -67,8 +68,15 @@ export const fraud: VouchMigration = {
       ])
       .execute();
 
-    await db.schema.alterTable('customers').addColumn('fraud_flag_id', idType).execute();
-    await db.schema.alterTable('rewards').addColumn('fraud_flag_id', idType).execute();
+    await db.schema.alterTable('customers').addColumn('fraud_flag', 'text').execute();
+    await db.schema.alterTable('rewards').addColumn('fraud_flag', 'text').execute();
     await db.schema.alterTable('rewards').addColumn('held_available_at', 'text').execute();
+    // Few commissions are ever held: a partial index keeps sales from paying for it.
+    await db.schema
+      .createIndex('rewards_fraud_flag')
+      .on('rewards')
+      .columns(['program_id', 'fraud_flag'])
+      .where(sql.ref('fraud_flag'), 'is not', null)
+      .execute();
   },
 };

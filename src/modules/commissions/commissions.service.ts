@@ -161,6 +161,7 @@ export async function createCommission(ctx: ProgramContext, body: CreateCommissi
 // What other modules use of commissions: settling, review, the wire form, and the moves that
 // payouts and sales make (each in its own file, listed here as the module's service).
 
+export { clearFraudFlag, confirmFraudFlag } from './commissions.fraud.ts';
 export {
   applyCommissionFigures,
   claimPayableCommissions,

@@ -143,7 +143,7 @@ export async function insertAffiliateCustomerDecided(
   const row =
     first === undefined
       ? inserted
-      : await updateCustomer(trx, programId, inserted.id, { fraud_flag_id: first.id });
+      : await updateCustomer(trx, programId, inserted.id, { fraud_flag: first.publicId });
   if (!refused) {
     const signup = { [partnerMetrics.signups]: 1 };
     await addToEntityCounters(trx, programId, { kind: 'partner', id: partner.id }, signup);

@@ -104,7 +104,7 @@ async function writeSignupAtOnce(
       updated_at: now,
       deleted_at: null,
       sale_version: 0,
-      fraud_flag_id: null,
+      fraud_flag: null,
     };
     const figures = referralSignupFigures({
       referred: referrer !== undefined,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
+import { notFound } from '../../core/errors.ts';
 import {
   decideFraud,
   defaultFraudSettings,
@@ -8,14 +9,16 @@ import {
   fraudSettingsOf,
 } from '../../core/fraud.ts';
 import { newKey } from '../../core/ids.ts';
+import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { dayOf, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { readProgram } from '../program/program.service.ts';
 import { addressNameOf } from '../tracking/tracking.service.ts';
+import type { FraudFlagRow } from './fraud.repository.ts';
 import * as repository from './fraud.repository.ts';
-import type { FraudOutcome, RequestContext } from './fraud.schemas.ts';
+import type { FraudOutcome, ListFraudFlagsQuery, RequestContext } from './fraud.schemas.ts';
 import { toFraudFlag } from './fraud.wire.ts';
 
 /** The owner of a referral: a partner (affiliate) or a referring customer (refer-a-friend). */
@@ -121,3 +124,62 @@ export function fraudOutcomeOf(
     flags: flags.map((f) => f.publicId),
   };
 }
+
+// The review queue: list, read, clear and confirm flags.
+
+export async function listFraudFlags(ctx: ProgramContext, query: ListFraudFlagsQuery & PageRequest) {
+  const filter: repository.FlagFilter = {
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(query.rule !== undefined ? { rule: query.rule } : {}),
+    ...(query.partner !== undefined ? { owner: { kind: 'partner', ref: query.partner } } : {}),
+  };
+  const rows = await repository.listFlags(
+    ctx.database.db,
+    ctx.program.id,
+    filter,
+    pageWindow(query),
+    query.sort,
+  );
+  return rows.map(toFraudFlag);
+}
+
+async function getFlagRowOrThrow(db: Kysely<DB>, ctx: ProgramContext, id: string) {
+  const row = await repository.findFlagByPublicId(db, ctx.program.id, id);
+  if (!row) throw notFound('Fraud flag');
+  return row;
+}
+
+export async function getFraudFlag(ctx: ProgramContext, id: string) {
+  return toFraudFlag(await getFlagRowOrThrow(ctx.database.db, ctx, id));
+}
+
+/**
+ * The flag named `id`, locked for its review until the caller's transaction ends (PostgreSQL); a
+ * 404 when the program has no such flag.
+ */
+export async function lockFlagOrThrow(trx: Kysely<DB>, ctx: ProgramContext, id: string) {
+  const found = await getFlagRowOrThrow(trx, ctx, id);
+  return (await repository.lockFlag(trx, ctx.program.id, Number(found.id))) ?? found;
+}
+
+/** Marks a flag resolved and answers the customer's next open flag (which takes over the hold). */
+export async function markFlagResolved(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  row: FraudFlagRow,
+  to: 'cleared' | 'confirmed',
+  now: string,
+) {
+  await repository.resolveFlag(trx, ctx.program.id, Number(row.id), to, now);
+  const resolved = { ...row, status: to, updated_at: now, resolved_at: now };
+  await recordEvent(
+    trx,
+    ctx.program.id,
+    to === 'cleared' ? 'fraud.cleared' : 'fraud.confirmed',
+    toFraudFlag(resolved),
+    now,
+  );
+  return { resolved, next: await repository.findOtherOpenFlag(trx, ctx.program.id, row) };
+}
+
+export { type FraudFlagRow, toFraudFlag };

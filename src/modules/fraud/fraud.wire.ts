@@ -1,11 +1,13 @@
 import type { FraudFlagRow } from './fraud.repository.ts';
+import type { FraudFlag } from './fraud.schemas.ts';
 
 /** What the wire shows of a flag: its public names only, the evidence as the rule kept it. */
-export function toFraudFlag(row: FraudFlagRow) {
+export function toFraudFlag(row: FraudFlagRow): FraudFlag {
   return {
     id: row.public_id,
-    rule: row.rule,
-    status: row.status,
+    // Written only by openFlags and the review, from the same lists the schema names.
+    rule: row.rule as FraudFlag['rule'],
+    status: row.status as FraudFlag['status'],
     subject: { type: row.subject_kind, id: row.subject_ref },
     owner: { type: row.owner_kind === 'partner' ? 'partner' : 'referrer', id: row.owner_ref },
     evidence: JSON.parse(row.evidence) as Record<string, unknown>,

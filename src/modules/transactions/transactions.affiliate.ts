@@ -232,7 +232,7 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared, AffiliateT
           since: prepared.buyer.created_at,
           salesBefore: prepared.salesBefore,
           selfReferral: Boolean(prepared.buyer.self_referral),
-          heldBy: prepared.buyer.fraud_flag_id === null ? null : Number(prepared.buyer.fraud_flag_id),
+          heldBy: prepared.buyer.fraud_flag,
         },
         partner: prepared.partner
           ? {

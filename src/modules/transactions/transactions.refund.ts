@@ -90,7 +90,7 @@ export async function refundTransaction(ctx: ProgramContext, key: string, body: 
         available_at: null,
         created_at: now,
         deleted_at: null,
-        fraud_flag_id: null,
+        fraud_flag: null,
         held_available_at: null,
       })),
     );

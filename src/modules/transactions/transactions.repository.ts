@@ -78,7 +78,7 @@ const rewardColumns = [
   'available_at',
   'created_at',
   'deleted_at',
-  'fraud_flag_id',
+  'fraud_flag',
   'held_available_at',
 ] as const satisfies readonly (keyof Insertable<RewardsTable>)[];
 

@@ -147,7 +147,7 @@ export function rewardValuesOf(row: TransactionRow, decision: SaleDecision): rep
     available_at: reward.availableAt,
     created_at: row.created_at,
     deleted_at: null,
-    fraud_flag_id: reward.fraudFlagId ?? null,
+    fraud_flag: reward.fraudFlag ?? null,
     held_available_at: reward.heldAvailableAt ?? null,
   }));
 }

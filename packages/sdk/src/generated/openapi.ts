@@ -1518,6 +1518,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fraud/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fraud flags (the review queue)
+         * @description Lists fraud flags, newest first, filtered by `status`, `rule` and `partner`.
+         */
+        get: operations["listFraudFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fraud/flags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a fraud flag
+         * @description Answers one fraud flag with its evidence.
+         */
+        get: operations["getFraudFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fraud/flags/{id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a fraud flag: its held commissions follow the normal rules again
+         * @description Clears an open flag (not fraud): the commissions it held follow the normal rules again. A confirmed flag cannot be cleared (422).
+         */
+        post: operations["clearFraudFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fraud/flags/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a fraud flag: deny its held commissions, optionally archive its partner
+         * @description Confirms an open flag (fraud): with `deny` (default) the commissions it held are denied; with `archive_owner` its partner is archived too. A cleared flag cannot be confirmed (422).
+         */
+        post: operations["confirmFraudFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/timeseries": {
         parameters: {
             query?: never;
@@ -2423,6 +2503,8 @@ export interface components {
             /** @description Id of the payout holding it */
             payout: string | null;
             reason: string | null;
+            /** @description Id of the fraud flag holding it (`pending` until the flag is cleared or confirmed) or that denied it; a Vouch extension */
+            fraud_flag: string | null;
             description: string | null;
             /**
              * @description ISO 8601 in UTC with microseconds
@@ -3085,6 +3167,58 @@ export interface components {
             };
             /** @enum {number} */
             status: 0;
+        };
+        /** FraudFlag */
+        FraudFlag: {
+            id: string;
+            rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+            status: "open" | "cleared" | "confirmed";
+            subject: {
+                /** @description `customer` (today; `transaction`, `commission`, `reward`, `subscriber` later) */
+                type: string;
+                /** @description The subject's key */
+                id: string;
+            };
+            owner: {
+                type: "partner" | "referrer";
+                /** @description A partner's id, a referrer's key */
+                id: string;
+            };
+            /** @description The values the rule compared: hashes, a domain, counts; never more personal data */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            created_at: string;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            updated_at: string;
+            resolved_at: string | null;
+        };
+        /**
+         * FraudFlagListResponse
+         * @description A page of a list of FraudFlag items, with its links and meta.
+         */
+        FraudFlagListResponse: {
+            data: components["schemas"]["FraudFlag"][];
+            links: components["schemas"]["PageLinks"];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {number} */
+            status: 1;
+        };
+        /**
+         * FraudFlagResponse
+         * @description The success envelope `{data, status}` whose data is FraudFlag.
+         */
+        FraudFlagResponse: {
+            data: components["schemas"]["FraudFlag"];
+            /** @enum {number} */
+            status: 1;
         };
         /** Integration */
         Integration: {
@@ -9364,6 +9498,167 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFraudFlags: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                page?: number;
+                /** @description Order by creation time */
+                sort?: "asc" | "desc";
+                status?: "open" | "cleared" | "confirmed";
+                rule?: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                /** @description The owner partner's id */
+                partner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a list of FraudFlag items, with its links and meta. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFraudFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is FraudFlag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearFraudFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is FraudFlag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmFraudFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "deny": true,
+                 *       "archive_owner": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Deny the commissions the flag holds (default true)
+                     * @default true
+                     */
+                    deny?: boolean;
+                    /**
+                     * @description Archive the flag's partner too (default false)
+                     * @default false
+                     */
+                    archive_owner?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is FraudFlag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
