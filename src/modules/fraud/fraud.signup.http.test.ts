@@ -150,4 +150,37 @@ describeEachDatabase('fraud rules on affiliate signups', (server) => {
       }
     }
   });
+
+  test('a sale that creates its buyer runs the rules with its context: flag holds, block earns nothing', async () => {
+    for (const action of ['flag', 'block'] as const) {
+      const { p } = await program(server(), { fraud_rules: { same_address: action }, same_address_limit: 1 });
+      const sale = (key: string) =>
+        server().request('POST', '/v1/transactions', {
+          token: p.token,
+          body: {
+            key: `s-${key}`,
+            amount: 100,
+            action: 'sale',
+            customer: { key, email: `${key}@example.com`, partner: { key: 'jane' } },
+            options: { create_customer: true },
+            context: { ip: '192.0.2.1' },
+          },
+        });
+      const first = await sale('b1');
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.body.data.rewards.length, 1);
+      const second = await sale('b2');
+      assert.equal(second.status, 200, second.text);
+      const buyer = await server().request('GET', '/v1/customers/b2', { token: p.token });
+      if (action === 'block') {
+        assert.equal(buyer.body.data.partner, null);
+        assert.deepEqual(second.body.data.rewards, []);
+      } else {
+        const listed = await server().request('GET', '/v1/commissions?transaction=s-b2', { token: p.token });
+        const held = itemAt(listed.body.data);
+        assert.equal(held.status, 'pending');
+        assert.notEqual(held.fraud_flag, null);
+      }
+    }
+  });
 });

@@ -2760,6 +2760,15 @@ export interface components {
             options?: {
                 create_customer?: boolean | "true" | "false" | 1 | 0;
             };
+            /** @description The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
             /** @description The multiple form: at most 100 sales, recorded all or nothing. */
             transactions?: {
                 key?: string;
@@ -2969,6 +2978,15 @@ export interface components {
             };
             options?: {
                 create_customer?: boolean | "true" | "false" | 1 | 0;
+            };
+            /** @description The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
             };
             /** @description The multiple form: at most 100 sales, recorded all or nothing. */
             transactions?: {
