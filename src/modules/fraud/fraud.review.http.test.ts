@@ -15,6 +15,7 @@ import {
 } from '../../../test/harness.ts';
 import { itemAt } from '../../../test/items.ts';
 import { withClockedServer } from '../../../test/outbox.ts';
+import { settleDueCommissionsOfAllPrograms } from '../commissions/commissions.service.ts';
 
 /** A customer of partner `pa` with a disposable e-mail: flagged under the default rules. */
 async function flaggedBuyer(server: TestServer, p: TestProgram<'affiliate'>, key = 'c-bad') {
@@ -49,6 +50,8 @@ describeEachDatabase('fraud review queue', (server, dialect) => {
       assert.equal(approve.status, 422, approve.text);
       assert.deepEqual(Object.keys(approve.error.errors), ['ids.0']);
       // The worker's sweep does not approve it.
+      await settleDueCommissionsOfAllPrograms(own.deps);
+      assert.equal((await commissionOfSale(own, p, 'held')).status, 'pending');
       const payout = await own.request('POST', '/v1/payouts', { token: p.token, body: {} });
       assert.equal(payout.status, 201, payout.text);
       assert.deepEqual(payout.body.data.items, [
