@@ -135,13 +135,13 @@ export async function listCommissionsOfSale(db: Kysely<DB>, programId: number, t
 const selectLatestOfPartner = definePreparedQuery<
   Pick<
     Selectable<RewardsTable>,
-    'id' | 'role' | 'amount' | 'amount_units' | 'status' | 'available_at' | 'created_at'
+    'id' | 'role' | 'amount' | 'amount_units' | 'status' | 'available_at' | 'created_at' | 'fraud_flag'
   >,
   { programId: number; partnerId: number; limit: number }
 >((db, param) =>
   db
     .selectFrom('rewards')
-    .select(['id', 'role', 'amount', 'amount_units', 'status', 'available_at', 'created_at'])
+    .select(['id', 'role', 'amount', 'amount_units', 'status', 'available_at', 'created_at', 'fraud_flag'])
     .where('program_id', '=', param('programId'))
     .where('partner_id', '=', param('partnerId'))
     .orderBy('created_at', 'desc')
