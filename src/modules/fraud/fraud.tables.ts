@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Tables of fraud flags (migration 0030). */
+/** Tables of fraud flags (migration 0031). */
 export interface FraudFlagsTable {
   id: Generated<number>;
   program_id: number;
