@@ -12,7 +12,7 @@ import { randomAlphanumeric } from '../src/core/ids.ts';
 import { present } from '../src/core/present.ts';
 import type { ProgramType } from '../src/core/program-types.ts';
 import { type Clock, systemClock } from '../src/core/time.ts';
-import { type Database, type Dialect, openDatabase } from '../src/db/database.ts';
+import { type Database, type Dialect, type FailedQuery, openDatabase } from '../src/db/database.ts';
 import { migrateOrThrow } from '../src/db/migrate.ts';
 import { assembleDeps } from '../src/deps.ts';
 import type { AnswerOf, ErrorBody, JsonObject, ProgramKey } from './api-types.ts';
@@ -113,6 +113,8 @@ export interface TestServer {
   url: string;
   app: FastifyInstance;
   deps: Deps;
+  /** Every statement the database refused since the server started (ADR 0053). */
+  failedQueries: FailedQuery[];
   /** Answers the document's type for the route; a path the types cannot place answers `unknown`. */
   request<
     const M extends string,
@@ -228,7 +230,11 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });
-  const database: Database = await openDatabase(config.databaseUrl, { poolSize: 4 });
+  const failedQueries: FailedQuery[] = [];
+  const database: Database = await openDatabase(config.databaseUrl, {
+    poolSize: 4,
+    onFailedQuery: (failure) => failedQueries.push(failure),
+  });
   await migrateOrThrow(database);
   const deps: Deps = assembleDeps({
     database,
@@ -300,6 +306,7 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     url,
     app,
     deps,
+    failedQueries,
     databaseUrl,
     request,
     admin,

@@ -63,6 +63,11 @@ export class PageClient {
 
   /** Posts a form with this client's CSRF token (unless `_csrf` is given) and cookies. */
   async post(path: string, fields: Record<string, string> = {}): Promise<Reply> {
+    return this.postBody(path, new URLSearchParams({ _csrf: this.csrf, ...fields }));
+  }
+
+  /** Posts a form body as given (a field may repeat: the selected rows of a list), with the cookies. */
+  async postBody(path: string, form: URLSearchParams): Promise<Reply> {
     const headers: Record<string, string> = {
       accept: 'text/html',
       'content-type': 'application/x-www-form-urlencoded',
@@ -70,8 +75,7 @@ export class PageClient {
     };
     const cookie = this.cookieHeader(path);
     if (cookie) headers.cookie = cookie;
-    const body = new URLSearchParams({ _csrf: this.csrf, ...fields }).toString();
-    return this.remember(await this.server().request('POST', path, { headers, body }));
+    return this.remember(await this.server().request('POST', path, { headers, body: form.toString() }));
   }
 
   /** Opens a page with a form, then posts it: what a person does. */

@@ -90,6 +90,24 @@ export function newCommissionsEmail(notice: NewCommissions): NoticeEmail {
   ]);
 }
 
+export interface PartnerApplied {
+  programName: string;
+  partnerName: string | null;
+  partnerEmail: string;
+  /** The console's list of applicants awaiting approval. */
+  reviewUrl: string;
+}
+
+/** To a program's owners: someone applied to be a partner and waits for their approval. */
+export function partnerAppliedEmail(applied: PartnerApplied): NoticeEmail {
+  const who = applied.partnerName ? `${applied.partnerName} (${applied.partnerEmail})` : applied.partnerEmail;
+  return render(`${applied.programName}: a new partner applied`, [
+    'Hello,',
+    `${who} applied to the ${applied.programName} partner program and waits for your approval.`,
+    { text: 'Review the applicants in the console:', href: applied.reviewUrl },
+  ]);
+}
+
 /** Keyset position in creation order: `(created_at, id)`, as every list orders (contract §4.19). */
 export interface NoticeCursor {
   createdAt: string;

@@ -18,6 +18,7 @@ export const programSettingsDefaults = {
     partner_custom_links_enabled: false,
     onboarding_enabled: false,
     partner_email_notifications_enabled: true,
+    new_partner_email_enabled: true,
     referral_parameter: 'aff',
     attribution: 'last_click',
     ...defaultCommissionSettings,

@@ -1,4 +1,4 @@
-import { Kysely, sql } from 'kysely';
+import { Kysely, type LogConfig, sql } from 'kysely';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { runPreparedImmediately } from './prepared.ts';
 import { openSqlite } from './sqlite.ts';
@@ -22,14 +22,52 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** A statement the database refused, as the connection reported it. */
+export interface FailedQuery {
+  sql: string;
+  error: unknown;
+}
+
+export interface DatabaseOptions extends PostgresOptions {
+  /**
+   * Told of every statement that failed in the database. Expected outcomes (a taken key, a
+   * replay, a buyer changed meanwhile) are answered without one (ADR 0053), so a test can hold
+   * the app to that.
+   */
+  onFailedQuery?: (failure: FailedQuery) => void;
+}
+
+/** Kysely's log, only to report failed statements (no cost per query without a listener). */
+function failureLog(onFailedQuery: DatabaseOptions['onFailedQuery']): { log?: LogConfig } {
+  if (!onFailedQuery) return {};
+  return {
+    log: (event) => {
+      if (event.level === 'error') onFailedQuery({ sql: event.query.sql, error: event.error });
+    },
+  };
+}
+
 /** `sqlite:<path>`, `sqlite::memory:` or `postgres://…` (see config.ts). */
-export async function openDatabase(url: string, options: PostgresOptions = {}): Promise<Database> {
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
+  const { onFailedQuery, ...postgresOptions } = options;
   if (url.startsWith('sqlite:')) {
     const { dialect, runNow, runInTransaction } = openSqlite(url);
-    const db = new Kysely<DB>({ dialect });
-    runPreparedImmediately(db, runNow);
+    const db = new Kysely<DB>({ dialect, ...failureLog(onFailedQuery) });
+    // Statements run at once bypass Kysely, and so its log.
+    const reported = <Ran>(run: (sql: string, parameters: readonly unknown[]) => Ran) =>
+      onFailedQuery
+        ? (sql: string, parameters: readonly unknown[]) => {
+            try {
+              return run(sql, parameters);
+            } catch (error) {
+              onFailedQuery({ sql, error });
+              throw error;
+            }
+          }
+        : run;
+    runPreparedImmediately(db, reported(runNow));
     // The batch's transaction holds the only connection: its prepared statements run at once.
-    const batcher = new WriteBatcher(db, (trx) => runPreparedImmediately(trx, runInTransaction));
+    const batcher = new WriteBatcher(db, (trx) => runPreparedImmediately(trx, reported(runInTransaction)));
     return {
       db,
       dialect: 'sqlite',
@@ -38,8 +76,8 @@ export async function openDatabase(url: string, options: PostgresOptions = {}): 
       close: () => db.destroy(),
     };
   }
-  const { dialect, schema } = await openPostgres(url, options);
-  const db = new Kysely<DB>({ dialect });
+  const { dialect, schema } = await openPostgres(url, postgresOptions);
+  const db = new Kysely<DB>({ dialect, ...failureLog(onFailedQuery) });
   return {
     db,
     dialect: 'postgres',

@@ -16,11 +16,23 @@ import type { DB } from './tables.ts';
  * On SQLite, whose statements are calls within the process, they run one after another.
  */
 export async function executeTogether(db: Kysely<DB>, statements: readonly BoundStatement[]): Promise<void> {
+  await queryTogether(db, statements);
+}
+
+/** As `executeTogether`, answering the rows the first statement returns (its RETURNING). */
+export async function queryTogether<Row>(
+  db: Kysely<DB>,
+  statements: readonly BoundStatement[],
+): Promise<Row[]> {
   const writes = statements.filter((statement) => statement.sql !== '');
-  if (writes.length === 0) return;
+  if (writes.length === 0) return [];
   if (!isPostgres(db) || writes.length === 1) {
-    for (const write of writes) await db.executeQuery(CompiledQuery.raw(write.sql, [...write.parameters]));
-    return;
+    let rows: Row[] = [];
+    for (const [i, write] of writes.entries()) {
+      const result = await db.executeQuery<Row>(CompiledQuery.raw(write.sql, [...write.parameters]));
+      if (i === 0) rows = result.rows;
+    }
+    return rows;
   }
   const parameters: unknown[] = [];
   const texts = writes.map((write) => {
@@ -30,7 +42,7 @@ export async function executeTogether(db: Kysely<DB>, statements: readonly Bound
   });
   const [primary, ...rest] = texts;
   const sql = `with ${rest.map((text, i) => `w${i + 1} as (${text})`).join(', ')} ${primary}`;
-  await db.executeQuery(CompiledQuery.raw(sql, parameters));
+  return (await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters))).rows;
 }
 
 /** Renumbered texts by statement text and offset: a sale renumbers the same few on every call. */
@@ -41,7 +53,7 @@ const MAX_RENUMBERED = 4_096;
  * The statement's placeholders `$1…$n` shifted by `offset`. Kysely writes every value as a
  * placeholder (never a `$` inside a literal of these statements), which the count check guards.
  */
-function renumbered(statement: BoundStatement, offset: number): string {
+export function renumbered(statement: BoundStatement, offset: number): string {
   let known = renumberedTexts.get(statement.sql);
   if (!known) {
     if (renumberedTexts.size >= MAX_RENUMBERED) renumberedTexts.clear();
@@ -56,34 +68,4 @@ function renumbered(statement: BoundStatement, offset: number): string {
     known.byOffset.set(offset, text);
   }
   return text;
-}
-
-/**
- * PostgreSQL: `statements` as one statement, applied only when every guard (an UPDATE … RETURNING
- * of one row; they run first, in the order given) changes its row and `absent` (a SELECT), when
- * given, finds nothing; otherwise `vouch_assert_current` (migration 0023) aborts the whole
- * statement as a serialization failure (SQLSTATE 40001) and nothing is written. Runs outside any
- * transaction: the statement is its own.
- */
-export async function executeGuarded(
-  db: Kysely<DB>,
-  guards: readonly BoundStatement[],
-  statements: readonly BoundStatement[],
-  absent?: BoundStatement,
-): Promise<void> {
-  const parameters: unknown[] = [];
-  const texts = [...guards, ...statements, ...(absent ? [absent] : [])].map((statement) => {
-    const offset = parameters.length;
-    parameters.push(...statement.parameters);
-    return renumbered(statement, offset);
-  });
-  const ctes = texts.map((text, i) => `w${i} as (${text})`).join(', ');
-  const changed = guards.map((_, i) => `(select count(*) from w${i})`);
-  const all = changed.length === 1 ? changed.join('') : `least(${changed.join(', ')})`;
-  const current = absent
-    ? `case when exists (select 1 from w${texts.length - 1}) then 0 else ${all} end`
-    : all;
-  await db.executeQuery(
-    CompiledQuery.raw(`with ${ctes} select vouch_assert_current(${current})`, parameters),
-  );
 }

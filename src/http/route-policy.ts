@@ -83,7 +83,7 @@ export const routePolicy = fp(async (app: FastifyInstance) => {
     if (!config.auth) fail(route, 'declares no `config.auth`');
     if (config.auth === 'apiKey' && !config.programTypes?.length)
       fail(route, 'declares no `config.programTypes`');
-    const isApi = route.url.startsWith('/v1') || route.url.startsWith('/admin/');
+    const isApi = route.url.startsWith('/v1') || route.url.startsWith('/admin/v1');
     if (isApi && (!route.schema?.operationId || !route.schema.summary))
       fail(route, 'has no operationId or summary');
     table.add(route, config.auth, config.programTypes ?? []);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pageAssets } from '../pages/assets.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { commissionsRoutes } from './commissions/commissions.routes.ts';
+import { consolePages } from './console/console.pages.tsx';
 import { couponsRoutes } from './coupons/coupons.routes.ts';
 import { customerBalanceRoutes } from './customers/customers.balance.routes.ts';
 import { customerReferralLinksRoutes } from './customers/customers.links.routes.ts';
@@ -32,6 +33,7 @@ import { webhookRoutes } from './webhooks/webhooks.routes.ts';
 export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   systemRoutes,
   adminRoutes,
+  consolePages,
   programRoutes,
   partnersRoutes,
   partnerReferralLinksRoutes,

@@ -83,6 +83,51 @@ svg.chart { width: 100%; height: 10rem; display: block; }
 svg.chart rect { fill: var(--accent); }
 svg.chart line { stroke: var(--line); }
 .chart-axis { display: flex; justify-content: space-between; color: var(--muted); font-size: 0.85rem; }
+.chart-figure { margin: 0 0 1.25rem; }
+.chart-figure figcaption { margin-bottom: 0.35rem; }
+.chart-frame { display: flex; gap: 0.4rem; }
+.chart-frame svg.chart { flex: 1; min-width: 0; }
+.chart-y { display: flex; flex-direction: column; justify-content: space-between; color: var(--muted);
+  font-size: 0.8rem; text-align: right; min-width: 2.5rem; }
+.chart-figure .chart-axis { padding-left: 2.9rem; }
+.chart-table summary { cursor: pointer; color: var(--accent); font-size: 0.9rem; margin-top: 0.25rem; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 0 1.5rem; }
+nav.console ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; align-items: center; }
+nav.console form { margin: 0; }
+nav.console button { min-height: 2.25rem; padding: 0.3rem 0.8rem; }
+nav.tabs ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; margin: 0 0 1rem; padding: 0; }
+nav.tabs a { display: inline-block; padding: 0.3rem 0.75rem; border: 1px solid var(--line); border-radius: 999px;
+  text-decoration: none; background: var(--card); }
+nav.tabs a[aria-current=page] { background: var(--ink); color: #fff; border-color: var(--ink); }
+.toolbar { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; margin: 0 0 1rem; }
+.toolbar .field { margin: 0; flex: 1 1 14rem; }
+form.inline { display: inline; margin: 0; }
+button.small, .button.small { min-height: 2.25rem; padding: 0.3rem 0.8rem; font-size: 0.9rem; }
+td .actions { gap: 0.4rem; flex-wrap: nowrap; }
+.badge { display: inline-block; padding: 0.05rem 0.5rem; border-radius: 999px; font-size: 0.85rem;
+  border: 1px solid var(--line); background: var(--bg); }
+.badge.pending { background: #fffaeb; border-color: #f5c451; }
+.badge.approved, .badge.active { background: #ecfdf3; border-color: #75e0a7; }
+.badge.denied, .badge.archived, .badge.rejected { background: #fef3f2; border-color: #fda29b; }
+dl.figures dd.growth { font-size: 0.85rem; font-weight: 400; }
+form > .scroll + .field { margin-top: 1rem; }
+@media (max-width: 40rem) {
+  table.stack thead { position: absolute; left: -10000px; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; }
+  table.stack tr { border-bottom: 1px solid var(--line); padding: 0.5rem 0; }
+  table.stack td { border: 0; padding: 0.15rem 0; }
+  table.stack td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+  table.stack td.num { text-align: left; }
+  table.stack caption { display: block; }
+}
+.card a { overflow-wrap: anywhere; }
+fieldset.card { min-width: 0; }
+fieldset.card > legend { float: left; width: 100%; padding: 0; margin: 0 0 0.25rem; }
+fieldset.card > legend + * { clear: both; }
+.pager { display: flex; gap: 1rem; margin-top: 0.75rem; }
+ul.programs { list-style: none; padding: 0; margin: 0; }
+ul.programs li { padding: 0.6rem 0; border-bottom: 1px solid var(--line); display: flex; flex-wrap: wrap;
+  justify-content: space-between; gap: 0.25rem 1rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: center; }
 footer.site { max-width: 40rem; margin: 0 auto; padding: 0 1rem 2rem; color: var(--muted); font-size: 0.875rem; }
 @media (max-width: 30rem) { h1 { font-size: 1.5rem; } .card { padding: 1rem; } main { padding-top: 1rem; } }

@@ -32,6 +32,8 @@ export class PageError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** What the error page says instead of its status's usual words. */
+    readonly shown?: { title: string; text: string },
   ) {
     super(message);
     this.name = 'PageError';
@@ -105,8 +107,8 @@ const serverError = {
   text: 'The page could not be shown. Please try again in a moment.',
 };
 
-export function ErrorPage(props: { status: number }) {
-  const { title, text } = errorTexts[props.status] ?? serverError;
+export function ErrorPage(props: { status: number; shown?: { title: string; text: string } | undefined }) {
+  const { title, text } = props.shown ?? errorTexts[props.status] ?? serverError;
   return (
     <Layout title={title}>
       <div class="card">
@@ -176,7 +178,8 @@ export function definePages(
     app.setErrorHandler((error, request, reply) => {
       const status = statusOf(error);
       if (status >= 500) request.log.error({ err: error }, 'page failed');
-      return sendPage(reply, status, <ErrorPage status={status} />);
+      const shown = error instanceof PageError ? error.shown : undefined;
+      return sendPage(reply, status, <ErrorPage status={status} shown={shown} />);
     });
     // At the root, the app's own 404 (JSON) stays for every path that is not a page.
     if (prefix !== '')

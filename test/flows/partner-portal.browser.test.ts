@@ -181,7 +181,7 @@ describeEachDatabase(
       await page.getByLabel('Payout method').selectOption('paypal');
       await page.getByRole('button', { name: 'Choose method' }).click();
       assert.match(page.url(), /payout_method=paypal/);
-      assert.equal(await page.getByLabel('PayPal or Wise e-mail address').count(), 1);
+      assert.equal(await page.getByLabel('PayPal e-mail address').count(), 1);
       assert.equal(await page.getByLabel('IBAN').count(), 0, 'PayPal shows its e-mail field only');
       await shot('settings-payout-paypal');
       await page.getByRole('button', { name: 'Save payout details' }).click();
@@ -193,7 +193,7 @@ describeEachDatabase(
       await shot('settings-payout-errors');
       await page.getByLabel('Payout method').selectOption('bank_transfer');
       await page.getByRole('button', { name: 'Change method' }).click();
-      assert.equal(await page.getByLabel('PayPal or Wise e-mail address').count(), 0);
+      assert.equal(await page.getByLabel('PayPal e-mail address').count(), 0);
       assert.equal(await page.getByLabel('Note (when paid another way)').count(), 0);
       await page.getByLabel("Account holder's name").fill('Jane Doe');
       await page.getByLabel('IBAN').fill('de89 3704 0044 0532 0130 00');

@@ -8,6 +8,7 @@ import { addProgramsCreate } from './programs-create.ts';
 import { addProgramsList } from './programs-list.ts';
 import { addSecretsRotate } from './secrets-rotate.ts';
 import { addSeed } from './seed.ts';
+import { addUsersCreate } from './users-create.ts';
 import { addWorker } from './worker.ts';
 
 /** Every command, in the order `vouch --help` lists them; one file each. */
@@ -18,6 +19,8 @@ export function addCommands(vouch: Command, run: Run): void {
   const keys = vouch.command('keys').description("create and revoke programs' API keys");
   addKeysCreate(keys, run);
   addKeysRevoke(keys, run);
+  const users = vouch.command('users').description('owner console users');
+  addUsersCreate(users, run);
   addMigrate(vouch, run);
   addWorker(vouch, run);
   addSeed(vouch, run);

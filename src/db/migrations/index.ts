@@ -25,6 +25,7 @@ import { portalExpiry } from './0025-portal-expiry.ts';
 import { saleWriteChecks } from './0026-sale-write-checks.ts';
 import { noticeCursors } from './0027-notice-cursors.ts';
 import { billingIntegrations } from './0028-billing-integrations.ts';
+import { ownerConsole } from './0030-console.ts';
 import { fraud } from './0031-fraud.ts';
 import type { VouchMigration } from './helpers.ts';
 
@@ -60,5 +61,6 @@ export const migrations: Record<string, VouchMigration> = {
   '0026_sale_write_checks': saleWriteChecks,
   '0027_notice_cursors': noticeCursors,
   '0028_billing_integrations': billingIntegrations,
+  '0030_console': ownerConsole,
   '0031_fraud': fraud,
 };

@@ -50,7 +50,7 @@ export function figureWrites(db: Kysely<DB>, programId: number, figures: FigureW
   return [...program, ...counterDeltaStatements(db, programId, figures.entities)];
 }
 
-/** The guards of buyers read without a lock, in the order given (executeGuarded runs them first). */
+/** The guards of buyers read without a lock, in the order given (executeGated runs them first). */
 export function versionGuards(
   db: Kysely<DB>,
   programId: number,
@@ -91,8 +91,8 @@ export async function bumpBuyerVersion(db: Kysely<DB>, programId: number, id: nu
  * A sale's guard (migration 0023): answers the buyer's id only if its version is still `seen`,
  * and moves it on by `step` (1 when later sales decide on this one, else 0: the row is still
  * locked to the commit, so concurrent sales of the buyer wait in line, but none decides again).
- * Run first in the sale's one statement, which `vouch_assert_current` aborts when it answered
- * nothing.
+ * Run first in the sale's one statement, whose other writes apply only when it answered its row
+ * (db/gated.ts).
  */
 const guardSaleVersion = definePreparedQuery<
   { id: number },

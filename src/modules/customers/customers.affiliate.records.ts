@@ -136,14 +136,17 @@ export async function insertAffiliateCustomerDecided(
     created_at: createdAt,
     updated_at: now,
   });
+  // Taken since the checks above, by a request that committed in between.
+  if ('taken' in inserted) throw fieldError(`${prefix}${inserted.taken}`, 'taken');
+  const stored = inserted.inserted;
   const flags = refused
     ? []
-    : await openFlags(trx, ctx, decision, { kind: 'customer', id: inserted.id, ref: inserted.key }, owner);
+    : await openFlags(trx, ctx, decision, { kind: 'customer', id: stored.id, ref: stored.key }, owner);
   const first = flags[0];
   const row =
     first === undefined
-      ? inserted
-      : await updateCustomer(trx, programId, inserted.id, { fraud_flag: first.publicId });
+      ? stored
+      : await updateCustomer(trx, programId, stored.id, { fraud_flag: first.publicId });
   if (!refused) {
     const signup = { [partnerMetrics.signups]: 1 };
     await addToEntityCounters(trx, programId, { kind: 'partner', id: partner.id }, signup);

@@ -142,7 +142,9 @@ async function update(ctx: ProgramContext, segment: string | undefined, body: Up
       for (const field of ['name', 'surname', 'email', 'key'] as const)
         if (changes[field] !== undefined) values[field] = changes[field];
       if (changes.tags !== undefined) values.tags = storedTags(changes.tags);
-      const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, values);
+      const written = await repository.updateCustomerUnlessTaken(trx, ctx.program.id, row.id, values);
+      if ('taken' in written) throw fieldError(`${body.update ? 'update.' : ''}${written.taken}`, 'taken');
+      const updated = written.updated;
       const customer = await serialize(trx, ctx, updated);
       await recordEvent(trx, ctx.program.id, 'customer.updated', customer, now);
       return customer;

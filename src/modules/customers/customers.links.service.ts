@@ -40,19 +40,16 @@ export async function createCustomerReferralLink(ctx: ProgramContext, body: Crea
   const customer = await findCustomerByRef(db, ctx.program.id, { id, key, email });
   if (!customer) throw fieldError('customer', 'invalid');
   const now = nowTimestamp(ctx.clock);
-  try {
-    const row = await insertLink(db, {
-      program_id: ctx.program.id,
-      key: body.key,
-      customer_id: customer.id,
-      is_default: false,
-      created_at: now,
-      updated_at: now,
-    });
-    return toReferralLink(row, await linkContext(ctx), ctx);
-  } catch (error) {
-    throw takenFieldError(error);
-  }
+  const row = await insertLink(db, {
+    program_id: ctx.program.id,
+    key: body.key,
+    customer_id: customer.id,
+    is_default: false,
+    created_at: now,
+    updated_at: now,
+  });
+  if (!row) throw fieldError('key', 'taken');
+  return toReferralLink(row, await linkContext(ctx), ctx);
 }
 
 export async function getCustomerReferralLink(ctx: ProgramContext, key: string) {
@@ -93,6 +90,7 @@ export async function updateCustomerReferralLink(
     const row = await ctx.database.db.transaction().execute(async (trx) => {
       const link = await getLinkOrThrow(ctx, key, trx);
       if (link.key === body.key) return link;
+      if (await findLinkByKey(trx, ctx.program.id, body.key)) throw fieldError('key', 'taken');
       const now = nowTimestamp(ctx.clock);
       const updated = await updateLink(trx, ctx.program.id, link.id, { key: body.key, updated_at: now });
       if (link.is_default && link.customer_id !== null)

@@ -111,7 +111,7 @@ export async function insertReferralCustomer(
   const createdAt = signupTimeOrThrow(input.created_at, now, 'customer.created_at');
   const referrer = input.referrer;
   const selfReferral = referrer !== undefined && isSelfReferral(input.email, referrer.email);
-  const row = await repository.insertCustomer(trx, {
+  const inserted = await repository.insertCustomer(trx, {
     program_id: ctx.program.id,
     public_id: input.id ?? newKey(),
     key: input.key ?? newKey(),
@@ -124,7 +124,9 @@ export async function insertReferralCustomer(
     created_at: createdAt,
     updated_at: now,
   });
-  await insertLink(trx, {
+  if ('taken' in inserted) throw fieldError(inserted.taken, 'taken');
+  const row = inserted.inserted;
+  const link = await insertLink(trx, {
     program_id: ctx.program.id,
     key: row.key,
     customer_id: row.id,
@@ -132,6 +134,8 @@ export async function insertReferralCustomer(
     created_at: now,
     updated_at: now,
   });
+  // The key is another customer's additional link.
+  if (!link) throw fieldError('key', 'taken');
   // PostgreSQL: the referrer's row is locked and its version moved on (migration 0023) before
   // its count is read, so this signup and a concurrent one written at once (`createAtOnce`) never
   // both take the referrer's first referral.

@@ -174,10 +174,12 @@ async function update(ctx: ProgramContext, id: string | undefined, body: UpdateR
       }
       const values = changesOf(body, id === undefined);
       if (Object.keys(values).length === 0) return toReferralCustomer(trx, ctx, row);
-      const updated = await repository.updateCustomer(trx, ctx.program.id, row.id, {
+      const written = await repository.updateCustomerUnlessTaken(trx, ctx.program.id, row.id, {
         ...values,
         updated_at: nowTimestamp(ctx.clock),
       });
+      if ('taken' in written) throw fieldError(`${fieldPrefix}${written.taken}`, 'taken');
+      const updated = written.updated;
       if (values.key !== undefined && values.key !== row.key)
         await renameDefaultLink(trx, ctx.program.id, { customerId: row.id }, String(values.key));
       const data = await toReferralCustomer(trx, ctx, updated);

@@ -68,6 +68,21 @@ export async function findCustomerBy(
   return (await selectCustomerBy[column](db, { programId, value }))[0];
 }
 
+/**
+ * Which business field of `row` another customer holds (`id`, `key`, then `email` in any case),
+ * for a write that found one taken; undefined when none is.
+ */
+export async function takenCustomerField(
+  db: Kysely<DB>,
+  programId: number,
+  row: Pick<CustomerRow, 'public_id' | 'key' | 'email'>,
+): Promise<'id' | 'key' | 'email' | undefined> {
+  if (await findCustomerBy(db, programId, 'public_id', row.public_id)) return 'id';
+  if (row.key !== null && (await findCustomerBy(db, programId, 'key', row.key))) return 'key';
+  if (row.email !== null && (await findCustomerBy(db, programId, 'email', row.email))) return 'email';
+  return undefined;
+}
+
 export async function findCustomerById(db: Kysely<DB>, programId: number, id: number) {
   return (await selectCustomerBy.id(db, { programId, value: id }))[0];
 }
@@ -82,8 +97,31 @@ export async function findCustomersByIds(db: Kysely<DB>, programId: number, ids:
     .execute();
 }
 
-export async function insertCustomer(db: Kysely<DB>, values: Insertable<CustomersTable>) {
-  return db.insertInto('customers').values(values).returningAll().executeTakeFirstOrThrow();
+/** A new customer, or the business field whose value another customer holds (ADR 0053). */
+export type CustomerInsert = { inserted: CustomerRow } | { taken: 'id' | 'key' | 'email' };
+
+/**
+ * Inserts unless a unique key (`public_id`, `key`, `email` in any case) holds the values: nothing
+ * is raised in the database. PostgreSQL waits for a concurrent holder to commit before it skips,
+ * so the look-up after it sees the holder.
+ */
+export async function insertCustomer(
+  db: Kysely<DB>,
+  values: Insertable<CustomersTable>,
+): Promise<CustomerInsert> {
+  const row = await db
+    .insertInto('customers')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return { inserted: row };
+  const taken = await takenCustomerField(db, values.program_id, {
+    public_id: values.public_id,
+    key: values.key ?? null,
+    email: values.email ?? null,
+  });
+  return { taken: taken ?? 'key' };
 }
 
 /** A customer row complete with its id (taken from the sequence beforehand) and every column. */
@@ -119,6 +157,29 @@ const customerColumns = [
  * `public_id`, `key` or `email` aborts the whole statement.
  */
 export const customersInsertStatement = defineRowsInsert<FullCustomerRow>('customers', customerColumns);
+
+/** A changed customer, or the business field whose new value another customer holds. */
+export type CustomerUpdate = { updated: CustomerRow } | { taken: 'key' | 'email' };
+
+/**
+ * Changes a customer unless its new `key` or `email` (in any case) is another customer's: checked
+ * first, in the caller's transaction, so the usual refusal raises nothing in the database (ADR
+ * 0053).
+ */
+export async function updateCustomerUnlessTaken(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<CustomersTable>,
+): Promise<CustomerUpdate> {
+  for (const field of ['key', 'email'] as const) {
+    const value = values[field];
+    if (typeof value !== 'string') continue;
+    const holder = await findCustomerBy(db, programId, field, value);
+    if (holder && holder.id !== id) return { taken: field };
+  }
+  return { updated: await updateCustomer(db, programId, id, values) };
+}
 
 export async function updateCustomer(
   db: Kysely<DB>,

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
 import { coalescedWrites } from '../../db/coalescer.ts';
+import { executeGatedOrThrow } from '../../db/gated.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { executeGuarded, executeTogether } from '../../db/together.ts';
 import { type DomainEvent, eventsStatement } from '../../outbox/outbox.ts';
 import { figureWrites, versionGuards } from '../counters/counters.figures.repository.ts';
 import {
@@ -21,7 +21,7 @@ import type { CustomerRow } from './customers.shared.ts';
  * links as one insert each, the referrers' figures merged, the events. A first referral still
  * applies only while its referrer's version is the one read. When the statement fails for any
  * reason (a taken `id`, `key` or `email`, a lost race), each signup is written alone and answers
- * its own outcome.
+ * its own outcome; written alone, a taken key or a lost race fails no statement (db/gated.ts).
  */
 
 /** A signup decided without a transaction, ready to be written. */
@@ -44,14 +44,16 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
   const { program, entities } = batchFigures(
     signups.map((signup) => ({ at: signup.row.created_at, figures: signup.figures })),
   );
-  // The figures first (the primary statement runs first; the program's before the referrers'):
-  // the order every writer takes them in.
+  // The customers hold the keys (`id`, `key`, `email`): the rest is written only when every one
+  // of them was. Then the figures, the program's before the referrers': the order every writer
+  // takes them in.
+  const [keyed] = repository.customersInsertStatement(
+    db,
+    signups.map((signup) => signup.row),
+  );
+  if (!keyed) return Promise.resolve();
   const statements = [
     ...figureWrites(db, programId, { program, entities }),
-    ...repository.customersInsertStatement(
-      db,
-      signups.map((signup) => signup.row),
-    ),
     ...defaultCustomerLinksStatement(
       db,
       signups.map((signup) => signup.link),
@@ -62,8 +64,11 @@ function writeSignups(db: Kysely<DB>, programId: number, signups: readonly Decid
       signups.map((signup) => signup.event),
     ),
   ].filter((statement): statement is BoundStatement => statement !== undefined);
-  const checks = versionGuards(db, programId, batchChecks(signups, checkOf));
-  return checks.length > 0 ? executeGuarded(db, checks, statements) : executeTogether(db, statements);
+  return executeGatedOrThrow(db, {
+    guards: versionGuards(db, programId, batchChecks(signups, checkOf)),
+    keyed: { statement: keyed, rows: signups.length },
+    statements,
+  });
 }
 
 /** Writes `signup` (with others of its program when they arrive together); rejects as its own write would. */

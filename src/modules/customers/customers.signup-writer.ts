@@ -7,6 +7,7 @@ import { isSelfReferral } from '../../core/self-referral.ts';
 import { referralSignupFigures } from '../../core/signups.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { isRetryable, translateDriverError } from '../../db/errors.ts';
+import { NotWrittenError } from '../../db/gated.ts';
 import { pick } from '../../db/locks.ts';
 import type { DB } from '../../db/tables.ts';
 import { CounterFigures } from '../counters/counters.repository.ts';
@@ -14,6 +15,7 @@ import { linkUrlContextOf } from '../referral-links/referral-links.shared.ts';
 import { recordOf, referrerRefOf } from './customers.referral.records.ts';
 import * as referralRepository from './customers.referral.repository.ts';
 import type { CreateReferralCustomerBody } from './customers.referral.schemas.ts';
+import * as repository from './customers.repository.ts';
 import type { CustomerRow } from './customers.shared.ts';
 import { writeDecidedSignup } from './customers.signup-batch.ts';
 
@@ -58,9 +60,9 @@ const AT_ONCE_ATTEMPTS = 3;
  * and one writes the customer, its default link, the program's and the referrer's figures and its
  * event, with the program's other signups of the same turn (customers.signup-batch.ts): two round
  * trips instead of ten. A referrer's first referral is written only if the referrer's version is
- * still the one read (`executeGuarded`), so two first referrals at once cannot both count it; the
- * one that lost decides again. A taken `id`, `key` or `email` aborts the write as a unique
- * violation (422 on that field, as before). Undefined when the transaction path must answer: a
+ * still the one read (`executeGated`), so two first referrals at once cannot both count it; the
+ * one that lost decides again. A taken `id`, `key` or `email` writes nothing and answers a 422
+ * on that field, without failing in the database (db/gated.ts). Undefined when the transaction path must answer: a
  * referrer named by the key of one of its additional links, one deleted meanwhile, or after
  * AT_ONCE_ATTEMPTS lost races.
  */
@@ -154,6 +156,13 @@ async function writeSignupAtOnce(
       });
       return { data };
     } catch (error) {
+      if (error instanceof NotWrittenError) {
+        if (error.outcome === 'changed') continue;
+        const field = await repository.takenCustomerField(db, programId, row);
+        if (field) throw fieldError(field, 'taken');
+        // The key is another customer's additional link: the transaction path says so.
+        return undefined;
+      }
       // The referrer was deleted meanwhile: the transaction path reads again and says so.
       if (translateDriverError(error)?.kind === 'foreign_key') return undefined;
       if (!isRetryable(error)) throw error;

@@ -1,5 +1,6 @@
 import type { ProgramContext } from '../../context.ts';
 import {
+  type AttributionStep,
   attributionSteps,
   type BillingAction,
   type BillingProvider,
@@ -16,6 +17,7 @@ import {
   type Credit,
   createEventCustomer,
   type EventBuyer,
+  type EventSale,
   findLinkedCustomer,
   promotionCodeExists,
   recordEventSale,
@@ -69,9 +71,11 @@ const eventBuyer = (action: SaleAction | CustomerAction): EventBuyer => ({
   name: action.buyer.name,
 });
 
-/** Tries each way of crediting the sale in the attribution order; the first that holds records it. */
-async function applySale(scope: EventScope, action: SaleAction): Promise<EventOutcome> {
-  const { ctx, provider } = scope;
+/** The sale an event asks for, or the outcome of one that cannot be a sale as sent. */
+export function eventSaleOf(
+  scope: Pick<EventScope, 'type'>,
+  action: SaleAction,
+): { sale: EventSale; buyer: EventBuyer; processorCustomer: string | undefined } | EventOutcome {
   const processorCustomer = action.buyer.customerId ?? undefined;
   if (action.amountMinor < 0n) {
     return { status: 'failed', reason: 'The amount paid without tax is negative.', processorCustomer };
@@ -91,7 +95,39 @@ async function applySale(scope: EventScope, action: SaleAction): Promise<EventOu
     productId: action.productId,
     productType: action.productType,
   };
-  const buyer = eventBuyer(action);
+  return { sale, buyer: eventBuyer(action), processorCustomer };
+}
+
+/** What a recorded sale answers; its ids wake the refunds that arrived before it. */
+export function saleRecorded(
+  step: AttributionStep,
+  sale: EventSale,
+  customerKey: string | undefined,
+  processorCustomer: string | undefined,
+  refs: readonly string[],
+): EventOutcome {
+  return {
+    status: 'processed',
+    reason: `Sale recorded, credited by ${step.by.replace('_', ' ')} ${step.value}.`,
+    transactionKey: sale.key,
+    customerKey,
+    processorCustomer,
+    wakes: { saleRefs: [sale.key, ...refs] },
+  };
+}
+
+export const saleUnattributed = (processorCustomer: string | undefined): EventOutcome => ({
+  status: 'unattributed',
+  reason: 'No referral key, linked customer or Vouch promotion code credits this sale; nothing was created.',
+  processorCustomer,
+});
+
+/** Tries each way of crediting the sale in the attribution order; the first that holds records it. */
+async function applySale(scope: EventScope, action: SaleAction): Promise<EventOutcome> {
+  const { ctx, provider } = scope;
+  const planned = eventSaleOf(scope, action);
+  if ('status' in planned) return planned;
+  const { sale, buyer, processorCustomer } = planned;
   for (const step of attributionSteps(action.buyer)) {
     let credit: Credit | undefined;
     if (step.by === 'referral') credit = { by: 'referral', key: step.value };
@@ -114,21 +150,9 @@ async function applySale(scope: EventScope, action: SaleAction): Promise<EventOu
       amountMicros: sale.amountMicros,
       refs: action.refs,
     });
-    return {
-      status: 'processed',
-      reason: `Sale recorded, credited by ${step.by.replace('_', ' ')} ${step.value}.`,
-      transactionKey: sale.key,
-      customerKey,
-      processorCustomer,
-      wakes: { saleRefs: [sale.key, ...action.refs] },
-    };
+    return saleRecorded(step, sale, customerKey, processorCustomer, action.refs);
   }
-  return {
-    status: 'unattributed',
-    reason:
-      'No referral key, linked customer or Vouch promotion code credits this sale; nothing was created.',
-    processorCustomer,
-  };
+  return saleUnattributed(processorCustomer);
 }
 
 async function applyCustomer(scope: EventScope, action: CustomerAction): Promise<EventOutcome> {

@@ -105,8 +105,23 @@ async function runWoken(
   const unattributed = wakes.customer
     ? await repository.listUnattributedOf(db, ctx.program.id, provider, wakes.customer)
     : [];
-  for (const { id } of pending) await rerunQuietly(ctx, provider, id, 'pending', log);
+  await runPending(
+    ctx,
+    provider,
+    pending.map(({ id }) => id),
+    log,
+  );
   for (const { id } of unattributed) await rerunQuietly(ctx, provider, id, 'unattributed', log);
+}
+
+/** Runs refunds that waited for a sale now stored, oldest first. */
+export async function runPending(
+  ctx: ProgramContext,
+  provider: BillingProvider,
+  ids: readonly number[],
+  log: Deps['log'],
+) {
+  for (const id of ids) await rerunQuietly(ctx, provider, id, 'pending', log);
 }
 
 async function rerunQuietly(

@@ -3,9 +3,10 @@ import { type BillingProvider, billingReaders } from '../../core/billing.ts';
 import { AppError } from '../../core/errors.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { readPageProgram } from '../program/program.service.ts';
+import { receiveAtOnce } from './integrations.at-once.ts';
 import { rerunStoredEvent, runClaimedEvent } from './integrations.events.ts';
 import * as repository from './integrations.repository.ts';
-import { presentEvent } from './integrations.service.ts';
+import { deliverySecret, presentEvent } from './integrations.service.ts';
 import { verifyEvent } from './integrations.verify.ts';
 
 /**
@@ -43,11 +44,11 @@ async function receive(
   const program = await readPageProgram(deps, { publicId: programPublicId });
   if (!program || program.type === 'newsletter') throw new AppError('not_found', 'Program not found.');
   const db = deps.database.db;
-  const integration = await repository.findIntegration(db, program.id, provider);
-  if (!integration?.active) {
+  const secret = await deliverySecret(deps, program.id, provider);
+  if (secret === undefined) {
     throw new AppError('not_found', `The ${provider} integration of this program is not set up or is off.`);
   }
-  const event = await verifyEvent(provider, raw, signature, deps.secrets.open(integration.secret));
+  const event = await verifyEvent(provider, raw, signature, secret);
   const envelope = billingReaders[provider].envelope(event);
   if (!envelope) throw new AppError('bad_request', 'The event has no id or type.');
   const ctx: ProgramContext = {
@@ -62,12 +63,12 @@ async function receive(
     },
   };
   const now = nowTimestamp(deps.clock);
-  const claimed = await repository.claimEvent(db, {
+  const claim = {
     program_id: program.id,
     provider,
     event_id: envelope.eventId,
     type: envelope.type,
-    status: 'processing',
+    status: 'processing' as const,
     reason: null,
     payload: raw.toString('utf8'),
     transaction_key: null,
@@ -77,7 +78,10 @@ async function receive(
     once_id: null,
     created_at: now,
     updated_at: now,
-  });
+  };
+  const atOnce = await receiveAtOnce(ctx, provider, claim, billingReaders[provider].action(event));
+  if (atOnce) return { ...atOnce, duplicate: false };
+  const claimed = await repository.claimEvent(db, claim);
   if (!claimed) {
     const stored = await repository.findEvent(db, program.id, provider, envelope.eventId);
     if (!stored) throw new Error('a claimed event vanished');

@@ -1,6 +1,8 @@
+import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { microsToText } from '../../core/money.ts';
+import type { DB } from '../../db/tables.ts';
 import { createCustomer, findCustomerByRef } from '../customers/customers.service.ts';
 import { getPromotionCode } from '../promotion-codes/promotion-codes.service.ts';
 import { createTransactions, refundTransaction } from '../transactions/transactions.service.ts';
@@ -98,15 +100,18 @@ function referralBuyer(buyer: EventBuyer, credit: Credit) {
 }
 
 /**
- * Records the sale as `POST /v1/transactions` does, creating the buyer when it is new. A sale
- * whose key is stored with the same content answers the stored one (a second run changes
- * nothing). Answers the buyer's key as the events log shows it.
+ * Records the sale as `POST /v1/transactions` does, creating the buyer when it is new (except when
+ * the sale is credited by the buyer itself: then it must exist, and a missing one is a 422). A
+ * sale whose key is stored with the same content answers the stored one (a second run changes
+ * nothing). With `trx`, inside the caller's write transaction. Answers the buyer's key as the
+ * events log shows it.
  */
 export async function recordEventSale(
   ctx: ProgramContext,
   sale: EventSale,
   buyer: EventBuyer,
   credit: Credit,
+  trx?: Kysely<DB>,
 ): Promise<string | undefined> {
   const fields = {
     key: sale.key,
@@ -116,18 +121,20 @@ export async function recordEventSale(
     ...(sale.productId ? { product_id: sale.productId } : {}),
     ...(sale.productType ? { product_type: sale.productType } : {}),
     ...(credit.by === 'promotion_code' ? { promotion_code: credit.code } : {}),
-    options: { create_customer: true },
+    options: { create_customer: credit.by !== 'customer' },
   };
   if (saleProgramType(ctx) === 'affiliate') {
-    await createTransactions(ctx, {
-      type: 'affiliate',
-      body: { ...fields, customer: affiliateBuyer(buyer, credit) },
-    });
+    await createTransactions(
+      ctx,
+      { type: 'affiliate', body: { ...fields, customer: affiliateBuyer(buyer, credit) } },
+      trx,
+    );
   } else {
-    await createTransactions(ctx, {
-      type: 'referral',
-      body: { ...fields, customer: referralBuyer(buyer, credit) },
-    });
+    await createTransactions(
+      ctx,
+      { type: 'referral', body: { ...fields, customer: referralBuyer(buyer, credit) } },
+      trx,
+    );
   }
   return buyer.customerId ?? buyer.email;
 }

@@ -1,8 +1,9 @@
-import type { ProgramContext } from '../../context.ts';
+import type { Deps, ProgramContext } from '../../context.ts';
 import type { BillingProvider } from '../../core/billing.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError, notFound } from '../../core/errors.ts';
-import { nowTimestamp } from '../../core/time.ts';
+import { ShortCache } from '../../core/short-cache.ts';
+import { millisOn, nowTimestamp } from '../../core/time.ts';
 import { rerunStoredEvent } from './integrations.events.ts';
 import type { EventRow, IntegrationRow } from './integrations.repository.ts';
 import * as repository from './integrations.repository.ts';
@@ -12,6 +13,33 @@ import type { ListBillingEventsQuery, SaveIntegrationBody } from './integrations
  * `/v1/integrations…`: a program's processor settings and the log of what processors sent. The
  * webhook secret is sealed with the server key, like webhook signing secrets, and never returned.
  */
+
+/**
+ * How long a delivery may act on an integration as it was read (its switch and opened secret):
+ * deliveries come far more often than settings change. A change through this process applies at
+ * once; one through another process (or the CLI) within this bound.
+ */
+export const DELIVERY_INTEGRATION_CACHE_MS = 1000;
+
+/** Per app (keyed by its database handle): program ids are only unique within one database. */
+const deliveryCaches = new WeakMap<Deps['database'], ShortCache<string, string | undefined>>();
+
+function deliveryCache({ database, clock }: Pick<Deps, 'database' | 'clock'>) {
+  let cache = deliveryCaches.get(database);
+  if (!cache) {
+    cache = new ShortCache({ ttlMs: DELIVERY_INTEGRATION_CACHE_MS, capacity: 10_000, now: millisOn(clock) });
+    deliveryCaches.set(database, cache);
+  }
+  return cache;
+}
+
+/** The opened webhook secret of an integration that is on; undefined when it is off or not set up. */
+export function deliverySecret(deps: Deps, programId: number, provider: BillingProvider) {
+  return deliveryCache(deps).get(`${programId}:${provider}`, async () => {
+    const row = await repository.findIntegration(deps.database.db, programId, provider);
+    return row?.active ? deps.secrets.open(row.secret) : undefined;
+  });
+}
 
 export function endpointPath(provider: BillingProvider, programPublicId: string) {
   return `/integrations/${provider}/${programPublicId}`;
@@ -77,6 +105,7 @@ export async function saveIntegration(
       ...(body.active !== undefined ? { active: booleanOf(body.active, true) } : {}),
       updated_at: now,
     });
+    deliveryCaches.get(ctx.database)?.clear();
     // Without a secret, a PUT changes an integration that exists; there is nothing to switch otherwise.
     if (!updated) throw notFound('Integration');
     return present(ctx, updated, links.baseUrl);
@@ -91,13 +120,15 @@ export async function saveIntegration(
     created_at: now,
     updated_at: now,
   });
+  deliveryCaches.get(ctx.database)?.clear();
   return present(ctx, row, links.baseUrl);
 }
 
 export async function deleteIntegration(ctx: ProgramContext, segment: string) {
   const provider = knownProvider(segment);
-  if (!(await repository.deleteIntegration(ctx.database.db, ctx.program.id, provider)))
-    throw notFound('Integration');
+  const deleted = await repository.deleteIntegration(ctx.database.db, ctx.program.id, provider);
+  deliveryCaches.get(ctx.database)?.clear();
+  if (!deleted) throw notFound('Integration');
 }
 
 export async function listIntegrationEvents(ctx: ProgramContext, query: ListBillingEventsQuery) {

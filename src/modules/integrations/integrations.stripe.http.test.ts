@@ -303,6 +303,26 @@ describeEachDatabase('Stripe events', (server) => {
     assert.equal(twice.status, 422, twice.text);
   });
 
+  test('a referral key that names no partner is passed over for the next way; one log row either way', async () => {
+    const { p, partnerId } = await stripeProgram(server());
+    const stranger = invoicePaid(`cus_${unique()}`, 2900);
+    Object.assign(stranger.data.object, { metadata: { vouch_referral: 'nobody' } });
+    await deliverOk(server(), p, 'stripe', stranger, 'unattributed');
+    assert.equal(await transactionCount(server(), p), 0);
+    const customer = `cus_${unique()}`;
+    const invoice = invoicePaid(customer, 2900);
+    Object.assign(invoice.data.object, { metadata: { vouch_referral: 'pa' } });
+    const received = await deliverOk(server(), p, 'stripe', invoice);
+    assert.match(received.reason ?? '', /credited by referral pa/);
+    const sale = await transactionOf(server(), p, invoice.data.object.id);
+    assert.equal(sale.body.data.partner, partnerId);
+    const logged = await eventsLog(server(), p, '?limit=250');
+    assert.deepEqual(
+      logged.filter((e) => [stranger.id, invoice.id].includes(e.event_id)).map((e) => e.status),
+      ['processed', 'unattributed'],
+    );
+  });
+
   test('a sale that came before its checkout is recorded once the checkout links the customer', async () => {
     const { p, partnerId } = await stripeProgram(server());
     const customer = `cus_${unique()}`;

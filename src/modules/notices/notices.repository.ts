@@ -3,7 +3,7 @@ import type { NoticeCursor } from '../../core/notices.ts';
 import type { DB } from '../../db/tables.ts';
 import './notices.tables.ts';
 
-export type NoticeKind = 'partner_welcome' | 'new_commissions' | 'customer_welcome';
+export type NoticeKind = 'partner_welcome' | 'partner_applied' | 'new_commissions' | 'customer_welcome';
 
 export async function readCursor(
   db: Kysely<DB>,

@@ -7,6 +7,7 @@ import {
   type NoticeCursor,
   newCommissionsEmail,
   noticeStart,
+  partnerAppliedEmail,
   partnerWelcomeEmail,
 } from '../../core/notices.ts';
 import { exportAmount } from '../../core/payouts.ts';
@@ -15,6 +16,7 @@ import { formatTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { type OutgoingEmail, queueEmails } from '../../outbox/outbox.ts';
 import { listNewCommissions } from '../commissions/commissions.news.service.ts';
+import { ownerEmailsOf } from '../console/console.service.ts';
 import { listNewReferralCustomers } from '../customers/customers.news.service.ts';
 import { listNewPartners } from '../partners/partners.news.service.ts';
 import { findPartnersByIds } from '../partners/partners.service.ts';
@@ -56,6 +58,7 @@ export async function queueDueNotices(deps: Deps): Promise<number> {
       const programId = Number(id);
       const enabled = programSettingsOf('affiliate', settings);
       queued += await welcomeNewPartners(pass, programId, enabled.welcome_email_enabled !== false);
+      queued += await announceApplicants(pass, programId, enabled.new_partner_email_enabled !== false);
       queued += await announceNewCommissions(
         pass,
         programId,
@@ -125,6 +128,36 @@ async function welcomeNewPartners(pass: Pass, programId: number, enabled: boolea
   return commit(pass, programId, 'partner_welcome', stored, last.cursor, emails);
 }
 
+/**
+ * Tells the program's owners in the console of each partner who applied (not approved on
+ * sign-up), with the link to the applicants (`new_partner_email_enabled`).
+ */
+async function announceApplicants(pass: Pass, programId: number, enabled: boolean): Promise<number> {
+  const db = pass.deps.database.db;
+  const stored = await readCursor(db, programId, 'partner_applied');
+  const start = noticeStart(stored, pass.horizon);
+  const partners = await listNewPartners(db, programId, start, pass.until, enabled ? PAGE : 1);
+  const last = partners.at(-1);
+  if (last === undefined) return 0;
+  if (!enabled) return commit(pass, programId, 'partner_applied', stored, skipTo(pass), []);
+  const applicants = partners.filter((partner) => !partner.approved);
+  const owners = applicants.length > 0 ? await ownerEmailsOf(db, programId) : [];
+  const program = await programOf(db, programId);
+  const reviewUrl = `${baseOf(pass.deps)}/admin/programs/${program.public_id}/partners?status=pending`;
+  const emails = applicants.flatMap((partner) =>
+    owners.map((to) => ({
+      to,
+      ...partnerAppliedEmail({
+        programName: program.name,
+        partnerName: partner.name,
+        partnerEmail: partner.email,
+        reviewUrl,
+      }),
+    })),
+  );
+  return commit(pass, programId, 'partner_applied', stored, last.cursor, emails);
+}
+
 async function announceNewCommissions(pass: Pass, programId: number, enabled: boolean): Promise<number> {
   const db = pass.deps.database.db;
   const stored = await readCursor(db, programId, 'new_commissions');
@@ -191,6 +224,8 @@ async function programOf(db: Kysely<DB>, programId: number): Promise<ProgramRow>
 /** The partner portal's address in an e-mail: on `PUBLIC_URL`, else the server's own address. */
 function portalOf(deps: Deps, program: ProgramRow): string {
   const { config } = deps;
-  const base = config.publicUrl ?? `http://${config.host}:${config.port}`;
-  return partnerPortalUrl(base, program.public_id, program.portal_host, config.publicUrl);
+  return partnerPortalUrl(baseOf(deps), program.public_id, program.portal_host, config.publicUrl);
 }
+
+/** Where links in e-mails point: `PUBLIC_URL`, else the server's own address. */
+const baseOf = ({ config }: Deps) => config.publicUrl ?? `http://${config.host}:${config.port}`;

@@ -235,6 +235,21 @@ describeEachDatabase('partners', (server) => {
     assert.deepEqual(names, ['partner.created', 'partner.rejected', 'partner.approved']);
   });
 
+  test('approved=false finds the applicants awaiting approval, approved=true the others', async () => {
+    const p = await server().newProgram('affiliate');
+    const applicant = (await create(p, { email: 'apply@example.com', approved: false })).body.data;
+    const approved = (await create(p, { email: 'in@example.com' })).body.data;
+    const listed = async (query: string) =>
+      (await server().request('GET', `/v1/partners?${query}`, { token: p.token })).body.data.map((x) => x.id);
+    assert.deepEqual(await listed('approved=false'), [applicant.id]);
+    assert.deepEqual(await listed('approved=true'), [approved.id]);
+    await server().request('POST', `/v1/partners/${applicant.id}/approve`, { token: p.token });
+    assert.deepEqual(await listed('approved=false'), []);
+    const wrong = await server().request('GET', '/v1/partners?approved=maybe', { token: p.token });
+    assert.equal(wrong.status, 422);
+    assert.ok(wrong.error.errors.approved, wrong.text);
+  });
+
   test('delete by path id, or by body id, email or key; unknown → 404', async () => {
     const p = await server().newProgram('affiliate');
     await listenToEvents(server(), p);

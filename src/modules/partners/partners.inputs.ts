@@ -1,10 +1,10 @@
 /** What a create or update body becomes: a checked password, the referring partner, payout details. */
 import type { Kysely } from 'kysely';
 import { type FieldProblem, fieldError, problem, validationError } from '../../core/errors.ts';
+import { passwordProblems } from '../../core/passwords.ts';
 import { type PayoutDetails, type PayoutMethod, payoutDetailsProblems } from '../../core/payouts.ts';
 import type { DB } from '../../db/tables.ts';
 import { findPartnerByRef, type PartnerRef } from './partners.lookup.ts';
-import { passwordProblems } from './partners.passwords.ts';
 
 export function checkPassword(field: string, password: string | undefined): FieldProblem[] {
   return password === undefined ? [] : passwordProblems(field, password);

@@ -57,21 +57,19 @@ export async function createPartnerLink(ctx: ProgramContext, body: CreatePartner
   }
   if (await findLinkByKey(db, programId, body.key)) throw fieldError('key', 'taken');
   const now = nowTimestamp(ctx.clock);
-  try {
-    const row = await insertLink(db, {
-      program_id: programId,
-      key: body.key,
-      partner_id: partner.id,
-      is_default: false,
-      is_additional: booleanOf(body.is_additional, false),
-      domain_id: domainId,
-      created_at: now,
-      updated_at: now,
-    });
-    return toReferralLink(row, await urls(db, ctx), ctx);
-  } catch (error) {
-    throw takenFieldError(error);
-  }
+  const row = await insertLink(db, {
+    program_id: programId,
+    key: body.key,
+    partner_id: partner.id,
+    is_default: false,
+    is_additional: booleanOf(body.is_additional, false),
+    domain_id: domainId,
+    created_at: now,
+    updated_at: now,
+  });
+  // Taken by a link created since the check above.
+  if (!row) throw fieldError('key', 'taken');
+  return toReferralLink(row, await urls(db, ctx), ctx);
 }
 
 export async function getPartnerLink(ctx: ProgramContext, key: string) {

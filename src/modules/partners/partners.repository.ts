@@ -42,8 +42,27 @@ export async function readPartnerCounters(db: Kysely<DB>, programId: number, par
 
 /** Partner queries; every one is scoped by the program. */
 
-export async function insertPartner(db: Kysely<DB>, values: Insertable<PartnersTable>) {
-  return db.insertInto('partners').values(values).returningAll().executeTakeFirstOrThrow();
+/** A new partner, or the business field whose value another partner holds (ADR 0053). */
+export type PartnerInsert = { inserted: PartnerRow } | { taken: 'id' | 'email' };
+
+/**
+ * Inserts unless a unique key (`public_id`, `email` in any case) holds the values: nothing is
+ * raised in the database. PostgreSQL waits for a concurrent holder to commit before it skips, so
+ * the look-up after it sees the holder.
+ */
+export async function insertPartner(
+  db: Kysely<DB>,
+  values: Insertable<PartnersTable>,
+): Promise<PartnerInsert> {
+  const row = await db
+    .insertInto('partners')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return { inserted: row };
+  const sameId = await findPartnerBy(db, values.program_id, 'public_id', values.public_id);
+  return { taken: sameId ? 'id' : 'email' };
 }
 
 export async function findPartnerBy(
@@ -76,6 +95,25 @@ export async function findPartnerByLinkKey(db: Kysely<DB>, programId: number, ke
   return (await selectPartnerByLinkKey(db, { programId, key }))[0];
 }
 
+/**
+ * Changes a partner unless its new e-mail is another partner's (in any case): checked first, in
+ * the caller's transaction, so the usual refusal raises nothing in the database (ADR 0053).
+ */
+export async function updatePartnerUnlessTaken(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<PartnersTable>,
+): Promise<PartnerUpdate> {
+  if (typeof values.email === 'string') {
+    const holder = await findPartnerBy(db, programId, 'email', values.email);
+    if (holder && holder.id !== id) return { taken: 'email' };
+  }
+  return { updated: await updatePartner(db, programId, id, values) };
+}
+
+export type PartnerUpdate = { updated: PartnerRow } | { taken: 'email' };
+
 export async function updatePartner(
   db: Kysely<DB>,
   programId: number,
@@ -98,6 +136,8 @@ export async function deletePartner(db: Kysely<DB>, programId: number, id: numbe
 
 export interface PartnerListFilter {
   status?: string;
+  /** `false`: applicants awaiting approval (and rejected partners); `true`: approved ones. */
+  approved?: boolean;
   publicId?: string;
   email?: string;
   linkKey?: string;
@@ -146,7 +186,12 @@ export async function listPartners(
   window: { offset: number; fetch: number },
   sort: 'asc' | 'desc',
 ) {
-  const plain = filter.status === undefined && !filter.publicId && !filter.email && !filter.linkKey;
+  const plain =
+    filter.status === undefined &&
+    filter.approved === undefined &&
+    !filter.publicId &&
+    !filter.email &&
+    !filter.linkKey;
   // The plain first pages are what dashboards poll: they skip building the query each time.
   if (plain) return (sort === 'asc' ? visiblePageAsc : visiblePageDesc)(db, { programId, ...window });
   let query = partnerEntries(db).where('partners.program_id', '=', programId);
@@ -155,6 +200,7 @@ export async function listPartners(
     filter.status === undefined
       ? query.where(sql<boolean>`${sql.ref('partners.status')} <> 'archived'`)
       : query.where('partners.status', '=', filter.status);
+  if (filter.approved !== undefined) query = query.where('partners.approved', '=', filter.approved);
   if (filter.publicId !== undefined) query = query.where('partners.public_id', '=', filter.publicId);
   if (filter.email !== undefined)
     query = query.where(lowerEmail('partners.email'), '=', sql<string>`lower(${filter.email})`);

@@ -71,7 +71,7 @@ export async function partnersRoutes(fastify: FastifyInstance) {
     schema: {
       operationId: 'listPartners',
       description:
-        'Lists partners, newest first; filter by `status`, `email` or `tags`. Archived partners appear only with `status=archived`.',
+        'Lists partners, newest first; filter by `status`, `approved` (`approved=false`: the applicants awaiting approval), `email` or `tags`. Archived partners appear only with `status=archived`.',
       summary: 'List partners, newest first; archived ones only with `status=archived`',
       tags,
       querystring: ListPartnersQuery,

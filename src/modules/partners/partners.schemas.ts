@@ -140,6 +140,12 @@ export const PartnerIdentifyQuery = Type.Partial(
 
 export const ListPartnersQuery = ListQuery('standard', {
   status: Type.Optional(PartnerStatus),
+  approved: Type.Optional(
+    Type.Boolean({
+      description:
+        '`false` lists the partners awaiting approval (applicants, and partners whose approval was withdrawn); `true` the approved ones.',
+    }),
+  ),
 });
 
 export const SearchPartnersQuery = ListQuery('standard', {

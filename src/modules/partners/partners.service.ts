@@ -4,11 +4,11 @@ import { partnerMetrics } from '../../core/commissions.ts';
 import { fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
+import { hashPassword, verifyPassword } from '../../core/passwords.ts';
 import { storedTags } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { splitUpdateBody } from '../../core/update-body.ts';
 import type { PartnersTable } from '../../db/domain-tables.ts';
-import { takenFieldError } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
 import { readEntityCountersWithDays } from '../counters/counters.repository.ts';
@@ -27,7 +27,6 @@ import {
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
-import { hashPassword, verifyPassword } from './partners.passwords.ts';
 import * as repository from './partners.repository.ts';
 import type { CreatePartnerBody, UpdatePartnerBody } from './partners.schemas.ts';
 import type { PartnerRow } from './partners.shared.ts';
@@ -39,14 +38,13 @@ import {
   toPartnerEntry,
 } from './partners.wire.ts';
 
+export { passwordProblems } from '../../core/passwords.ts';
 export {
   findPartnerByRef,
   getPartnerByPathOrThrow,
   type PartnerRef,
   partnerNotFound,
 } from './partners.lookup.ts';
-
-export { passwordProblems } from './partners.passwords.ts';
 
 export type { PartnerRow } from './partners.shared.ts';
 
@@ -65,41 +63,41 @@ export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody
   const db = ctx.database.db;
   const programId = ctx.program.id;
   const passwordHash = body.password !== undefined ? await hashPassword(body.password) : null;
-  try {
-    return await db.transaction().execute(async (trx) => {
-      // Stamped inside the transaction, where the row's place in creation order is decided.
-      const now = nowTimestamp(ctx.clock);
-      const parentId = await resolveReferringPartner(trx, programId, body.referring_partner);
-      const row = await repository.insertPartner(trx, {
-        program_id: programId,
-        public_id: body.id ?? newKey(),
-        email: body.email,
-        name: body.name ?? null,
-        surname: body.surname ?? null,
-        password_hash: passwordHash,
-        ...(body.tos !== undefined ? { tos: body.tos } : {}),
-        ...(body.approved !== undefined ? { approved: body.approved } : {}),
-        tags: storedTags(body.tags ?? []),
-        referring_partner_id: parentId,
-        created_at: now,
-        updated_at: now,
-        ...payout,
-      });
-      await insertLink(trx, {
-        program_id: programId,
-        key: body.key ?? newKey(),
-        partner_id: row.id,
-        is_default: true,
-        created_at: now,
-        updated_at: now,
-      });
-      const partner = await serializePartner(trx, programId, row);
-      await recordEvent(trx, programId, 'partner.created', partner, now);
-      return partner;
+  return db.transaction().execute(async (trx) => {
+    // Stamped inside the transaction, where the row's place in creation order is decided.
+    const now = nowTimestamp(ctx.clock);
+    const parentId = await resolveReferringPartner(trx, programId, body.referring_partner);
+    const inserted = await repository.insertPartner(trx, {
+      program_id: programId,
+      public_id: body.id ?? newKey(),
+      email: body.email,
+      name: body.name ?? null,
+      surname: body.surname ?? null,
+      password_hash: passwordHash,
+      ...(body.tos !== undefined ? { tos: body.tos } : {}),
+      ...(body.approved !== undefined ? { approved: body.approved } : {}),
+      tags: storedTags(body.tags ?? []),
+      referring_partner_id: parentId,
+      created_at: now,
+      updated_at: now,
+      ...payout,
     });
-  } catch (error) {
-    throw takenFieldError(error);
-  }
+    // A taken id, e-mail or key is refused inside the transaction, which then writes nothing.
+    if ('taken' in inserted) throw fieldError(inserted.taken, 'taken');
+    const row = inserted.inserted;
+    const link = await insertLink(trx, {
+      program_id: programId,
+      key: body.key ?? newKey(),
+      partner_id: row.id,
+      is_default: true,
+      created_at: now,
+      updated_at: now,
+    });
+    if (!link) throw fieldError('key', 'taken');
+    const partner = await serializePartner(trx, programId, row);
+    await recordEvent(trx, programId, 'partner.created', partner, now);
+    return partner;
+  });
 }
 
 export async function getPartner(ctx: ProgramContext, segment: string, settle: SettleCommissions) {
@@ -115,11 +113,17 @@ export async function findPartner(ctx: ProgramContext, ref: PartnerRef, settle: 
   return serializePartnerDetail(ctx, row, settle);
 }
 
-export async function listPartners(ctx: ProgramContext, query: PageRequest & { status?: string }) {
+export async function listPartners(
+  ctx: ProgramContext,
+  query: PageRequest & { status?: string; approved?: boolean },
+) {
   const rows = await repository.listPartners(
     ctx.database.db,
     ctx.program.id,
-    query.status !== undefined ? { status: query.status } : {},
+    {
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.approved !== undefined ? { approved: query.approved } : {}),
+    },
     pageWindow(query),
     query.sort,
   );
@@ -171,31 +175,30 @@ export async function updatePartner(
   const programId = ctx.program.id;
   const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
   const now = nowTimestamp(ctx.clock);
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const row = await getPartnerForRequestOrThrow(trx, programId, segment, ref);
-      const values: Updateable<PartnersTable> = { updated_at: now };
-      if (changes.email !== undefined) values.email = changes.email;
-      if (changes.name !== undefined) values.name = changes.name;
-      if (changes.surname !== undefined) values.surname = changes.surname;
-      if (changes.tags !== undefined) values.tags = storedTags(changes.tags);
-      if (passwordHash !== undefined) values.password_hash = passwordHash;
-      const payout = payoutValuesOrThrow(
-        changes,
-        { method: row.payout_method, details: row.payout_details },
-        body.update ? 'update.' : '',
-      );
-      if (payout) Object.assign(values, payout);
-      const updated = await repository.updatePartner(trx, programId, row.id, values);
-      if (changes.key !== undefined)
-        await renameDefaultLink(trx, programId, row.id, changes.key, now, body.update ? 'update.key' : 'key');
-      const partner = await serializePartner(trx, programId, updated);
-      await recordEvent(trx, programId, 'partner.updated', partner, now);
-      return partner;
-    });
-  } catch (error) {
-    throw takenFieldError(error, body.update ? 'update.' : '');
-  }
+  const prefix = body.update ? 'update.' : '';
+  return db.transaction().execute(async (trx) => {
+    const row = await getPartnerForRequestOrThrow(trx, programId, segment, ref);
+    const values: Updateable<PartnersTable> = { updated_at: now };
+    if (changes.email !== undefined) values.email = changes.email;
+    if (changes.name !== undefined) values.name = changes.name;
+    if (changes.surname !== undefined) values.surname = changes.surname;
+    if (changes.tags !== undefined) values.tags = storedTags(changes.tags);
+    if (passwordHash !== undefined) values.password_hash = passwordHash;
+    const payout = payoutValuesOrThrow(
+      changes,
+      { method: row.payout_method, details: row.payout_details },
+      prefix,
+    );
+    if (payout) Object.assign(values, payout);
+    const written = await repository.updatePartnerUnlessTaken(trx, programId, row.id, values);
+    if ('taken' in written) throw fieldError(`${prefix}${written.taken}`, 'taken');
+    const updated = written.updated;
+    if (changes.key !== undefined)
+      await renameDefaultLink(trx, programId, row.id, changes.key, now, `${prefix}key`);
+    const partner = await serializePartner(trx, programId, updated);
+    await recordEvent(trx, programId, 'partner.updated', partner, now);
+    return partner;
+  });
 }
 
 async function renameDefaultLink(

@@ -498,6 +498,15 @@ describeEachDatabase(
       assert.equal(settings.status, 200);
       assert.doesNotMatch(settings.text, /not built yet/);
       assert.match(settings.text, /<select id="field-payout_method" name="payout_method"/);
+      // The e-mail field is labelled for the chosen service.
+      for (const [method, label] of [
+        ['paypal', 'PayPal e-mail address'],
+        ['wise', 'Wise e-mail address'],
+      ] as const) {
+        const chosen = await client.get(`${base}/settings?payout_method=${method}`);
+        assert.match(chosen.text, new RegExp(`<label[^>]*for="field-payout_email"[^>]*>${label}<`));
+        assert.doesNotMatch(chosen.text, /PayPal or Wise/);
+      }
       const partnerId = itemAt(
         (await server().request('GET', '/v1/partners?limit=1', { token: p.token })).body.data,
       ).id;

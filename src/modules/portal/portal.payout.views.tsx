@@ -26,7 +26,7 @@ export function shownPayoutMethod(value: unknown): ShownMethod | undefined {
 }
 
 const payoutFieldLabels: Record<PayoutField, { label: string; hint?: string }> = {
-  email: { label: 'PayPal or Wise e-mail address' },
+  email: { label: 'E-mail address' },
   iban: { label: 'IBAN', hint: 'For example DE89 3704 0044 0532 0130 00.' },
   account_holder: { label: "Account holder's name" },
   account_number: { label: 'Account number', hint: 'When your account has no IBAN.' },
@@ -35,6 +35,16 @@ const payoutFieldLabels: Record<PayoutField, { label: string; hint?: string }> =
   bank_name: { label: "Bank's name" },
   note: { label: 'Note (when paid another way)' },
 };
+
+/** The e-mail field is the account at the chosen service: its label says which. */
+const emailLabels: Partial<Record<ShownMethod, string>> = {
+  paypal: 'PayPal e-mail address',
+  wise: 'Wise e-mail address',
+};
+
+function fieldLabel(method: ShownMethod, field: PayoutField): string {
+  return (field === 'email' ? emailLabels[method] : undefined) ?? payoutFieldLabels[field].label;
+}
 
 const methodHints: Record<ShownMethod, string> = {
   paypal: 'Your PayPal e-mail address.',
@@ -87,7 +97,7 @@ export function PayoutSection(props: {
             <Field
               key={field}
               name={`payout_${field}`}
-              label={payoutFieldLabels[field].label}
+              label={fieldLabel(method, field)}
               hint={payoutFieldLabels[field].hint}
               type={field === 'email' ? 'email' : 'text'}
               maxLength={field === 'note' ? 1000 : 255}

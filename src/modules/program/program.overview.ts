@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
+import { partnerPortalUrl } from '../../core/portal-url.ts';
 import { portalSettingsOf, programSettingsOf } from '../../core/program-settings.ts';
 import {
   activeRewards,
@@ -19,7 +20,6 @@ import type {
   portalSettingsByType,
   programSettingsByType,
 } from './program.schemas.ts';
-import { partnerPortalUrl } from './program.service.ts';
 
 /** The overview of a program of type `T`, as the route's variant for `T` declares it. */
 export type ProgramOverview<T extends ProgramType = ProgramType> = T extends ProgramType

@@ -44,6 +44,23 @@ export async function updateProgram(db: Kysely<DB>, programId: number, values: U
 }
 
 /**
+ * Changes the program unless its new portal host is another program's: checked first, so the
+ * usual refusal raises nothing in the database (ADR 0053). False when taken.
+ */
+export async function updateProgramUnlessHostTaken(
+  db: Kysely<DB>,
+  programId: number,
+  values: Updateable<ProgramsTable>,
+): Promise<boolean> {
+  if (typeof values.portal_host === 'string') {
+    const holder = await findProgramByPortalHost(db, values.portal_host);
+    if (holder && holder.id !== programId) return false;
+  }
+  await updateProgram(db, programId, values);
+  return true;
+}
+
+/**
  * Each metric's sums over the current window and the one before, added up by the database: a
  * busy program has a row per metric and day, and summing in SQL returns a handful of rows
  * instead of every day of sixty (index program_counters_by_day). The two parts of each figure

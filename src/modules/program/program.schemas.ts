@@ -1,4 +1,4 @@
-import { type Static, type TObject, type TSchema, Type } from 'typebox';
+import { type Static, type TNumber, type TObject, type TSchema, Type } from 'typebox';
 import type { ProgramType } from '../../core/program-types.ts';
 import { DateOnly, Success } from '../../http/schemas.ts';
 import { fraudSettingsSchema } from './program.fraud.schemas.ts';
@@ -155,6 +155,10 @@ export const programSettingsByType = {
     ),
     onboarding_enabled: Type.Boolean(),
     partner_email_notifications_enabled: Type.Boolean(),
+    new_partner_email_enabled: Type.Boolean({
+      description:
+        "E-mail the program's owners in the owner console when a partner applies and waits for approval (default true; a Vouch extension)",
+    }),
     referral_parameter: ReferralParameter,
     attribution: Attribution,
     commission: CommissionSetting,
@@ -245,11 +249,13 @@ export type UpdateProgramBody = Static<ReturnType<typeof updateBody>>;
 
 export const UpdateProgramResponse = Type.Object({ status: Type.Literal(1), message: Type.String() });
 
-const counter = (name: string) => ({
-  [name]: Type.Number(),
-  [`${name}_before`]: Type.Number(),
-  [`${name}_growth`]: Type.Number({ description: 'Percent change against the 30 days before' }),
-});
+/** A figure's three properties; named in the type too, so readers of the overview see each by name. */
+const counter = <Name extends string>(name: Name) =>
+  ({
+    [name]: Type.Number(),
+    [`${name}_before`]: Type.Number(),
+    [`${name}_growth`]: Type.Number({ description: 'Percent change against the 30 days before' }),
+  }) as Record<Name | `${Name}_before` | `${Name}_growth`, TNumber>;
 
 const overview = (type: ProgramType) =>
   Success(

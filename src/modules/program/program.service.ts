@@ -10,12 +10,13 @@ import { type ProgramType, programTypeLabel } from '../../core/program-types.ts'
 import { isTimeZone } from '../../core/report-buckets.ts';
 import { ShortCache } from '../../core/short-cache.ts';
 import { millisOn, nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
 import { addProgramActivity } from '../counters/counters.figures.repository.ts';
 import * as repository from './program.repository.ts';
 import type { UpdateProgramBody } from './program.schemas.ts';
+
+export type { UpdateProgramBody };
 
 /**
  * The program row (name, website, stored settings) for the modules that need its settings in
@@ -50,22 +51,7 @@ async function getProgramRowOrThrow(ctx: ProgramContext) {
   return row;
 }
 
-/**
- * The partner portal of an affiliate program: on its own host when it has a `portal_host` (the
- * portal module serves it at `/` there), else `/p/{public id}` on Vouch's base URL. A portal host
- * is taken to be on HTTPS, as a public host name is, unless `PUBLIC_URL` itself is plain HTTP
- * (a local or internal set-up, where the portal host is likely plain HTTP too).
- */
-export function partnerPortalUrl(
-  baseUrl: string,
-  publicId: string,
-  portalHost: string | null = null,
-  publicUrl?: string,
-) {
-  if (portalHost === null) return `${baseUrl}/p/${publicId}`;
-  const scheme = publicUrl?.startsWith('http://') ? 'http' : 'https';
-  return `${scheme}://${portalHost}/`;
-}
+export { partnerPortalUrl } from '../../core/portal-url.ts';
 
 type ProgramWithSettings = NonNullable<Awaited<ReturnType<typeof readProgramByPublicId>>>;
 
@@ -148,18 +134,14 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
       : {}),
     updated_at: nowTimestamp(ctx.clock),
   };
-  try {
-    await repository.updateProgram(ctx.database.db, ctx.program.id, values);
-    pageProgramCaches.get(ctx.database)?.clear();
-  } catch (error) {
-    if (uniqueViolationColumn(error) === 'portal_host')
-      throw fieldError(
-        'program_settings.portal_host',
-        'refused',
-        'The portal host is used by another program.',
-      );
-    throw error;
-  }
+  const written = await repository.updateProgramUnlessHostTaken(ctx.database.db, ctx.program.id, values);
+  if (!written)
+    throw fieldError(
+      'program_settings.portal_host',
+      'refused',
+      'The portal host is used by another program.',
+    );
+  pageProgramCaches.get(ctx.database)?.clear();
 }
 
 /** A PUT names the fraud rules it changes; the stored others stay. */
@@ -194,6 +176,8 @@ export async function recordProgramActivity(
 export const getProgramNameAndWebsite = (db: Kysely<DB>, programId: number) =>
   repository.findProgramNameAndWebsite(db, programId);
 
+/** `GET /v1/program`'s overview, for the owner console too. */
+export { getProgramOverview } from './program.overview.ts';
 export { programMetrics, revenueMetric };
 
 // Program management for the admin API and the CLI.

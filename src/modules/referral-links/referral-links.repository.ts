@@ -12,8 +12,20 @@ const ownerColumn = (owner: LinkOwner) =>
     ? (['partner_id', owner.partnerId] as const)
     : (['customer_id', owner.customerId] as const);
 
-export async function insertLink(db: Kysely<DB>, values: Insertable<ReferralLinksTable>) {
-  return db.insertInto('referral_links').values(values).returningAll().executeTakeFirstOrThrow();
+/**
+ * The new link, or undefined when its key is taken (the table's one business key): nothing is
+ * raised in the database (ADR 0053).
+ */
+export async function insertLink(
+  db: Kysely<DB>,
+  values: Insertable<ReferralLinksTable>,
+): Promise<Selectable<ReferralLinksTable> | undefined> {
+  return db
+    .insertInto('referral_links')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** A customer's default link as a signup writes it: the columns it names, the rest their defaults. */

@@ -77,6 +77,29 @@ export async function findSubscriberById(db: Kysely<DB>, programId: number, id: 
   return (await selectById(db, { programId, id }))[0];
 }
 
+/**
+ * Changes a subscriber unless its new `email` (in any case) or `id` is another subscriber's:
+ * checked first, in the caller's transaction, so the usual refusal raises nothing in the database
+ * (ADR 0053).
+ */
+export async function updateSubscriberUnlessTaken(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  values: Updateable<SubscribersTable>,
+): Promise<{ updated: SubscriberRow } | { taken: 'email' | 'id' }> {
+  const checks = [
+    ['email_lower', values.email_lower, 'email'],
+    ['public_id', values.public_id, 'id'],
+  ] as const;
+  for (const [column, value, field] of checks) {
+    if (typeof value !== 'string') continue;
+    const holder = await findSubscriberBy(db, programId, column, value);
+    if (holder && Number(holder.id) !== id) return { taken: field };
+  }
+  return { updated: await updateSubscriber(db, programId, id, values) };
+}
+
 export async function updateSubscriber(
   db: Kysely<DB>,
   programId: number,

@@ -258,7 +258,9 @@ export async function updateSubscriber(
         values.marketing_consent = booleanOf(changes.marketing_consent, false);
       if (changes.approved !== undefined) values.approved = booleanOf(changes.approved, true);
       if (changes.status !== undefined) values.status = changes.status;
-      const updated = await repository.updateSubscriber(trx, programId, Number(row.id), values);
+      const written = await repository.updateSubscriberUnlessTaken(trx, programId, Number(row.id), values);
+      if ('taken' in written) throw fieldError(`${prefix}${written.taken}`, 'taken');
+      const updated = written.updated;
       if (row.referrer_id !== null) {
         const delta = referralCountDelta(
           { status: row.status, approved: Boolean(row.approved) },

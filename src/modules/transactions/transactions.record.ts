@@ -63,6 +63,7 @@ export async function createWith<
   stored: StoredSales<unknown, Created>,
   body: CreateBody<Customer> & Partial<SaleEntry<Customer>>,
   unlocked?: UnlockedSaleRead<Customer, Prepared>,
+  trx?: Kysely<DB>,
 ) {
   const { entries, multiple } = entriesOf(body);
   const keys = entries.map((entry) => entry.key).filter((key) => key !== undefined);
@@ -71,9 +72,12 @@ export async function createWith<
     throw fieldError(`transactions.${duplicate}.key`, 'distinct');
   }
   const [single] = entries;
-  if (!multiple && single)
-    return recordSale(ctx.database.db, ctx, handler, stored, single, saleWriterOf(ctx), unlocked);
-  return ctx.database.inWriteTransaction(async (trx) => {
+  if (!multiple && single) {
+    return trx
+      ? recordSale(trx, ctx, handler, stored, single, saleWriterIn(trx, ctx))
+      : recordSale(ctx.database.db, ctx, handler, stored, single, saleWriterOf(ctx), unlocked);
+  }
+  const all = async (trx: Kysely<DB>) => {
     const out: Created[] = [];
     for (const [index, entry] of entries.entries()) {
       try {
@@ -83,7 +87,8 @@ export async function createWith<
       }
     }
     return out;
-  });
+  };
+  return trx ? all(trx) : ctx.database.inWriteTransaction(all);
 }
 
 /** The one-statement read of a type's buyer, unlocked, for the writer's guarded strategy. */

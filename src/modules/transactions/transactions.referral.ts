@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
-import { fieldError } from '../../core/errors.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
 import { microsFrom, microsToNumber } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { type RewardRole, rewardCountMetric, rewardSettingsOf } from '../../core/rewards.ts';
@@ -93,7 +93,7 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
     });
     return { buyer, referrerPublicId: referrer?.public_id ?? null };
   } catch (error) {
-    const column = uniqueViolationColumn(error);
+    const column = uniqueViolationColumn(error) ?? takenOnInsert(error);
     if (column === undefined) throw error;
     const winner = await findCustomerWithReferrerForUpdate(trx, ctx.program.id, buyerRef(input));
     if (winner) {
@@ -103,6 +103,15 @@ async function createBuyer(trx: Kysely<DB>, ctx: ProgramContext, input: Customer
     const field = `customer.${column === 'public_id' ? 'id' : column}`;
     throw fieldError(field, 'taken');
   }
+}
+
+/** The column of the buyer's field its insert found taken (a 422 on `id`, `key` or `email`). */
+function takenOnInsert(error: unknown): string | undefined {
+  if (!(error instanceof AppError) || error.code !== 'validation_failed') return undefined;
+  if (error.problemOn('id')) return 'public_id';
+  if (error.problemOn('key')) return 'key';
+  if (error.problemOn('email')) return 'email';
+  return undefined;
 }
 
 /** The program's settings (JSON text) and the buyer's figures, as a sale reads them. */

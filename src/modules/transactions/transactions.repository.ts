@@ -8,7 +8,8 @@ import { nextId } from '../../db/next-id.ts';
 import { definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
-export { executeGuarded, executeTogether } from '../../db/together.ts';
+export { executeGated, NotWrittenError } from '../../db/gated.ts';
+export { executeTogether } from '../../db/together.ts';
 
 const selectTransactionByKey = definePreparedQuery<
   Selectable<TransactionsTable>,

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../core/guarded-batches.ts';
 import type { SaleFigures } from '../../core/sales.ts';
 import { coalescedWrites } from '../../db/coalescer.ts';
+import { executeGatedOrThrow } from '../../db/gated.ts';
 import type { DB } from '../../db/tables.ts';
-import { executeGuarded } from '../../db/together.ts';
 import { subscriberStatement } from '../../outbox/outbox.ts';
 import { figureWrites, versionGuards } from '../counters/counters.figures.repository.ts';
 import * as repository from './transactions.repository.ts';
@@ -35,14 +35,16 @@ const buyerCheck = (sale: DecidedSale): VersionCheck => sale;
 
 function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSale[]): Promise<void> {
   const figures = batchFigures(sales.map((sale) => ({ at: sale.row.created_at, figures: sale.figures })));
-  return executeGuarded(
+  // The sales hold the keys: the rest is written only when every one of them was.
+  const [keyed] = repository.salesStatement(
     db,
-    versionGuards(db, programId, batchChecks(sales, buyerCheck)),
-    [
-      ...repository.salesStatement(
-        db,
-        sales.map((sale) => sale.row),
-      ),
+    sales.map((sale) => sale.row),
+  );
+  if (!keyed) return Promise.resolve();
+  return executeGatedOrThrow(db, {
+    guards: versionGuards(db, programId, batchChecks(sales, buyerCheck)),
+    keyed: { statement: keyed, rows: sales.length },
+    statements: [
       ...repository.rewardsStatement(
         db,
         sales.flatMap((sale) => sale.rewards),
@@ -50,8 +52,8 @@ function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSa
       ...figureWrites(db, programId, figures),
     ],
     // Decided without events: applied only while the program still has no active webhook.
-    subscriberStatement(db, programId),
-  );
+    absent: subscriberStatement(db, programId),
+  });
 }
 
 /** Writes `sale` (with others of its program when they arrive together); rejects as its own write would. */

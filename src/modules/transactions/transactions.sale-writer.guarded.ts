@@ -81,12 +81,19 @@ async function attemptAtOnce<Prepared, Data>(
     try {
       if (read.subscribed) {
         const events = await saleEvents(db, steps, read.prepared, row, rewards, data);
-        await repository.executeGuarded(db, versionGuards(db, programId, [check]), [
-          ...repository.salesStatement(db, [row]),
-          ...repository.rewardsStatement(db, rewards),
-          ...saleFigureWrites(db, programId, row.created_at, decision),
-          ...eventsStatement(db, programId, events),
-        ]);
+        const [keyed] = repository.salesStatement(db, [row]);
+        if (!keyed) throw new Error('a sale without its statement');
+        const outcome = await repository.executeGated(db, {
+          guards: versionGuards(db, programId, [check]),
+          keyed: { statement: keyed, rows: 1 },
+          statements: [
+            ...repository.rewardsStatement(db, rewards),
+            ...saleFigureWrites(db, programId, row.created_at, decision),
+            ...eventsStatement(db, programId, events),
+          ],
+        });
+        if (outcome === 'taken') return 'taken';
+        if (outcome === 'changed') continue;
       } else {
         // No events to write: with the program's other such sales of this turn, and only while
         // the program still has no active webhook (transactions.sale-batch.ts).
@@ -94,6 +101,12 @@ async function attemptAtOnce<Prepared, Data>(
       }
       return { data };
     } catch (error) {
+      // Written alone after its batch did not apply (transactions.sale-batch.ts).
+      if (error instanceof repository.NotWrittenError) {
+        if (error.outcome === 'taken') return 'taken';
+        continue;
+      }
+      // A key taken by an identical sale racing this one inside a batch.
       if (uniqueViolationColumn(error) === 'key') return 'taken';
       // Its partner was deleted meanwhile (a deleted buyer fails the guard): the transactional
       // strategy says so properly.

@@ -40,13 +40,17 @@ export type CreateTransactionsInput =
   | { type: 'affiliate'; body: AffiliateTransactionBody }
   | { type: 'referral'; body: ReferralTransactionBody };
 
-/** `POST /v1/transactions`: one sale, or several all-or-nothing; a same-key same-body replay answers the stored sale. */
-export function createTransactions(ctx: ProgramContext, input: CreateTransactionsInput) {
+/**
+ * `POST /v1/transactions`: one sale, or several all-or-nothing; a same-key same-body replay answers
+ * the stored sale. With `trx`, inside the caller's write transaction (a processor event recorded
+ * with its sale in one commit), else in one of its own.
+ */
+export function createTransactions(ctx: ProgramContext, input: CreateTransactionsInput, trx?: Kysely<DB>) {
   switch (input.type) {
     case 'affiliate':
-      return createWith(ctx, affiliateSales, storedAffiliateSales, input.body, readAffiliateUnlocked);
+      return createWith(ctx, affiliateSales, storedAffiliateSales, input.body, readAffiliateUnlocked, trx);
     case 'referral':
-      return createWith(ctx, referralSales, storedReferralSales, input.body, readReferralUnlocked);
+      return createWith(ctx, referralSales, storedReferralSales, input.body, readReferralUnlocked, trx);
     default:
       return assertNever(input);
   }

@@ -27,8 +27,14 @@ const webhookColumns = [
   'created_at',
 ] as const;
 
+/** The new webhook, or undefined when its key is taken: nothing is raised in the database (ADR 0053). */
 export async function insertWebhook(db: Kysely<DB>, values: Insertable<WebhooksTable>) {
-  return db.insertInto('webhooks').values(values).returning(webhookColumns).executeTakeFirstOrThrow();
+  return db
+    .insertInto('webhooks')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .returning(webhookColumns)
+    .executeTakeFirst();
 }
 
 export async function findWebhookByKey(db: Kysely<DB>, programId: number, key: string) {

@@ -4,7 +4,6 @@ import { AppError, fieldError, notFound } from '../../core/errors.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import type { PageRequest } from '../../core/pages.ts';
 import { nowTimestamp } from '../../core/time.ts';
-import { uniqueViolationColumn } from '../../db/errors.ts';
 import { AddressGuard } from './webhooks.address-guard.ts';
 import { newDeliveryId } from './webhooks.delivery.ts';
 import type { AttemptRow, WebhookRow } from './webhooks.repository.ts';
@@ -57,24 +56,20 @@ async function getWebhookRowOrThrow(ctx: ProgramContext, key: string) {
 export async function createWebhook(ctx: ProgramContext, body: CreateWebhookBody) {
   assertDeliverableUrl(ctx, body.url);
   const now = nowTimestamp(ctx.clock);
-  try {
-    const row = await repository.insertWebhook(ctx.database.db, {
-      program_id: ctx.program.id,
-      key: body.key ?? newKey(),
-      name: body.name,
-      url: body.url,
-      is_active: booleanOf(body.is_active, true),
-      // 32 alphanumerics: about 190 bits, sealed with the server key at rest.
-      signature: ctx.secrets.seal(randomAlphanumeric(32)),
-      events: JSON.stringify([...new Set(body.events)]),
-      created_at: now,
-      updated_at: now,
-    });
-    return present(ctx, row);
-  } catch (error) {
-    if (uniqueViolationColumn(error) === 'key') throw fieldError('key', 'taken');
-    throw error;
-  }
+  const row = await repository.insertWebhook(ctx.database.db, {
+    program_id: ctx.program.id,
+    key: body.key ?? newKey(),
+    name: body.name,
+    url: body.url,
+    is_active: booleanOf(body.is_active, true),
+    // 32 alphanumerics: about 190 bits, sealed with the server key at rest.
+    signature: ctx.secrets.seal(randomAlphanumeric(32)),
+    events: JSON.stringify([...new Set(body.events)]),
+    created_at: now,
+    updated_at: now,
+  });
+  if (!row) throw fieldError('key', 'taken');
+  return present(ctx, row);
 }
 
 export async function getWebhook(ctx: ProgramContext, key: string) {

@@ -65,6 +65,10 @@ export const toolInputs: ToolInputs = {
               ]
             }
           ]
+        },
+        "approved": {
+          "type": "boolean",
+          "description": "`false` lists the partners awaiting approval (applicants, and partners whose approval was withdrawn); `true` the approved ones."
         }
       }
     }

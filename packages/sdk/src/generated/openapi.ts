@@ -183,7 +183,7 @@ export interface paths {
         };
         /**
          * List partners, newest first; archived ones only with `status=archived`
-         * @description Lists partners, newest first; filter by `status`, `email` or `tags`. Archived partners appear only with `status=archived`.
+         * @description Lists partners, newest first; filter by `status`, `approved` (`approved=false`: the applicants awaiting approval), `email` or `tags`. Archived partners appear only with `status=archived`.
          */
         get: operations["listPartners"];
         /**
@@ -2191,6 +2191,8 @@ export interface components {
                     portal_host: string | null;
                     onboarding_enabled: boolean;
                     partner_email_notifications_enabled: boolean;
+                    /** @description E-mail the program's owners in the owner console when a partner applies and waits for approval (default true; a Vouch extension) */
+                    new_partner_email_enabled: boolean;
                     /** @description Query parameter of referral link URLs (Vouch extension) */
                     referral_parameter: string;
                     /** @description Whether a later click replaces a stored referral cookie (`last_click`, default) or the first one stays (`first_click`); Vouch extension */
@@ -4595,6 +4597,8 @@ export interface components {
                 portal_host?: string | null;
                 onboarding_enabled?: boolean;
                 partner_email_notifications_enabled?: boolean;
+                /** @description E-mail the program's owners in the owner console when a partner applies and waits for approval (default true; a Vouch extension) */
+                new_partner_email_enabled?: boolean;
                 /** @description Query parameter of referral link URLs (Vouch extension) */
                 referral_parameter?: string;
                 /** @description Whether a later click replaces a stored referral cookie (`last_click`, default) or the first one stays (`first_click`); Vouch extension */
@@ -5597,6 +5601,8 @@ export interface operations {
                 /** @description Order by creation time */
                 sort?: "asc" | "desc";
                 status?: "active" | "pending" | "archived";
+                /** @description `false` lists the partners awaiting approval (applicants, and partners whose approval was withdrawn); `true` the approved ones. */
+                approved?: boolean;
             };
             header?: never;
             path?: never;

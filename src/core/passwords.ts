@@ -1,10 +1,10 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { type FieldProblem, problem } from '../../core/errors.ts';
+import { type FieldProblem, problem } from './errors.ts';
 
 /**
- * Partner passwords: the spec's strength rule, and scrypt hashes (never returned) with OWASP's
- * current parameters, N=2^17, r=8, p=1 (128 MiB and about 0.7 s of one core per hash here; at most
- * four run at once, the size of libuv's thread pool). Each hash records its parameters, so a hash
+ * Passwords of partners and of the owner console's users: the spec's strength rule, and scrypt
+ * hashes (never returned) with OWASP's current parameters, N=2^17, r=8, p=1 (128 MiB and about
+ * 0.7 s of one core per hash here; at most four run at once, the size of libuv's thread pool). Each hash records its parameters, so a hash
  * made with older ones (N=2^14 before issue 9) still verifies and is replaced at its next success.
  */
 

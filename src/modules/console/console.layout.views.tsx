@@ -1,0 +1,88 @@
+import type { ComponentChildren } from 'preact';
+import { CsrfField } from '../../pages/forms.tsx';
+import { Layout } from '../../pages/layout.tsx';
+import type { ConsoleUser } from './console.accounts.service.ts';
+import { type ConsoleProgram, mayManageTeam } from './console.programs.service.ts';
+import { CONSOLE_PATH } from './console.requests.pages.tsx';
+
+/** The frame of every signed-in console page: the program's sections and the user's sign-out. */
+
+export type Section =
+  | 'programs'
+  | 'overview'
+  | 'partners'
+  | 'commissions'
+  | 'payouts'
+  | 'settings'
+  | 'team'
+  | 'keys';
+
+const sectionsOf = (program: ConsoleProgram): { section: Section; label: string; path: string }[] => [
+  { section: 'overview', label: 'Overview', path: '' },
+  ...(program.type === 'affiliate'
+    ? [
+        { section: 'partners' as const, label: 'Partners', path: '/partners' },
+        { section: 'commissions' as const, label: 'Commissions', path: '/commissions' },
+        { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
+      ]
+    : []),
+  { section: 'settings', label: 'Settings', path: '/settings' },
+  ...(mayManageTeam(program.role)
+    ? [
+        { section: 'team' as const, label: 'Team', path: '/team' },
+        { section: 'keys' as const, label: 'API keys', path: '/keys' },
+      ]
+    : []),
+];
+
+export function ConsoleLayout(props: {
+  title: string;
+  user: ConsoleUser;
+  csrf: string;
+  program?: ConsoleProgram;
+  section: Section;
+  /** Whether the page has a copy button. */
+  copyScript?: boolean;
+  children: ComponentChildren;
+}) {
+  const { program } = props;
+  const here = (section: Section) => (props.section === section ? ('page' as const) : undefined);
+  return (
+    <Layout
+      title={props.title}
+      site={program ? `${program.name} · Vouch console` : 'Vouch console'}
+      wide
+      copyScript={props.copyScript ?? false}
+      nav={
+        <nav class="console" aria-label="Console">
+          <ul>
+            <li>
+              <a href={`${CONSOLE_PATH}/programs`} aria-current={here('programs')}>
+                Programs
+              </a>
+            </li>
+            {program
+              ? sectionsOf(program).map((s) => (
+                  <li key={s.section}>
+                    <a href={`${program.base}${s.path}`} aria-current={here(s.section)}>
+                      {s.label}
+                    </a>
+                  </li>
+                ))
+              : null}
+            <li>
+              <form method="post" action={`${CONSOLE_PATH}/sign-out`}>
+                <CsrfField token={props.csrf} />
+                <button type="submit" class="secondary">
+                  Sign out
+                </button>
+              </form>
+            </li>
+          </ul>
+        </nav>
+      }
+    >
+      {props.children}
+    </Layout>
+  );
+}

@@ -1,0 +1,61 @@
+import type { ComponentChildren } from 'preact';
+
+/** Pieces the console's lists share: filter tabs, a notice after an action, the pager. */
+
+export function FilterTabs(props: {
+  label: string;
+  base: string;
+  current: string;
+  tabs: readonly { value: string; label: string }[];
+}) {
+  return (
+    <nav class="tabs" aria-label={props.label}>
+      <ul>
+        {props.tabs.map((tab) => (
+          <li key={tab.value}>
+            <a
+              href={tab.value === '' ? props.base : `${props.base}?status=${tab.value}`}
+              aria-current={tab.value === props.current ? 'page' : undefined}
+            >
+              {tab.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function Done(props: { children: ComponentChildren }) {
+  return (
+    <p class="success" role="status">
+      {props.children}
+    </p>
+  );
+}
+
+/** Previous and next page links, keeping the list's filter. */
+export function Pager(props: {
+  base: string;
+  query: Record<string, string>;
+  page: number;
+  hasNext: boolean;
+}) {
+  const href = (page: number) => {
+    const params = new URLSearchParams({ ...props.query, ...(page > 1 ? { page: String(page) } : {}) });
+    const text = params.toString();
+    return text ? `${props.base}?${text}` : props.base;
+  };
+  if (props.page === 1 && !props.hasNext) return null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      {props.page > 1 ? <a href={href(props.page - 1)}>Previous page</a> : null}
+      <span class="muted">Page {props.page}</span>
+      {props.hasNext ? <a href={href(props.page + 1)}>Next page</a> : null}
+    </nav>
+  );
+}
+
+export const Badge = (props: { kind: string; children: ComponentChildren }) => (
+  <span class={`badge ${props.kind}`}>{props.children}</span>
+);

@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { formText, formValidator } from '../../pages/forms.tsx';
+import { formRoute, linkBase, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
+import type { ConsoleProgram } from './console.programs.service.ts';
+import { checkWrite, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
+import {
+  bodyOf,
+  currentValues,
+  errorsOf,
+  portalLinks,
+  saveSettings,
+  settingGroups,
+  UpdateProgramBodyByType,
+} from './console.settings.service.ts';
+import { SettingsPage } from './console.settings.views.tsx';
+
+/** `/admin/programs/{program}/settings`. */
+
+const validators = {
+  affiliate: formValidator(UpdateProgramBodyByType.affiliate),
+  referral: formValidator(UpdateProgramBodyByType.referral),
+  newsletter: formValidator(UpdateProgramBodyByType.newsletter),
+};
+
+export async function consoleSettingsRoutes(app: FastifyInstance) {
+  const form = formRoute(app);
+
+  const page = async (program: ConsoleProgram, links: { baseUrl: string }) => ({
+    groups: settingGroups(program.type),
+    links: await portalLinks(program, links),
+  });
+
+  app.get<{ Params: ProgramParams; Querystring: { saved?: string } }>('/programs/:program/settings', {
+    ...pageRoute,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      const links = linkBase(request);
+      return sendPage(
+        reply,
+        200,
+        <SettingsPage
+          user={user}
+          csrf={reply.generateCsrf()}
+          program={program}
+          values={await currentValues(program, links)}
+          saved={request.query.saved === '1'}
+          {...(await page(program, links))}
+        />,
+      );
+    },
+  });
+
+  app.post<{ Params: ProgramParams }>('/programs/:program/settings', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      const { body, values } = bodyOf(program.type, (path) => formText(request.body, path));
+      const problems = validators[program.type](body);
+      // Checked by the schema of `PUT /v1/program` for this type just above.
+      const outcome = problems
+        ? { kind: 'invalid' as const, errors: errorsOf(problems) }
+        : await saveSettings(program, body as Parameters<typeof saveSettings>[1]);
+      if (outcome.kind === 'saved') return seeOther(reply, `${program.base}/settings?saved=1`);
+      const links = linkBase(request);
+      return sendPage(
+        reply,
+        422,
+        <SettingsPage
+          user={user}
+          csrf={reply.generateCsrf()}
+          program={program}
+          values={values}
+          errors={outcome.errors}
+          {...(await page(program, links))}
+        />,
+      );
+    },
+  });
+}

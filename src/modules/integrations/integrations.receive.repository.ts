@@ -1,0 +1,335 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { BillingProvider } from '../../core/billing.ts';
+import { present } from '../../core/present.ts';
+import { coalescerPerDatabase } from '../../db/coalescer.ts';
+import type { Database } from '../../db/database.ts';
+import { pick } from '../../db/locks.ts';
+import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
+import type { DB } from '../../db/tables.ts';
+import { queryTogether } from '../../db/together.ts';
+import type { BillingEventStatus, BillingEventsTable } from './integrations.tables.ts';
+
+/**
+ * How a new event is written (integrations.at-once.ts, ADR 0103): looked for, applied, and logged
+ * once with its outcome and the sale's ids; then the refunds that waited for those ids are found.
+ * The service gives the steps; the writer chooses, by database, how they reach the rows:
+ * - SQLite: all in one write transaction, which the write batcher's group commit shares with the
+ *   writes that arrive together (one writer, where a commit costs more than the statements);
+ * - PostgreSQL: each step on its own, no transaction held between them: the look-up, the sale by
+ *   the transactions service's own strategy (read unlocked, written guarded, coalesced with the
+ *   program's other sales), then the log rows of the program's events settled in the same turn,
+ *   with their sales' ids, as one statement (one commit; db/coalescer.ts). A transaction held
+ *   across the sale's round trips keeps a pooled connection through as many turns of a loaded
+ *   event loop: the pool, not the database, then bounds the rate.
+ * The row is written once, settled: no `processing` claim to update (on PostgreSQL a claim costs
+ * a commit, and its update a second version of a row that carries the payload). Two deliveries of
+ * one event at once both apply it, which the sale's key makes one sale (the later one replays);
+ * the log row's unique event id keeps one row, and the later delivery answers `stored`.
+ * Statements are compiled once.
+ */
+type NewEvent = Insertable<BillingEventsTable>;
+
+/** A settled event's row. */
+export type SettledEvent = NewEvent & { status: Exclude<BillingEventStatus, 'processing'> };
+
+const selectStored = definePreparedQuery<
+  { id: number },
+  { programId: number; provider: string; eventId: string }
+>((db, param) =>
+  db
+    .selectFrom('billing_events')
+    .select('id')
+    .where('program_id', '=', param('programId'))
+    .where('provider', '=', param('provider') as BillingProvider)
+    .where('event_id', '=', param('eventId')),
+);
+
+/**
+ * A multi-row insert of `columns` into `table` that skips rows whose unique key is taken,
+ * answering `returning` of the rows it inserted; compiled once per number of rows.
+ */
+function rowsInsertSkippingTaken<Row extends object>(
+  table: 'billing_events' | 'billing_sales' | 'billing_sale_refs',
+  columns: readonly (keyof Row & string)[],
+  unique: readonly string[],
+  returning: readonly string[] = [],
+) {
+  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
+  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
+    if (rows.length === 0) return [];
+    let query = byCount.get(rows.length);
+    if (!query) {
+      query = definePreparedQuery<never, Record<string, unknown>>((db, param) => {
+        const insert = db
+          .insertInto(table)
+          .values(
+            Array.from(
+              { length: rows.length },
+              (_, i) =>
+                Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
+            ),
+          )
+          .onConflict((conflict) => conflict.columns(unique as never).doNothing());
+        return returning.length > 0 ? insert.returning(returning as never) : insert;
+      });
+      byCount.set(rows.length, query);
+    }
+    const params: Record<string, unknown> = {};
+    rows.forEach((row, i) => {
+      for (const column of columns) params[`${column}${i}`] = row[column];
+    });
+    return [query.statement(db, params)];
+  };
+}
+
+const eventColumns = [
+  'program_id',
+  'provider',
+  'event_id',
+  'type',
+  'status',
+  'reason',
+  'payload',
+  'transaction_key',
+  'customer_key',
+  'processor_customer',
+  'awaits',
+  'once_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof SettledEvent)[];
+
+const eventsInsert = rowsInsertSkippingTaken<SettledEvent>(
+  'billing_events',
+  eventColumns,
+  ['program_id', 'provider', 'event_id'],
+  ['id', 'event_id'],
+);
+
+interface SaleRow {
+  program_id: number;
+  provider: BillingProvider;
+  transaction_key: string;
+  amount: bigint;
+  refunded: number;
+}
+
+const salesInsert = rowsInsertSkippingTaken<SaleRow>(
+  'billing_sales',
+  ['program_id', 'provider', 'transaction_key', 'amount', 'refunded'],
+  ['program_id', 'provider', 'transaction_key'],
+);
+
+interface RefRow {
+  program_id: number;
+  provider: BillingProvider;
+  ref: string;
+  transaction_key: string;
+}
+
+const refsInsert = rowsInsertSkippingTaken<RefRow>(
+  'billing_sale_refs',
+  ['program_id', 'provider', 'ref', 'transaction_key'],
+  ['program_id', 'provider', 'ref'],
+);
+
+/** A sale recorded from an event: its key, amount and the ids a refund may name it by. */
+export interface SaleIds {
+  key: string;
+  amountMicros: bigint;
+  refs: readonly string[];
+}
+
+/** A settled event to log, with the sale it recorded. */
+interface Logged {
+  row: SettledEvent;
+  sale: SaleIds | undefined;
+}
+
+/** What logging an event answered: its row's id (undefined when its event id is stored already). */
+export interface LoggedAs {
+  id: number | undefined;
+  /** Refunds that arrived before the event's sale and wait for one of its ids, oldest first. */
+  waiting: number[];
+}
+
+/** Refunds waiting for one of `refs`, by number of refs. */
+const waitingSelects = new Map<
+  number,
+  PreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>
+>();
+
+function selectWaiting(
+  db: Kysely<DB>,
+  programId: number,
+  provider: BillingProvider,
+  refs: readonly string[],
+) {
+  let select = waitingSelects.get(refs.length);
+  if (!select) {
+    select = definePreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>(
+      (db, param) =>
+        db
+          .selectFrom('billing_events')
+          .select(['id', 'awaits'])
+          .where('program_id', '=', param('programId') as number)
+          .where('provider', '=', param('provider') as BillingProvider)
+          .where(
+            'awaits',
+            'in',
+            refs.map((_, i) => param(`ref${i}`) as string),
+          )
+          .where('status', '=', 'pending')
+          .orderBy('id') as never,
+    );
+    waitingSelects.set(refs.length, select);
+  }
+  return select(db, { programId, provider, ...Object.fromEntries(refs.map((ref, i) => [`ref${i}`, ref])) });
+}
+
+/**
+ * Logs settled events and, for those that recorded a sale, the sale's amount and the ids a refund
+ * may name it by (its key first): one statement on PostgreSQL. Then, once those ids are stored,
+ * the refunds that waited for them: one look-up for the batch. Events of one batch have distinct
+ * event ids and one program and provider.
+ */
+async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<LoggedAs[]> {
+  const sales = new Map<string, SaleRow>();
+  const refs = new Map<string, RefRow>();
+  for (const { row, sale } of items) {
+    if (!sale) continue;
+    const base = { program_id: row.program_id, provider: row.provider, transaction_key: sale.key };
+    if (!sales.has(sale.key)) sales.set(sale.key, { ...base, amount: sale.amountMicros, refunded: 0 });
+    for (const ref of [sale.key, ...sale.refs]) if (!refs.has(ref)) refs.set(ref, { ...base, ref });
+  }
+  const logged = await queryTogether<{ id: number; event_id: string }>(db, [
+    ...eventsInsert(
+      db,
+      items.map((item) => item.row),
+    ),
+    ...salesInsert(db, [...sales.values()]),
+    ...refsInsert(db, [...refs.values()]),
+  ]);
+  const ids = new Map(logged.map((row) => [row.event_id, Number(row.id)]));
+  const [first] = items;
+  const waiting =
+    first && refs.size > 0
+      ? await selectWaiting(db, first.row.program_id, first.row.provider, [...refs.keys()])
+      : [];
+  return items.map((item) => {
+    const mine = new Set(item.sale ? [item.sale.key, ...item.sale.refs] : []);
+    return {
+      id: ids.get(item.row.event_id),
+      waiting: waiting.filter((row) => mine.has(row.awaits)).map((row) => Number(row.id)),
+    };
+  });
+}
+
+/** Settled events logged in one statement at most (each carries its payload). */
+const MAX_LOGGED = 16;
+
+/**
+ * The first events of a turn of one processor with distinct event ids; a second delivery of one,
+ * or another processor's event, waits for the next batch.
+ */
+function distinctEvents(queue: readonly Logged[]) {
+  const batch: Logged[] = [];
+  const rest: Logged[] = [];
+  const seen = new Set<string>();
+  const provider = queue[0]?.row.provider;
+  for (const item of queue) {
+    const joins = batch.length < MAX_LOGGED && item.row.provider === provider && !seen.has(item.row.event_id);
+    if (joins) {
+      seen.add(item.row.event_id);
+      batch.push(item);
+    } else rest.push(item);
+  }
+  return { batch, rest };
+}
+
+/** PostgreSQL: the events of a program settled in one turn, logged in one statement (one commit). */
+const logCoalescer = coalescerPerDatabase<Logged, LoggedAs>((db) => ({
+  take: distinctEvents,
+  together: (_programId, batch) => logSettled(db, batch),
+  alone: async (_programId, item) => present((await logSettled(db, [item]))[0], 'an answer per logged event'),
+}));
+
+async function isStored(db: Kysely<DB>, write: EventWrite<unknown>) {
+  const [row] = await selectStored(db, {
+    programId: write.programId,
+    provider: write.provider,
+    eventId: write.eventId,
+  });
+  return row !== undefined;
+}
+
+/** What writing a new event takes; the service decides every step. */
+export interface EventWrite<Outcome> {
+  programId: number;
+  provider: BillingProvider;
+  eventId: string;
+  /** Applies the event: inside `trx` when given (the log row's transaction), else each write on its own. */
+  apply(trx: Kysely<DB> | undefined): Promise<Outcome>;
+  settled(outcome: Outcome): { row: SettledEvent; sale?: SaleIds | undefined };
+  /** Whether an error of `apply` hands the event to the claimed path. */
+  refused(error: unknown): boolean;
+}
+
+/**
+ * The event logged, with its row's id and what applying it answered; `stored` when its event id
+ * is stored already (then this run changed nothing, or replayed what the stored run did);
+ * `refused` when `apply` refused (nothing of the event is kept).
+ */
+export type EventWritten<Outcome> =
+  | { id: number; outcome: Outcome; waiting: number[] }
+  | 'stored'
+  | 'refused';
+
+export type EventWriter = <Outcome>(write: EventWrite<Outcome>) => Promise<EventWritten<Outcome>>;
+
+/** The writer of new events, chosen once by database. */
+export function eventWriterOf(
+  database: Pick<Database, 'db' | 'dialect' | 'inWriteTransaction'>,
+): EventWriter {
+  return pick<EventWriter>(database, {
+    sqlite: (write) => writeInOne(database, write),
+    postgres: (write) => writeStepByStep(database.db, write),
+  });
+}
+
+async function writeInOne<Outcome>(
+  database: Pick<Database, 'inWriteTransaction'>,
+  write: EventWrite<Outcome>,
+): Promise<EventWritten<Outcome>> {
+  try {
+    return await database.inWriteTransaction(async (trx) => {
+      if (await isStored(trx, write)) return 'stored' as const;
+      const outcome = await write.apply(trx);
+      const { row, sale } = write.settled(outcome);
+      const [logged] = await logSettled(trx, [{ row, sale }]);
+      // The write transaction excludes every other writer since the look-up.
+      if (logged?.id === undefined) throw new Error('an event was logged under a write transaction');
+      return { id: logged.id, outcome, waiting: logged.waiting };
+    });
+  } catch (error) {
+    if (write.refused(error)) return 'refused';
+    throw error;
+  }
+}
+
+async function writeStepByStep<Outcome>(
+  db: Kysely<DB>,
+  write: EventWrite<Outcome>,
+): Promise<EventWritten<Outcome>> {
+  if (await isStored(db, write)) return 'stored';
+  let outcome: Outcome;
+  try {
+    outcome = await write.apply(undefined);
+  } catch (error) {
+    if (write.refused(error)) return 'refused';
+    throw error;
+  }
+  const { row, sale } = write.settled(outcome);
+  const { id, waiting } = await logCoalescer(db).run(write.programId, { row, sale });
+  return id === undefined ? 'stored' : { id, outcome, waiting };
+}
