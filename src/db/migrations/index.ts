@@ -26,7 +26,7 @@ import { saleWriteChecks } from './0026-sale-write-checks.ts';
 import { noticeCursors } from './0027-notice-cursors.ts';
 import { billingIntegrations } from './0028-billing-integrations.ts';
 import { ownerConsole } from './0030-console.ts';
-import { fraud } from './0031-fraud.ts';
+import { fraud } from './0032-fraud.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -62,5 +62,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0027_notice_cursors': noticeCursors,
   '0028_billing_integrations': billingIntegrations,
   '0030_console': ownerConsole,
-  '0031_fraud': fraud,
+  '0032_fraud': fraud,
 };

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Tables of fraud flags (migration 0031). */
+/** Tables of fraud flags (migration 0032). */
 export interface FraudFlagsTable {
   id: Generated<number>;
   program_id: number;
