@@ -56,6 +56,7 @@ function ClicksChart(props: { chart: Dashboard['chart'] }) {
 
 const statusWords: Record<string, string> = {
   pending: 'Pending',
+  in_review: 'In review',
   approved: 'Approved',
   paid: 'Paid',
   denied: 'Denied',
