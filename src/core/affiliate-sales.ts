@@ -19,7 +19,14 @@ import { guardedStatus } from './self-referral.ts';
 
 export interface AffiliateSaleHistory {
   /** `selfReferral`: the buyer signed up with its partner's own e-mail (core/self-referral.ts). */
-  buyer: { id: number; since: string; salesBefore: number; selfReferral?: boolean };
+  buyer: {
+    id: number;
+    since: string;
+    salesBefore: number;
+    selfReferral?: boolean;
+    /** An open fraud flag on the buyer (core/fraud.ts): its commissions wait for a person. */
+    heldBy?: string | null;
+  };
   /** The buyer's partner; null when it has none. */
   partner: { id: number; archived: boolean; parentId: number | null } | null;
   programCurrency: string;
@@ -92,18 +99,21 @@ export function decideAffiliateSale(
         partnerId: commission.role === 'tier2' ? attributed.parentId : attributed.id,
       }))
     : [];
-  const rewards: RewardDecision[] = commissions.map((commission) => ({
-    partnerId: commission.partnerId,
-    customerId: null,
-    role: commission.role,
-    status: guardedStatus(commission.status, history.buyer.selfReferral === true),
-    amountMicros: BigInt(commission.amountMicros),
-    units: currency,
-    isCurrency: true,
-    commissionType: commission.type,
-    commissionValue: String(commission.value),
-    availableAt: history.buyer.selfReferral === true ? null : commission.availableAt,
-  }));
+  const rewards: RewardDecision[] = commissions.map((commission) => {
+    const decided: RewardDecision = {
+      partnerId: commission.partnerId,
+      customerId: null,
+      role: commission.role,
+      status: guardedStatus(commission.status, history.buyer.selfReferral === true),
+      amountMicros: BigInt(commission.amountMicros),
+      units: currency,
+      isCurrency: true,
+      commissionType: commission.type,
+      commissionValue: String(commission.value),
+      availableAt: history.buyer.selfReferral === true ? null : commission.availableAt,
+    };
+    return held(decided, history.buyer.heldBy ?? null, sale.at);
+  });
   const facts: AffiliateSaleFacts = {
     customerId: history.buyer.id,
     partnerId: partner?.id ?? null,
@@ -150,4 +160,20 @@ export function settledCommissionFigures(
       },
     ]),
   );
+}
+
+/**
+ * A commission of a buyer with an open fraud flag stays pending and never comes due: no due date,
+ * the one it would have had kept aside for when the flag is cleared (due at once when it would
+ * have been approved at once). A sale already paid or rejected keeps its status.
+ */
+function held(reward: RewardDecision, flagId: string | null, saleAt: string): RewardDecision {
+  if (flagId === null || (reward.status !== 'review_period' && reward.status !== 'ok')) return reward;
+  return {
+    ...reward,
+    status: 'review_period',
+    availableAt: null,
+    fraudFlag: flagId,
+    heldAvailableAt: reward.availableAt ?? saleAt,
+  };
 }

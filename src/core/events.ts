@@ -26,6 +26,9 @@ export const eventsByProgramType = {
     'commission.paid',
     'payout.created',
     'payout.paid',
+    'fraud.flagged',
+    'fraud.cleared',
+    'fraud.confirmed',
   ],
   referral: [
     'customer.created',
@@ -34,6 +37,9 @@ export const eventsByProgramType = {
     'transaction.created',
     'transaction.deleted',
     'transaction.refunded',
+    'fraud.flagged',
+    'fraud.cleared',
+    'fraud.confirmed',
   ],
   newsletter: ['subscriber.created', 'subscriber.updated', 'subscriber.deleted', 'subscriber.rewarded'],
 } as const satisfies Record<ProgramType, readonly string[]>;

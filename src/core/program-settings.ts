@@ -1,4 +1,5 @@
 import { defaultCommissionSettings } from './commissions.ts';
+import { defaultFraudSettings } from './fraud.ts';
 import { defaultPayoutSettings } from './payouts.ts';
 import type { ProgramType } from './program-types.ts';
 import { defaultRewardSettings } from './rewards.ts';
@@ -23,6 +24,7 @@ export const programSettingsDefaults = {
     ...defaultCommissionSettings,
     commission_auto_approve: true,
     ...defaultPayoutSettings,
+    ...defaultFraudSettings,
     timezone: 'UTC',
   },
   referral: {
@@ -33,6 +35,7 @@ export const programSettingsDefaults = {
     referral_parameter: 'ref',
     attribution: 'last_click',
     ...defaultRewardSettings,
+    ...defaultFraudSettings,
     timezone: 'UTC',
   },
   newsletter: { leaderboard_enabled: true, timezone: 'UTC' },
@@ -61,7 +64,14 @@ export const portalSettingsDefaults = {
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export function programSettingsOf(type: ProgramType, stored: string): Record<string, unknown> {
-  const settings = { ...programSettingsDefaults[type], ...parseObject(stored) };
+  const defaults = programSettingsDefaults[type];
+  const settings = { ...defaults, ...parseObject(stored) };
+  // A PUT may name some fraud rules only: the others keep their defaults.
+  const { fraud_rules: rules } = settings as { fraud_rules?: unknown };
+  if (rules !== undefined)
+    Object.assign(settings, {
+      fraud_rules: { ...defaultFraudSettings.fraud_rules, ...objectOrEmpty(rules) },
+    });
   // A commission stored without its duration (the API lets a client leave it out) reads with the
   // documented default, so every reader sees whole terms: "lifetime", no count.
   const { commission } = settings as { commission?: unknown };
@@ -75,7 +85,10 @@ export function portalSettingsOf(type: ProgramType, stored: string): Record<stri
 }
 
 function parseObject(text: string): Record<string, unknown> {
-  const value: unknown = JSON.parse(text || '{}');
+  return objectOrEmpty(JSON.parse(text || '{}'));
+}
+
+function objectOrEmpty(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};

@@ -41,6 +41,9 @@ export interface RewardDecision {
   commissionType: string;
   commissionValue: string;
   availableAt: string | null;
+  /** The open fraud flag holding it, and the due date it gets back when the flag is cleared. */
+  fraudFlag?: string | null;
+  heldAvailableAt?: string | null;
 }
 
 /** The figures a sale moves: the program's on the sale's day, and the entities'. */

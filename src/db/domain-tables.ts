@@ -76,6 +76,8 @@ export interface CustomersTable {
   deleted_at: string | null;
   /** PostgreSQL: moved on by every write of the buyer's sale figures (migration 0023). */
   sale_version: Generated<number>;
+  /** The open fraud flag holding this customer's commissions (migration 0032); null: none. */
+  fraud_flag: Generated<string | null>;
 }
 
 export interface ReferralLinksTable {
@@ -148,6 +150,9 @@ export interface RewardsTable {
   description: Generated<string | null>;
   updated_at: Generated<string | null>;
   original_amount: NullableMicrosColumn;
+  /** The open fraud flag holding this commission, and the due date it gives back when cleared (0032). */
+  fraud_flag: Generated<string | null>;
+  held_available_at: Generated<string | null>;
 }
 
 export interface PayoutsTable {

@@ -9,6 +9,7 @@ import { customerBalanceRoutes } from './customers/customers.balance.routes.ts';
 import { customerReferralLinksRoutes } from './customers/customers.links.routes.ts';
 import { referralCustomersRoutes } from './customers/customers.referrer.routes.ts';
 import { customersRoutes } from './customers/customers.routes.ts';
+import { fraudRoutes } from './fraud/fraud.routes.ts';
 import { processorEventRoutes } from './integrations/integrations.receive.routes.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
 import { leadsRoutes } from './leads/leads.routes.ts';
@@ -51,6 +52,7 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   promotionCodesRoutes,
   commissionsRoutes,
   payoutsRoutes,
+  fraudRoutes,
   reportsRoutes,
   exportsRoutes,
   webhookRoutes,

@@ -27,6 +27,7 @@ import { noticeCursors } from './0027-notice-cursors.ts';
 import { billingIntegrations } from './0028-billing-integrations.ts';
 import { ownerConsole } from './0030-console.ts';
 import { activity } from './0031-activity.ts';
+import { fraud } from './0032-fraud.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -63,4 +64,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0028_billing_integrations': billingIntegrations,
   '0030_console': ownerConsole,
   '0031_activity': activity,
+  '0032_fraud': fraud,
 };

@@ -33,6 +33,7 @@ describeEachDatabase('commissions', (server) => {
       paid_at: null,
       payout: null,
       reason: null,
+      fraud_flag: null,
       description: null,
     });
     assert.equal(due_at, created_at);

@@ -58,6 +58,7 @@ export type NamedCommissionRow = Pick<
   transaction_key: string | null;
   customer_key: string | null;
   payout_public_id: string | null;
+  fraud_flag: string | null;
 };
 
 /**
@@ -82,6 +83,7 @@ export type NamedCommissionTuple = [
   transaction_key: string | null,
   customer_key: string | null,
   payout_public_id: string | null,
+  fraud_flag: string | null,
 ];
 
 export function namedRowOf(row: NamedCommissionTuple): NamedCommissionRow {
@@ -102,6 +104,7 @@ export function namedRowOf(row: NamedCommissionTuple): NamedCommissionRow {
     transaction_key: row[13],
     customer_key: row[14],
     payout_public_id: row[15],
+    fraud_flag: row[16],
   };
 }
 
@@ -313,6 +316,7 @@ export const namedCommissions = (db: Kysely<DB>) =>
       'transactions.key as transaction_key',
       'customers.key as customer_key',
       'payouts.public_id as payout_public_id',
+      'rewards.fraud_flag',
     ]);
 
 /** Commission rows by id as the wire shows them, with their public names (events of many rows). */

@@ -135,13 +135,13 @@ export async function listCommissionsOfSale(db: Kysely<DB>, programId: number, t
 const selectLatestOfPartner = definePreparedQuery<
   Pick<
     Selectable<RewardsTable>,
-    'id' | 'role' | 'amount' | 'amount_units' | 'status' | 'available_at' | 'created_at'
+    'id' | 'role' | 'amount' | 'amount_units' | 'status' | 'available_at' | 'created_at' | 'fraud_flag'
   >,
   { programId: number; partnerId: number; limit: number }
 >((db, param) =>
   db
     .selectFrom('rewards')
-    .select(['id', 'role', 'amount', 'amount_units', 'status', 'available_at', 'created_at'])
+    .select(['id', 'role', 'amount', 'amount_units', 'status', 'available_at', 'created_at', 'fraud_flag'])
     .where('program_id', '=', param('programId'))
     .where('partner_id', '=', param('partnerId'))
     .orderBy('created_at', 'desc')
@@ -172,3 +172,39 @@ export {
   releasePayoutCommissions,
   sumPaidCommissionsOfPayout,
 } from './commissions.payment.repository.ts';
+
+/** Commissions an open fraud flag holds (still pending), for its review. */
+export async function findHeldCommissions(db: Kysely<DB>, programId: number, flag: string) {
+  return db
+    .selectFrom('rewards')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('fraud_flag', '=', flag)
+    .where('status', '=', 'review_period')
+    .execute();
+}
+
+/** The held commissions pass to another open flag of the same customer. */
+export async function passHold(db: Kysely<DB>, programId: number, from: string, to: string) {
+  await db
+    .updateTable('rewards')
+    .set({ fraud_flag: to })
+    .where('program_id', '=', programId)
+    .where('fraud_flag', '=', from)
+    .execute();
+}
+
+/** The held commissions get back the due date they had: the normal rules apply again. */
+export async function releaseHold(db: Kysely<DB>, programId: number, flag: string, now: string) {
+  await db
+    .updateTable('rewards')
+    .set((eb) => ({
+      available_at: eb.ref('held_available_at'),
+      held_available_at: null,
+      fraud_flag: null,
+      updated_at: now,
+    }))
+    .where('program_id', '=', programId)
+    .where('fraud_flag', '=', flag)
+    .execute();
+}

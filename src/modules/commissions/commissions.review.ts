@@ -63,6 +63,16 @@ export async function reviewCommissions(
         errors.push(problem(field, 'invalid'));
         return;
       }
+      if (action === 'approve' && row.fraud_flag !== null && row.status === 'review_period') {
+        errors.push(
+          problem(
+            field,
+            'refused',
+            `Commission ${id} is held by fraud flag ${row.fraud_flag}: clear or confirm the flag.`,
+          ),
+        );
+        return;
+      }
       const move = moveCommission(
         { status: row.status, dueAt: row.available_at, inPayout: row.payout_id !== null },
         action satisfies CommissionAction,

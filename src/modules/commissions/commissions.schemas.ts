@@ -43,6 +43,10 @@ export const Commission = Type.Object(
     paid_at: NullableTimestamp,
     payout: Type.Union([Type.String(), Type.Null()], { description: 'Id of the payout holding it' }),
     reason: NullableString,
+    fraud_flag: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Id of the fraud flag holding it (`pending` until the flag is cleared or confirmed) or that denied it; a Vouch extension',
+    }),
     description: NullableString,
     created_at: Timestamp,
     updated_at: Timestamp,

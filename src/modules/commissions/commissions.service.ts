@@ -91,7 +91,11 @@ export async function listLatestCommissionsOfPartner(ctx: ProgramContext, partne
     kind: row.role === 'manual' || row.role === 'clawback' ? row.role : ('sale' as const),
     amount: microsToNumber(microsFrom(row.amount)),
     currency: row.amount_units,
-    status: shownCommissionStatus({ status: row.status, dueAt: row.available_at }, now, auto),
+    // A partner sees a held commission as in review, never the flag or its evidence.
+    status:
+      row.fraud_flag !== null && row.status === 'review_period'
+        ? ('in_review' as const)
+        : shownCommissionStatus({ status: row.status, dueAt: row.available_at }, now, auto),
     created_at: row.created_at,
   }));
 }
@@ -161,6 +165,7 @@ export async function createCommission(ctx: ProgramContext, body: CreateCommissi
 // What other modules use of commissions: settling, review, the wire form, and the moves that
 // payouts and sales make (each in its own file, listed here as the module's service).
 
+export { clearFraudFlag, confirmFraudFlag } from './commissions.fraud.ts';
 export {
   applyCommissionFigures,
   claimPayableCommissions,

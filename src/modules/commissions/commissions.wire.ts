@@ -55,6 +55,7 @@ export function commissionOnWire(row: NamedCommissionRow, now: string, autoAppro
     paid_at: row.paid_at,
     payout: row.payout_public_id,
     reason: row.reason ?? rejectionReason(row.status) ?? null,
+    fraud_flag: row.fraud_flag,
     description: row.description,
     created_at: row.created_at,
     updated_at: row.updated_at ?? row.created_at,

@@ -4,17 +4,18 @@ import { partnerMetrics } from '../../core/commissions.ts';
 import { fieldError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { programMetrics } from '../../core/program-stats.ts';
-import { isSelfReferral } from '../../core/self-referral.ts';
 import { storedTags, tagsOf } from '../../core/tags.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { addToEntityCounters } from '../counters/counters.repository.ts';
+import type { FraudOutcome, RequestContext } from '../fraud/fraud.schemas.ts';
+import { decideSignupFraud, fraudOutcomeOf, openFlags } from '../fraud/fraud.service.ts';
 import { findPartnerByRef, type PartnerRef } from '../partners/partners.service.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import { findLinkByKey, listLinksOf } from '../referral-links/referral-links.service.ts';
 import { loadLinkUrlContext } from '../referral-links/referral-links.shared.ts';
-import { findCustomerBy, insertCustomer } from './customers.repository.ts';
+import { findCustomerBy, insertCustomer, updateCustomer } from './customers.repository.ts';
 import { type CustomerRow, signupTimeOrThrow } from './customers.shared.ts';
 
 /**
@@ -31,6 +32,7 @@ export interface NewAffiliateCustomer {
   created_at?: string;
   partner: PartnerRef;
   options?: { referral_url?: string };
+  context?: RequestContext;
 }
 
 export function toAffiliateCustomerEntry(row: CustomerRow, partnerPublicId: string | null) {
@@ -70,6 +72,21 @@ export async function insertAffiliateCustomer(
   input: NewAffiliateCustomer,
   prefix = '',
 ): Promise<CustomerRow> {
+  return (await insertAffiliateCustomerDecided(trx, ctx, input, prefix)).row;
+}
+
+/**
+ * As `insertAffiliateCustomer`, with what the fraud rules decided (core/fraud.ts). A block by
+ * `self_referral` keeps the guard's treatment (stored with its partner, marked, earning nothing);
+ * a block by another rule stores the customer without a partner; a flag opens a flag that holds
+ * the customer's commissions until a person clears or confirms it.
+ */
+export async function insertAffiliateCustomerDecided(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  input: NewAffiliateCustomer,
+  prefix = '',
+): Promise<{ row: CustomerRow; fraud: FraudOutcome | undefined }> {
   const programId = ctx.program.id;
   const partner = await findPartnerByRef(trx, programId, input.partner);
   if (!partner) throw fieldError(`${prefix}partner`, 'invalid');
@@ -95,7 +112,16 @@ export async function insertAffiliateCustomer(
     throw fieldError(`${prefix}email`, 'taken');
   const now = nowTimestamp(ctx.clock);
   const createdAt = signupTimeOrThrow(input.created_at, now, `${prefix}created_at`);
-  const selfReferral = isSelfReferral(input.email, partner.email);
+  const owner = { kind: 'partner' as const, id: partner.id, ref: partner.public_id, email: partner.email };
+  const decision = await decideSignupFraud(trx, ctx, {
+    email: input.email,
+    owner,
+    context: input.context,
+    at: createdAt,
+  });
+  const selfReferral = decision.fired.some((v) => v.rule === 'self_referral' && v.action === 'block');
+  const refused = decision.fired.some((v) => v.rule !== 'self_referral' && v.action === 'block');
+  if (refused) linkId = undefined;
   const inserted = await insertCustomer(trx, {
     program_id: programId,
     public_id: newKey(),
@@ -104,7 +130,7 @@ export async function insertAffiliateCustomer(
     name: input.name ?? null,
     surname: input.surname ?? null,
     tags: storedTags(input.tags ?? []),
-    partner_id: partner.id,
+    partner_id: refused ? null : partner.id,
     referral_link_id: linkId ?? null,
     self_referral: selfReferral,
     created_at: createdAt,
@@ -112,15 +138,26 @@ export async function insertAffiliateCustomer(
   });
   // Taken since the checks above, by a request that committed in between.
   if ('taken' in inserted) throw fieldError(`${prefix}${inserted.taken}`, 'taken');
-  const row = inserted.inserted;
-  const signup = { [partnerMetrics.signups]: 1 };
-  await addToEntityCounters(trx, programId, { kind: 'partner', id: partner.id }, signup);
-  if (linkId !== undefined) await addToEntityCounters(trx, programId, { kind: 'link', id: linkId }, signup);
+  const stored = inserted.inserted;
+  const flags = refused
+    ? []
+    : await openFlags(trx, ctx, decision, { kind: 'customer', id: stored.id, ref: stored.key }, owner);
+  const first = flags[0];
+  const row =
+    first === undefined
+      ? stored
+      : await updateCustomer(trx, programId, stored.id, { fraud_flag: first.publicId });
+  if (!refused) {
+    const signup = { [partnerMetrics.signups]: 1 };
+    await addToEntityCounters(trx, programId, { kind: 'partner', id: partner.id }, signup);
+    if (linkId !== undefined) await addToEntityCounters(trx, programId, { kind: 'link', id: linkId }, signup);
+  }
   await recordProgramActivity(trx, programId, createdAt, {
     [programMetrics.customers]: 1,
-    [programMetrics.referredCustomers]: 1,
+    [programMetrics.referredCustomers]: refused ? 0 : 1,
     [programMetrics.rejectedSelfReferrals]: selfReferral ? 1 : 0,
   });
-  await recordEvent(trx, programId, 'customer.created', toAffiliateCustomer(row, partner.public_id), now);
-  return row;
+  const ownerId = refused ? null : partner.public_id;
+  await recordEvent(trx, programId, 'customer.created', toAffiliateCustomer(row, ownerId), now);
+  return { row, fraud: fraudOutcomeOf(decision, flags) };
 }

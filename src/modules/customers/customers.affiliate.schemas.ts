@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Email, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { FraudOutcome, RequestContext } from '../fraud/fraud.schemas.ts';
 import { PartnerRef, PartnerRefInput, Tags, TagsInput } from '../partners/partners.schemas.ts';
 
 /** Wire shapes of customers in affiliate programs (spec "Customer (affiliate program)"). */
@@ -31,6 +32,7 @@ export const CreateAffiliateCustomerBody = Type.Object(
     created_at: Type.Optional(CustomerCreatedAt),
     partner: PartnerRefInput,
     options: Type.Optional(Type.Partial(Type.Object({ referral_url: Type.String({ maxLength: 2048 }) }))),
+    context: Type.Optional(RequestContext),
   },
   { title: 'CreateAffiliateCustomerBody' },
 );
@@ -78,7 +80,10 @@ const entryFields = {
 };
 
 export const AffiliateCustomerEntry = Type.Object(entryFields, { title: 'AffiliateCustomerEntry' });
-export const AffiliateCustomer = Type.Object({ ...entryFields, tags: Tags }, { title: 'AffiliateCustomer' });
+export const AffiliateCustomer = Type.Object(
+  { ...entryFields, tags: Tags, fraud: Type.Optional(FraudOutcome) },
+  { title: 'AffiliateCustomer' },
+);
 export type AffiliateCustomerEntry = Static<typeof AffiliateCustomerEntry>;
 export type AffiliateCustomer = Static<typeof AffiliateCustomer>;
 

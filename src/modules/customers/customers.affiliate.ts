@@ -20,7 +20,7 @@ import {
 } from '../partners/partners.service.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import {
-  insertAffiliateCustomer,
+  insertAffiliateCustomerDecided,
   toAffiliateCustomer,
   toAffiliateCustomerEntry,
 } from './customers.affiliate.records.ts';
@@ -70,8 +70,9 @@ async function entries(db: Kysely<DB>, ctx: ProgramContext, rows: readonly Custo
 async function create(ctx: ProgramContext, body: CreateAffiliateCustomerBody) {
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {
-      const row = await insertAffiliateCustomer(trx, ctx, body);
-      return serialize(trx, ctx, row);
+      const { row, fraud } = await insertAffiliateCustomerDecided(trx, ctx, body);
+      const customer = await serialize(trx, ctx, row);
+      return fraud === undefined ? customer : { ...customer, fraud };
     });
   } catch (error) {
     throw takenFieldError(error);

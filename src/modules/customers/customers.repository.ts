@@ -266,3 +266,20 @@ export function listLatestCustomersOfPartner(
 ) {
   return selectLatestOfPartner(db, { programId, partnerId, limit });
 }
+
+/** A customer's fraud hold passes from `from` to `to` (null: none); a customer held by another flag stays. */
+export async function passCustomerHold(
+  db: Kysely<DB>,
+  programId: number,
+  id: number,
+  from: string,
+  to: string | null,
+) {
+  await db
+    .updateTable('customers')
+    .set({ fraud_flag: to })
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .where('fraud_flag', '=', from)
+    .execute();
+}

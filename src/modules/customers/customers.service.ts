@@ -149,3 +149,6 @@ export { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales }
 export async function listLatestCustomersOfPartner(ctx: ProgramContext, partnerId: number, limit: number) {
   return repository.listLatestCustomersOfPartner(ctx.database.db, ctx.program.id, partnerId, limit);
 }
+
+/** A customer's fraud hold passes from one flag to the next open one, or ends (null). */
+export const passCustomerHold = repository.passCustomerHold;

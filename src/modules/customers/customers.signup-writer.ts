@@ -106,6 +106,7 @@ async function writeSignupAtOnce(
       updated_at: now,
       deleted_at: null,
       sale_version: 0,
+      fraud_flag: null,
     };
     const figures = referralSignupFigures({
       referred: referrer !== undefined,

@@ -23,6 +23,7 @@ function Amounts(props: { amounts: { currency: string; amount: number }[] }) {
 
 const statusWords: Record<string, string> = {
   pending: 'Pending',
+  in_review: 'In review',
   approved: 'Approved',
   paid: 'Paid',
   denied: 'Denied',

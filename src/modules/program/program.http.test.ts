@@ -52,11 +52,15 @@ describeEachDatabase('program endpoints', (server) => {
     assert.deepEqual(Object.keys(res.body.data.program.program_settings).sort(), [
       'attribution',
       'currency',
+      'fast_conversion_seconds',
+      'fraud_rules',
+      'paid_ads_allowed',
       'referral_parameter',
       'referral_portal_enabled',
       'referred_reward',
       'referrer_reward',
       'rewards_notification_enabled',
+      'same_address_limit',
       'timezone',
       'welcome_email_enabled',
     ]);

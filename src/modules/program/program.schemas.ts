@@ -1,6 +1,7 @@
 import { type Static, type TNumber, type TObject, type TSchema, Type } from 'typebox';
 import type { ProgramType } from '../../core/program-types.ts';
 import { DateOnly, Success } from '../../http/schemas.ts';
+import { fraudSettingsSchema } from './program.fraud.schemas.ts';
 
 /**
  * Each type's settings, as one schema: responses use it whole, `PUT /v1/program` takes any subset
@@ -172,6 +173,7 @@ export const programSettingsByType = {
     }),
     tier2_commission: Tier2Commission,
     ...payoutSettingsSchema,
+    ...fraudSettingsSchema,
     timezone: TimeZoneSetting,
   }),
   referral: Type.Object({
@@ -189,6 +191,7 @@ export const programSettingsByType = {
     attribution: Attribution,
     referrer_reward: RewardSetting,
     referred_reward: RewardSetting,
+    ...fraudSettingsSchema,
     timezone: TimeZoneSetting,
   }),
   newsletter: Type.Object({

@@ -118,6 +118,7 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
     ? {
         ...stored(row.settings),
         ...given,
+        ...fraudRulesMerged(stored(row.settings), given),
         ...(typeof currency === 'string' ? { currency: currency.toUpperCase() } : {}),
       }
     : undefined;
@@ -141,6 +142,12 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
       'The portal host is used by another program.',
     );
   pageProgramCaches.get(ctx.database)?.clear();
+}
+
+/** A PUT names the fraud rules it changes; the stored others stay. */
+function fraudRulesMerged(stored: Record<string, unknown>, given: Record<string, unknown>) {
+  if (given.fraud_rules === undefined) return {};
+  return { fraud_rules: { ...(stored.fraud_rules as object | undefined), ...(given.fraud_rules as object) } };
 }
 
 export async function getKeyCheck(ctx: ProgramContext) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.ts';
@@ -383,4 +383,14 @@ export function trackingScript(): TrackingScript {
     script = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
   }
   return script;
+}
+
+/**
+ * A buyer's address as the fraud rules name it (issue 27): an HMAC under the day's click salt, so
+ * it can be compared within the day and with nothing once the salt is dropped. Written in the
+ * caller's transaction (a new day's salt is created there if clicks have not made it yet).
+ */
+export async function addressNameOf(db: Kysely<DB>, address: string, at: string): Promise<string> {
+  const salt = await repository.saltOf(db, at.slice(0, 10), randomBytes(32).toString('base64url'));
+  return createHmac('sha256', salt).update('address\u0000').update(address).digest('base64url');
 }

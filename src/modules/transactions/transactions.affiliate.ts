@@ -83,6 +83,7 @@ async function createBuyer(
   ctx: ProgramContext,
   input: Customer,
   attributed: string | undefined,
+  context: SaleEntry<Customer>['context'],
 ): Promise<CustomerRow> {
   const named = input.partner && Object.keys(input.partner).length > 0 ? input.partner : undefined;
   // Without a partner, the sale's promotion code may name one (limited to exactly one partner).
@@ -100,6 +101,7 @@ async function createBuyer(
           ...(input.surname !== undefined ? { surname: input.surname } : {}),
           ...(input.created_at !== undefined ? { created_at: input.created_at } : {}),
           partner,
+          ...(context !== undefined ? { context } : {}),
         },
         'customer.',
       ),
@@ -153,7 +155,7 @@ async function prepare(
     if (!booleanOf(entry.options?.create_customer, false)) throw fieldError('customer', 'invalid');
     // A buyer this sale inserted is invisible to others until the commit; one another request
     // inserted first is found locked (createBuyer).
-    buyer = await createBuyer(trx, ctx, input, hints.partner);
+    buyer = await createBuyer(trx, ctx, input, hints.partner, entry.context);
   }
   const [settings, figures, partner] = await Promise.all([
     affiliateProgramSettings(trx, programId),
@@ -232,6 +234,7 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared, AffiliateT
           since: prepared.buyer.created_at,
           salesBefore: prepared.salesBefore,
           selfReferral: Boolean(prepared.buyer.self_referral),
+          heldBy: prepared.buyer.fraud_flag,
         },
         partner: prepared.partner
           ? {

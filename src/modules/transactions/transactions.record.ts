@@ -31,6 +31,7 @@ import { onlyOne } from './transactions.stored.ts';
 export interface CreateBody<Customer> {
   customer: Customer;
   options?: SaleEntry<Customer>['options'];
+  context?: SaleEntry<Customer>['context'];
   transactions?: Omit<SaleEntry<Customer>, 'customer' | 'options'>[] | undefined;
 }
 
@@ -39,7 +40,12 @@ export function entriesOf<Customer>(body: CreateBody<Customer> & Partial<SaleEnt
   const { transactions, ...single } = body;
   if (transactions) {
     return {
-      entries: transactions.map((item) => ({ ...item, customer: body.customer, options: body.options })),
+      entries: transactions.map((item) => ({
+        ...item,
+        customer: body.customer,
+        options: body.options,
+        context: body.context,
+      })),
       multiple: true,
     };
   }

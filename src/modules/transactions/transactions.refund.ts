@@ -90,6 +90,8 @@ export async function refundTransaction(ctx: ProgramContext, key: string, body: 
         available_at: null,
         created_at: now,
         deleted_at: null,
+        fraud_flag: null,
+        held_available_at: null,
       })),
     );
     await repository.updateTransaction(trx, programId, fresh.id, { refunded_amount: decision.refundedAfter });

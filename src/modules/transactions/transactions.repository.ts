@@ -79,6 +79,8 @@ const rewardColumns = [
   'available_at',
   'created_at',
   'deleted_at',
+  'fraud_flag',
+  'held_available_at',
 ] as const satisfies readonly (keyof Insertable<RewardsTable>)[];
 
 type TransactionValues = Insertable<TransactionsTable>;

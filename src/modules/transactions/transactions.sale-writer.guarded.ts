@@ -160,6 +160,8 @@ export function rewardValuesOf(row: TransactionRow, decision: SaleDecision): rep
     available_at: reward.availableAt,
     created_at: row.created_at,
     deleted_at: null,
+    fraud_flag: reward.fraudFlag ?? null,
+    held_available_at: reward.heldAvailableAt ?? null,
   }));
 }
 

@@ -1,5 +1,6 @@
 import { type TProperties, type TSchema, Type } from 'typebox';
 import { Amount, BooleanLike, NullableString, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { RequestContext } from '../fraud/fraud.schemas.ts';
 
 /**
  * Wire pieces both program types' transactions share (spec "Transaction"); each type's
@@ -46,6 +47,11 @@ export const createTransactionBody = <Customer extends TSchema>(customer: Custom
       ...SaleFieldsSchema.properties,
       customer,
       options: Type.Optional(Type.Object({ create_customer: Type.Optional(BooleanLike) })),
+      context: Type.Optional({
+        ...RequestContext,
+        description:
+          "The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension)",
+      }),
       transactions: Type.Optional(
         Type.Array(TransactionItem, {
           minItems: 1,

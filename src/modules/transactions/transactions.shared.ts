@@ -12,6 +12,7 @@ import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts'
 import type { DB } from '../../db/tables.ts';
 import type { DomainEvent } from '../../outbox/outbox.ts';
 import type { KnownNames } from '../commissions/commissions.service.ts';
+import type { RequestContext } from '../fraud/fraud.schemas.ts';
 import type { NewTransaction, TransactionListFilter } from './transactions.repository.ts';
 import type { SaleFieldsSchema } from './transactions.shared.schemas.ts';
 
@@ -35,6 +36,8 @@ export type SaleEntry<Customer> = SaleFields & {
   action: string;
   customer: Customer;
   options?: { create_customer?: boolean | 'true' | 'false' | 1 | 0 } | undefined;
+  /** The buyer's request, for the fraud rules on a buyer the sale creates (core/fraud.ts). */
+  context?: RequestContext | undefined;
 };
 
 /**

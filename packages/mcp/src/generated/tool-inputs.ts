@@ -437,6 +437,30 @@ export const toolInputs: ToolInputs = {
               }
             }
           },
+          "context": {
+            "type": "object",
+            "properties": {
+              "click_id": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255,
+                "description": "The click id `vouch.js` kept in its cookie"
+              },
+              "ip": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 64,
+                "description": "The buyer's IP address; only a salted hash of it is kept, for a day"
+              },
+              "user_agent": {
+                "type": "string",
+                "maxLength": 1024,
+                "description": "The buyer's User-Agent header"
+              }
+            },
+            "additionalProperties": false,
+            "description": "The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension)"
+          },
           "transactions": {
             "type": "array",
             "items": {
@@ -777,6 +801,30 @@ export const toolInputs: ToolInputs = {
                 ]
               }
             }
+          },
+          "context": {
+            "type": "object",
+            "properties": {
+              "click_id": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 255,
+                "description": "The click id `vouch.js` kept in its cookie"
+              },
+              "ip": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 64,
+                "description": "The buyer's IP address; only a salted hash of it is kept, for a day"
+              },
+              "user_agent": {
+                "type": "string",
+                "maxLength": 1024,
+                "description": "The buyer's User-Agent header"
+              }
+            },
+            "additionalProperties": false,
+            "description": "The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension)"
           },
           "transactions": {
             "type": "array",

@@ -1538,6 +1538,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fraud/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fraud flags (the review queue)
+         * @description Lists fraud flags, newest first, filtered by `status`, `rule` and `partner`.
+         */
+        get: operations["listFraudFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fraud/flags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a fraud flag
+         * @description Answers one fraud flag with its evidence.
+         */
+        get: operations["getFraudFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fraud/flags/{id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a fraud flag: its held commissions follow the normal rules again
+         * @description Clears an open flag (not fraud): the commissions it held follow the normal rules again. A confirmed flag cannot be cleared (422).
+         */
+        post: operations["clearFraudFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fraud/flags/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a fraud flag: deny its held commissions, optionally archive its partner
+         * @description Confirms an open flag (fraud): with `deny` (default) the commissions it held are denied; with `archive_owner` its partner is archived too. A cleared flag cannot be confirmed (422).
+         */
+        post: operations["confirmFraudFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/timeseries": {
         parameters: {
             query?: never;
@@ -2101,6 +2181,17 @@ export interface components {
             tags: {
                 value: string;
             }[];
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /** AffiliateCustomerEntry */
         AffiliateCustomerEntry: {
@@ -2218,6 +2309,25 @@ export interface components {
                     };
                     /** @description Days after approval before a commission can be paid out; default 0 */
                     payout_terms_days: number;
+                    /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                    fraud_rules: {
+                        /** @description Default `block` */
+                        self_referral?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        same_address?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        disposable_email?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        paid_ads?: "off" | "flag" | "block";
+                        /** @description Default `off` */
+                        fast_conversion?: "off" | "flag" | "block";
+                    };
+                    /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                    same_address_limit: number;
+                    /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                    fast_conversion_seconds: number;
+                    /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                    paid_ads_allowed: boolean;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -2474,6 +2584,8 @@ export interface components {
             /** @description Id of the payout holding it */
             payout: string | null;
             reason: string | null;
+            /** @description Id of the fraud flag holding it (`pending` until the flag is cleared or confirmed) or that denied it; a Vouch extension */
+            fraud_flag: string | null;
             description: string | null;
             /**
              * @description ISO 8601 in UTC with microseconds
@@ -2657,6 +2769,15 @@ export interface components {
             options?: {
                 referral_url?: string;
             };
+            /** @description The buyer's request as your backend saw it, for the fraud rules (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
         };
         /** CreateAffiliateCustomerNestedBody */
         CreateAffiliateCustomerNestedBody: {
@@ -2720,6 +2841,15 @@ export interface components {
             options?: {
                 create_customer?: boolean | "true" | "false" | 1 | 0;
             };
+            /** @description The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
             /** @description The multiple form: at most 100 sales, recorded all or nothing. */
             transactions?: {
                 key?: string;
@@ -2747,7 +2877,7 @@ export interface components {
             /** Format: http-url */
             url: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid")[];
+            events: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /** CreateCouponBody */
         CreateCouponBody: {
@@ -2930,6 +3060,15 @@ export interface components {
             options?: {
                 create_customer?: boolean | "true" | "false" | 1 | 0;
             };
+            /** @description The buyer's request, for the fraud rules on the customer `options.create_customer` creates (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
             /** @description The multiple form: at most 100 sales, recorded all or nothing. */
             transactions?: {
                 key?: string;
@@ -2957,7 +3096,7 @@ export interface components {
             /** Format: http-url */
             url: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded")[];
+            events: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /** CreateRewardBody */
         CreateRewardBody: {
@@ -3127,6 +3266,58 @@ export interface components {
             };
             /** @enum {number} */
             status: 0;
+        };
+        /** FraudFlag */
+        FraudFlag: {
+            id: string;
+            rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+            status: "open" | "cleared" | "confirmed";
+            subject: {
+                /** @description `customer` (today; `transaction`, `commission`, `reward`, `subscriber` later) */
+                type: string;
+                /** @description The subject's key */
+                id: string;
+            };
+            owner: {
+                type: "partner" | "referrer";
+                /** @description A partner's id, a referrer's key */
+                id: string;
+            };
+            /** @description The values the rule compared: hashes, a domain, counts; never more personal data */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            created_at: string;
+            /**
+             * @description ISO 8601 in UTC with microseconds
+             * @example 2025-04-30T16:44:13.000000Z
+             */
+            updated_at: string;
+            resolved_at: string | null;
+        };
+        /**
+         * FraudFlagListResponse
+         * @description A page of a list of FraudFlag items, with its links and meta.
+         */
+        FraudFlagListResponse: {
+            data: components["schemas"]["FraudFlag"][];
+            links: components["schemas"]["PageLinks"];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {number} */
+            status: 1;
+        };
+        /**
+         * FraudFlagResponse
+         * @description The success envelope `{data, status}` whose data is FraudFlag.
+         */
+        FraudFlagResponse: {
+            data: components["schemas"]["FraudFlag"];
+            /** @enum {number} */
+            status: 1;
         };
         /** Integration */
         Integration: {
@@ -3991,6 +4182,25 @@ export interface components {
                         /** @description Most rewards of this side per referred customer; null: no limit */
                         limit: number | null;
                     } | null;
+                    /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                    fraud_rules: {
+                        /** @description Default `block` */
+                        self_referral?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        same_address?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        disposable_email?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        paid_ads?: "off" | "flag" | "block";
+                        /** @description Default `off` */
+                        fast_conversion?: "off" | "flag" | "block";
+                    };
+                    /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                    same_address_limit: number;
+                    /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                    fast_conversion_seconds: number;
+                    /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                    paid_ads_allowed: boolean;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -4505,6 +4715,25 @@ export interface components {
                 };
                 /** @description Days after approval before a commission can be paid out; default 0 */
                 payout_terms_days?: number;
+                /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                fraud_rules?: {
+                    /** @description Default `block` */
+                    self_referral?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    same_address?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    disposable_email?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    paid_ads?: "off" | "flag" | "block";
+                    /** @description Default `off` */
+                    fast_conversion?: "off" | "flag" | "block";
+                };
+                /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                same_address_limit?: number;
+                /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                fast_conversion_seconds?: number;
+                /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                paid_ads_allowed?: boolean;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
@@ -4532,7 +4761,7 @@ export interface components {
             /** Format: http-url */
             url?: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events?: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid")[];
+            events?: ("partner.created" | "partner.updated" | "partner.deleted" | "partner.approved" | "partner.rejected" | "partner.archived" | "customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "lead.created" | "lead.converted" | "lead.rejected" | "lead.deleted" | "commission.created" | "commission.approved" | "commission.denied" | "commission.voided" | "commission.paid" | "payout.created" | "payout.paid" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /**
          * UpdateCouponBody
@@ -4736,6 +4965,25 @@ export interface components {
                     /** @description Most rewards of this side per referred customer; null: no limit */
                     limit: number | null;
                 } | null;
+                /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                fraud_rules?: {
+                    /** @description Default `block` */
+                    self_referral?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    same_address?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    disposable_email?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    paid_ads?: "off" | "flag" | "block";
+                    /** @description Default `off` */
+                    fast_conversion?: "off" | "flag" | "block";
+                };
+                /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                same_address_limit?: number;
+                /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                fast_conversion_seconds?: number;
+                /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                paid_ads_allowed?: boolean;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
@@ -4759,7 +5007,7 @@ export interface components {
             /** Format: http-url */
             url?: string;
             is_active?: boolean | "true" | "false" | 1 | 0;
-            events?: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded")[];
+            events?: ("customer.created" | "customer.updated" | "customer.deleted" | "transaction.created" | "transaction.deleted" | "transaction.refunded" | "fraud.flagged" | "fraud.cleared" | "fraud.confirmed")[];
         };
         /** UpdateRewardBody */
         UpdateRewardBody: {
@@ -9390,6 +9638,167 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFraudFlags: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                limit?: number;
+                page?: number;
+                /** @description Order by creation time */
+                sort?: "asc" | "desc";
+                status?: "open" | "cleared" | "confirmed";
+                rule?: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                /** @description The owner partner's id */
+                partner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a list of FraudFlag items, with its links and meta. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFraudFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is FraudFlag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    clearFraudFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is FraudFlag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmFraudFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "deny": true,
+                 *       "archive_owner": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Deny the commissions the flag holds (default true)
+                     * @default true
+                     */
+                    deny?: boolean;
+                    /**
+                     * @description Archive the flag's partner too (default false)
+                     * @default false
+                     */
+                    archive_owner?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope `{data, status}` whose data is FraudFlag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudFlagResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  adParametersIn,
+  checkRule,
+  decideFraud,
+  defaultFraudSettings,
+  type FraudAction,
+  type FraudFacts,
+  type FraudRule,
+  type FraudSettings,
+} from './fraud.ts';
+import { isDisposableDomain } from './fraud-disposable.ts';
+
+/** Settings with every rule at `action` (and the given overrides). */
+function all(action: FraudAction, overrides: Partial<FraudSettings> = {}): FraudSettings {
+  return {
+    ...defaultFraudSettings,
+    fraud_rules: {
+      self_referral: action,
+      same_address: action,
+      disposable_email: action,
+      paid_ads: action,
+      fast_conversion: action,
+    },
+    ...overrides,
+  };
+}
+
+type Row = [name: string, facts: FraudFacts, fired: boolean];
+
+function table(rule: FraudRule, rows: Row[], settings: FraudSettings = all('flag')) {
+  for (const [name, facts, fired] of rows) {
+    const verdict = checkRule(rule, facts, settings);
+    assert.equal(verdict.action, fired ? 'flag' : 'off', `${rule}: ${name}`);
+    if (!fired) assert.deepEqual(verdict.evidence, {}, `${rule}: ${name} has no evidence`);
+  }
+}
+
+test('self_referral: the same mailbox, visitor or address as the owner', () => {
+  table('self_referral', [
+    ['same address', { email: 'amy@example.com', ownerEmail: 'amy@example.com' }, true],
+    ['case and spaces', { email: ' Amy@Example.COM ', ownerEmail: 'amy@example.com' }, true],
+    ['gmail dots', { email: 'a.m.y@gmail.com', ownerEmail: 'amy@gmail.com' }, true],
+    ['gmail +tag', { email: 'amy+shop@gmail.com', ownerEmail: 'amy@gmail.com' }, true],
+    ['googlemail alias', { email: 'A.my+x@googlemail.com', ownerEmail: 'amy@gmail.com' }, true],
+    ['dots elsewhere matter', { email: 'a.my@example.com', ownerEmail: 'amy@example.com' }, false],
+    ['another person', { email: 'bob@gmail.com', ownerEmail: 'amy@gmail.com' }, false],
+    ['no buyer e-mail', { ownerEmail: 'amy@gmail.com' }, false],
+    ['no owner e-mail', { email: 'amy@gmail.com' }, false],
+    ['same visitor', { visitor: 'v1', ownerVisitors: ['v0', 'v1'] }, true],
+    ['other visitor', { visitor: 'v2', ownerVisitors: ['v0', 'v1'] }, false],
+    ['same address', { address: 'h1', ownerAddresses: ['h1'] }, true],
+    ['address, owner never seen', { address: 'h1' }, false],
+    ['nothing sent', {}, false],
+  ]);
+  assert.deepEqual(
+    checkRule('self_referral', { email: 'amy+x@gmail.com', ownerEmail: 'amy@gmail.com' }, all('block')),
+    { rule: 'self_referral', action: 'block', evidence: { matched: 'email' } },
+  );
+  assert.deepEqual(
+    checkRule('self_referral', { address: 'h1', ownerAddresses: ['h1'] }, all('flag')).evidence,
+    {
+      matched: 'address',
+      address: 'h1',
+    },
+  );
+});
+
+test('same_address: a busy address for one owner, from the limit on', () => {
+  const limit3 = all('flag', { same_address_limit: 3 });
+  table(
+    'same_address',
+    [
+      ['below the limit', { address: 'h', signupsFromAddress: 2 }, false],
+      ['at the limit', { address: 'h', signupsFromAddress: 3 }, true],
+      ['above', { address: 'h', signupsFromAddress: 9 }, true],
+      ['no address sent', { signupsFromAddress: 9 }, false],
+      ['not counted', { address: 'h' }, false],
+    ],
+    limit3,
+  );
+  assert.deepEqual(checkRule('same_address', { address: 'h', signupsFromAddress: 3 }, limit3).evidence, {
+    address: 'h',
+    signups_in_a_day: 3,
+    limit: 3,
+  });
+  table('same_address', [['limit 1, one before', { address: 'h', signupsFromAddress: 1 }, true]], {
+    ...limit3,
+    same_address_limit: 1,
+  });
+});
+
+test('disposable_email: a domain of the maintained list, or a subdomain of one', () => {
+  table('disposable_email', [
+    ['listed', { email: 'x@mailinator.com' }, true],
+    ['case', { email: 'X@MailInator.COM' }, true],
+    ['subdomain of a listed one', { email: 'x@abc.mailinator.com' }, true],
+    ['ordinary provider', { email: 'x@gmail.com' }, false],
+    ['company domain', { email: 'x@example.com' }, false],
+    ['no e-mail', {}, false],
+    ['no domain', { email: 'x@' }, false],
+    ['not an address', { email: 'mailinator.com' }, false],
+  ]);
+  assert.deepEqual(checkRule('disposable_email', { email: 'x@yopmail.com' }, all('flag')).evidence, {
+    domain: 'yopmail.com',
+  });
+  assert.equal(isDisposableDomain('com'), false);
+});
+
+test('paid_ads: ad click ids on the landing URL while the program forbids paid ads', () => {
+  const forbidden = all('flag', { paid_ads_allowed: false });
+  table(
+    'paid_ads',
+    [
+      ['gclid', { landingUrl: 'https://shop.example/?gclid=abc' }, true],
+      ['gbraid', { landingUrl: 'https://shop.example/?aff=k&gbraid=1' }, true],
+      ['wbraid', { landingUrl: 'https://shop.example/p?wbraid=1' }, true],
+      ['fbclid', { landingUrl: 'https://shop.example/?fbclid=1' }, true],
+      ['msclkid', { landingUrl: 'https://shop.example/?msclkid=1' }, true],
+      ['ttclid', { landingUrl: 'https://shop.example/?ttclid=1' }, true],
+      ['empty value still names the ad', { landingUrl: 'https://shop.example/?gclid=' }, true],
+      ['utm only', { landingUrl: 'https://shop.example/?utm_source=google' }, false],
+      ['id in the fragment only', { landingUrl: 'https://shop.example/#gclid=1' }, false],
+      ['not a URL', { landingUrl: 'gclid=1' }, false],
+      ['no landing URL', {}, false],
+    ],
+    forbidden,
+  );
+  table('paid_ads', [['allowed', { landingUrl: 'https://shop.example/?gclid=abc' }, false]], all('flag'));
+  assert.deepEqual(adParametersIn('https://s.example/?fbclid=1&gclid=2'), ['gclid', 'fbclid']);
+});
+
+test('fast_conversion: a sale sooner than the setting after its click', () => {
+  const ten = all('flag', { fast_conversion_seconds: 10 });
+  const click = '2026-01-01T00:00:00.000000Z';
+  table(
+    'fast_conversion',
+    [
+      ['same instant', { clickedAt: click, soldAt: click }, true],
+      ['9.9 s', { clickedAt: click, soldAt: '2026-01-01T00:00:09.900000Z' }, true],
+      ['exactly 10 s', { clickedAt: click, soldAt: '2026-01-01T00:00:10.000000Z' }, false],
+      ['an hour', { clickedAt: click, soldAt: '2026-01-01T01:00:00.000000Z' }, false],
+      [
+        'sale before the click (backdated)',
+        { clickedAt: click, soldAt: '2025-12-31T23:59:59.000000Z' },
+        false,
+      ],
+      ['no click', { soldAt: click }, false],
+      ['no sale time', { clickedAt: click }, false],
+    ],
+    ten,
+  );
+  table('fast_conversion', [['0 s never fires', { clickedAt: click, soldAt: click }, false]], {
+    ...ten,
+    fast_conversion_seconds: 0,
+  });
+});
+
+test('an action of off silences a rule that would fire; block is reported as such', () => {
+  const facts: FraudFacts = { email: 'amy@mailinator.com', ownerEmail: 'amy@mailinator.com' };
+  assert.deepEqual(decideFraud(facts, all('off')), { blocked: false, fired: [] });
+  const mixed: FraudSettings = {
+    ...defaultFraudSettings,
+    fraud_rules: { ...defaultFraudSettings.fraud_rules, self_referral: 'flag', disposable_email: 'block' },
+  };
+  const decision = decideFraud(facts, mixed);
+  assert.equal(decision.blocked, true);
+  assert.deepEqual(
+    decision.fired.map((v) => [v.rule, v.action]),
+    [
+      ['self_referral', 'flag'],
+      ['disposable_email', 'block'],
+    ],
+  );
+  assert.deepEqual(decideFraud({ email: 'bob@example.com' }, all('block')), { blocked: false, fired: [] });
+});
+
+test('the defaults: self-referral blocks as before, a program sending no context sees nothing new', () => {
+  const decision = decideFraud(
+    { email: 'a.my@gmail.com', ownerEmail: 'amy@gmail.com' },
+    defaultFraudSettings,
+  );
+  assert.deepEqual(decision, {
+    blocked: true,
+    fired: [{ rule: 'self_referral', action: 'block', evidence: { matched: 'email' } }],
+  });
+  assert.deepEqual(
+    decideFraud({ email: 'x@example.com', ownerEmail: 'amy@gmail.com' }, defaultFraudSettings).fired,
+    [],
+  );
+});

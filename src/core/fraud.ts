@@ -1,0 +1,184 @@
+import { isDisposableDomain } from './fraud-disposable.ts';
+import { canonicalEmail } from './self-referral.ts';
+
+/**
+ * Fraud rules (issue 27): each rule looks at the facts a signup or a sale already has and answers
+ * `off` (it did not fire, or the program turned it off), `flag` (credit, but hold the money for a
+ * person) or `block` (refuse to credit), with the evidence it used. A rule that lacks the value it
+ * needs does not fire: the API call comes from the owner's server, so the buyer's address, visitor
+ * or landing URL exist only when the owner forwarded them.
+ */
+
+export const fraudRules = [
+  'self_referral',
+  'same_address',
+  'disposable_email',
+  'paid_ads',
+  'fast_conversion',
+] as const;
+export type FraudRule = (typeof fraudRules)[number];
+
+export const fraudActions = ['off', 'flag', 'block'] as const;
+export type FraudAction = (typeof fraudActions)[number];
+
+export interface FraudSettings {
+  fraud_rules: Record<FraudRule, FraudAction>;
+  same_address_limit: number;
+  fast_conversion_seconds: number;
+  paid_ads_allowed: boolean;
+}
+
+/**
+ * The defaults, chosen so that turning the rules on changes nothing for a program that sends no
+ * `context`: the self-referral guard blocks as it always did; the rules that only hold money for a
+ * look flag; `fast_conversion` is off because a quick buyer is usually a good one.
+ */
+export const defaultFraudSettings: FraudSettings = {
+  fraud_rules: {
+    self_referral: 'block',
+    same_address: 'flag',
+    disposable_email: 'flag',
+    paid_ads: 'flag',
+    fast_conversion: 'off',
+  },
+  same_address_limit: 3,
+  fast_conversion_seconds: 10,
+  paid_ads_allowed: true,
+};
+
+/**
+ * The fraud settings of a program's settings as read (core/program-settings.ts merged the
+ * defaults, and `PUT /v1/program` validated every stored value).
+ */
+export function fraudSettingsOf(settings: Record<string, unknown>): FraudSettings {
+  const { fraud_rules, same_address_limit, fast_conversion_seconds, paid_ads_allowed } = {
+    ...defaultFraudSettings,
+    ...settings,
+  } as FraudSettings;
+  return {
+    fraud_rules: { ...defaultFraudSettings.fraud_rules, ...fraud_rules },
+    same_address_limit,
+    fast_conversion_seconds,
+    paid_ads_allowed,
+  };
+}
+
+/** Bounds of the numeric settings (inclusive). */
+export const sameAddressLimitRange = { minimum: 1, maximum: 1000 } as const;
+export const fastConversionSecondsRange = { minimum: 0, maximum: 86_400 } as const;
+
+/** Query parameters that ad networks add to a landing URL when the visit came from a paid ad. */
+export const adClickParameters = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'ttclid'] as const;
+
+/** What one rule may read. Every field is optional: a missing one makes its rules silent. */
+export interface FraudFacts {
+  /** The customer's or subscriber's e-mail. */
+  email?: string | null;
+  /** The owner's (partner's or referring customer's) e-mail. */
+  ownerEmail?: string | null;
+  /** The buyer's address, as the service names it (a salted hash, never the address itself). */
+  address?: string;
+  /** The buyer's click visitor (the id the click cookie carried). */
+  visitor?: string;
+  /** Addresses and visitors the owner was seen with (same naming as above). */
+  ownerAddresses?: readonly string[];
+  ownerVisitors?: readonly string[];
+  /** Referred signups of the same owner from the same address in the last day, this one excluded. */
+  signupsFromAddress?: number;
+  /** The landing URL of the attributed click. */
+  landingUrl?: string;
+  /** When the attributed click happened and when the sale did (stored timestamps). */
+  clickedAt?: string;
+  soldAt?: string;
+}
+
+export type FraudEvidence = Record<string, string | number | boolean | string[]>;
+
+export interface RuleVerdict {
+  rule: FraudRule;
+  action: FraudAction;
+  evidence: FraudEvidence;
+}
+
+type Finding = FraudEvidence | undefined;
+
+/** Whether each rule fired, and on what; `undefined` when it did not (or could not). */
+const findings: Record<FraudRule, (facts: FraudFacts, settings: FraudSettings) => Finding> = {
+  self_referral: (facts): Finding => {
+    const email = canonicalEmail(facts.email);
+    if (email !== undefined && email === canonicalEmail(facts.ownerEmail)) return { matched: 'email' };
+    if (facts.visitor !== undefined && (facts.ownerVisitors ?? []).includes(facts.visitor))
+      return { matched: 'visitor', visitor: facts.visitor };
+    if (facts.address !== undefined && (facts.ownerAddresses ?? []).includes(facts.address))
+      return { matched: 'address', address: facts.address };
+    return undefined;
+  },
+  same_address: (facts, settings) => {
+    if (facts.address === undefined) return undefined;
+    const count = facts.signupsFromAddress;
+    if (count !== undefined && count >= settings.same_address_limit)
+      return { address: facts.address, signups_in_a_day: count, limit: settings.same_address_limit };
+    return undefined;
+  },
+  disposable_email: (facts) => {
+    const domain = domainOf(facts.email);
+    return domain !== undefined && isDisposableDomain(domain) ? { domain } : undefined;
+  },
+  paid_ads: (facts, settings) => {
+    if (settings.paid_ads_allowed || facts.landingUrl === undefined) return undefined;
+    const found = adParametersIn(facts.landingUrl);
+    return found.length > 0 ? { parameters: found } : undefined;
+  },
+  fast_conversion: (facts, settings) => {
+    if (facts.clickedAt === undefined || facts.soldAt === undefined) return undefined;
+    const seconds = (Date.parse(facts.soldAt) - Date.parse(facts.clickedAt)) / 1000;
+    if (!Number.isFinite(seconds) || seconds < 0 || seconds >= settings.fast_conversion_seconds)
+      return undefined;
+    return { seconds_after_click: Math.floor(seconds), limit: settings.fast_conversion_seconds };
+  },
+};
+
+/** One rule's verdict: the program's action when it fired, `off` otherwise. */
+export function checkRule(rule: FraudRule, facts: FraudFacts, settings: FraudSettings): RuleVerdict {
+  const action = settings.fraud_rules[rule];
+  const evidence = action === 'off' ? undefined : findings[rule](facts, settings);
+  return evidence === undefined ? { rule, action: 'off', evidence: {} } : { rule, action, evidence };
+}
+
+export interface FraudDecision {
+  /** At least one rule blocks: the signup is stored without an owner, the sale earns nothing. */
+  blocked: boolean;
+  /** The rules that fired (flag or block), in the order of `fraudRules`. */
+  fired: RuleVerdict[];
+}
+
+/** Every rule over the same facts. */
+export function decideFraud(facts: FraudFacts, settings: FraudSettings): FraudDecision {
+  const fired = fraudRules.map((rule) => checkRule(rule, facts, settings)).filter((v) => v.action !== 'off');
+  return { blocked: fired.some((v) => v.action === 'block'), fired };
+}
+
+/** The domain of an address, lower case; undefined when there is none. */
+function domainOf(email: string | null | undefined): string | undefined {
+  if (!email) return undefined;
+  const at = email.lastIndexOf('@');
+  const domain =
+    at < 0
+      ? ''
+      : email
+          .slice(at + 1)
+          .trim()
+          .toLowerCase();
+  return domain === '' ? undefined : domain;
+}
+
+/** The ad click parameters a URL carries (names only: their values identify nobody useful). */
+export function adParametersIn(url: string): string[] {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return [];
+  }
+  return adClickParameters.filter((name) => params.has(name));
+}

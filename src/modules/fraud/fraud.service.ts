@@ -1,0 +1,185 @@
+import type { Kysely } from 'kysely';
+import type { ProgramContext } from '../../context.ts';
+import { notFound } from '../../core/errors.ts';
+import {
+  decideFraud,
+  defaultFraudSettings,
+  type FraudDecision,
+  type FraudFacts,
+  fraudSettingsOf,
+} from '../../core/fraud.ts';
+import { newKey } from '../../core/ids.ts';
+import { type PageRequest, pageWindow } from '../../core/pages.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
+import { dayOf, nowTimestamp } from '../../core/time.ts';
+import type { DB } from '../../db/tables.ts';
+import { recordEvent } from '../../outbox/outbox.ts';
+import { readProgram } from '../program/program.service.ts';
+import { addressNameOf } from '../tracking/tracking.service.ts';
+import type { FraudFlagRow } from './fraud.repository.ts';
+import * as repository from './fraud.repository.ts';
+import type { FraudOutcome, ListFraudFlagsQuery, RequestContext } from './fraud.schemas.ts';
+import { toFraudFlag } from './fraud.wire.ts';
+
+/** The owner of a referral: a partner (affiliate) or a referring customer (refer-a-friend). */
+export interface FraudOwner {
+  kind: 'partner' | 'customer';
+  id: number;
+  /** Its public name: a partner's id, a referring customer's key. */
+  ref: string;
+  email: string | null;
+}
+
+export interface SignupFraudInput {
+  email: string | null | undefined;
+  owner: FraudOwner;
+  context: RequestContext | undefined;
+  at: string;
+}
+
+const nothing: FraudDecision = { blocked: false, fired: [] };
+
+/**
+ * The rules on a referred signup, in its transaction. A signup without `context` whose e-mail
+ * fires nothing under the defaults costs no read at all; otherwise the program's settings are read
+ * and, with an address, one upsert counts it for `same_address`.
+ */
+export async function decideSignupFraud(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  input: SignupFraudInput,
+): Promise<FraudDecision> {
+  const facts: FraudFacts = { email: input.email, ownerEmail: input.owner.email };
+  const everyRule = { ...defaultFraudSettings, fraud_rules: everyRuleFlags };
+  if (input.context?.ip === undefined && decideFraud(facts, everyRule).fired.length === 0) return nothing;
+  const program = await readProgram(trx, ctx.program.id);
+  const settings = fraudSettingsOf(programSettingsOf(ctx.program.type, program?.settings ?? '{}'));
+  if (input.context?.ip !== undefined) {
+    facts.address = await addressNameOf(trx, input.context.ip, input.at);
+    facts.signupsFromAddress = await repository.countAddressSignup(
+      trx,
+      ctx.program.id,
+      input.owner,
+      facts.address,
+      dayOf(input.at),
+    );
+  }
+  return decideFraud(facts, settings);
+}
+
+const everyRuleFlags = {
+  self_referral: 'flag',
+  same_address: 'flag',
+  disposable_email: 'flag',
+  paid_ads: 'flag',
+  fast_conversion: 'flag',
+} as const;
+
+/**
+ * Opens one flag per rule that flagged the subject, each with its `fraud.flagged` event, in the
+ * caller's transaction. Answers the flags' ids (the first holds the subject's money).
+ */
+export async function openFlags(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  decision: FraudDecision,
+  subject: { kind: 'customer'; id: number; ref: string },
+  owner: FraudOwner,
+): Promise<{ id: number; publicId: string }[]> {
+  const now = nowTimestamp(ctx.clock);
+  const opened: { id: number; publicId: string }[] = [];
+  for (const verdict of decision.fired) {
+    if (verdict.action !== 'flag') continue;
+    const row = await repository.insertFlag(trx, {
+      program_id: ctx.program.id,
+      public_id: newKey(),
+      rule: verdict.rule,
+      subject_kind: subject.kind,
+      subject_id: subject.id,
+      subject_ref: subject.ref,
+      owner_kind: owner.kind,
+      owner_id: owner.id,
+      owner_ref: owner.ref,
+      evidence: JSON.stringify(verdict.evidence),
+      status: 'open',
+      created_at: now,
+      updated_at: now,
+      resolved_at: null,
+    });
+    await recordEvent(trx, ctx.program.id, 'fraud.flagged', toFraudFlag(row), now);
+    opened.push({ id: Number(row.id), publicId: row.public_id });
+  }
+  return opened;
+}
+
+/** What a create answers of the rules' decision; undefined when none fired. */
+export function fraudOutcomeOf(
+  decision: FraudDecision,
+  flags: readonly { publicId: string }[],
+): FraudOutcome | undefined {
+  if (decision.fired.length === 0) return undefined;
+  return {
+    blocked: decision.blocked,
+    rules: decision.fired.map((v) => ({ rule: v.rule, action: v.action === 'block' ? 'block' : 'flag' })),
+    flags: flags.map((f) => f.publicId),
+  };
+}
+
+// The review queue: list, read, clear and confirm flags.
+
+export async function listFraudFlags(ctx: ProgramContext, query: ListFraudFlagsQuery & PageRequest) {
+  const filter: repository.FlagFilter = {
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(query.rule !== undefined ? { rule: query.rule } : {}),
+    ...(query.partner !== undefined ? { owner: { kind: 'partner', ref: query.partner } } : {}),
+  };
+  const rows = await repository.listFlags(
+    ctx.database.db,
+    ctx.program.id,
+    filter,
+    pageWindow(query),
+    query.sort,
+  );
+  return rows.map(toFraudFlag);
+}
+
+async function getFlagRowOrThrow(db: Kysely<DB>, ctx: ProgramContext, id: string) {
+  const row = await repository.findFlagByPublicId(db, ctx.program.id, id);
+  if (!row) throw notFound('Fraud flag');
+  return row;
+}
+
+export async function getFraudFlag(ctx: ProgramContext, id: string) {
+  return toFraudFlag(await getFlagRowOrThrow(ctx.database.db, ctx, id));
+}
+
+/**
+ * The flag named `id`, locked for its review until the caller's transaction ends (PostgreSQL); a
+ * 404 when the program has no such flag.
+ */
+export async function lockFlagOrThrow(trx: Kysely<DB>, ctx: ProgramContext, id: string) {
+  const found = await getFlagRowOrThrow(trx, ctx, id);
+  return (await repository.lockFlag(trx, ctx.program.id, Number(found.id))) ?? found;
+}
+
+/** Marks a flag resolved and answers the customer's next open flag (which takes over the hold). */
+export async function markFlagResolved(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  row: FraudFlagRow,
+  to: 'cleared' | 'confirmed',
+  now: string,
+) {
+  await repository.resolveFlag(trx, ctx.program.id, Number(row.id), to, now);
+  const resolved = { ...row, status: to, updated_at: now, resolved_at: now };
+  await recordEvent(
+    trx,
+    ctx.program.id,
+    to === 'cleared' ? 'fraud.cleared' : 'fraud.confirmed',
+    toFraudFlag(resolved),
+    now,
+  );
+  return { resolved, next: await repository.findOtherOpenFlag(trx, ctx.program.id, row) };
+}
+
+export { type FraudFlagRow, toFraudFlag };
