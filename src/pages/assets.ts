@@ -121,6 +121,7 @@ form > .scroll + .field { margin-top: 1rem; }
   table.stack caption { display: block; }
 }
 .card a { overflow-wrap: anywhere; }
+.events { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0 1rem; }
 ul.changes { margin: 0; padding-left: 1rem; font-size: 0.9rem; overflow-wrap: anywhere; }
 fieldset.card { min-width: 0; }
 fieldset.card > legend { float: left; width: 100%; padding: 0; margin: 0 0 0.25rem; }

@@ -126,7 +126,7 @@ export function FieldsToCorrect(props: { errors: Readonly<Record<string, unknown
 }
 
 /** A read-only link with a copy button (shown by the copy script; without it the link is selectable). */
-export function CopyField(props: { id: string; url: string; label: string }) {
+export function CopyField(props: { id: string; url: string; label: string; button?: string }) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
@@ -139,7 +139,7 @@ export function CopyField(props: { id: string; url: string; label: string }) {
           data-status={`${props.id}-status`}
           hidden
         >
-          Copy link
+          {props.button ?? 'Copy link'}
         </button>
       </div>
       <p id={`${props.id}-status`} class="muted status" aria-live="polite" />

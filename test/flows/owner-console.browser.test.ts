@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
+import { startReceiver } from '../../src/modules/webhooks/webhooks.test-receiver.ts';
 import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
 import { ADMIN_TOKEN, describeEachDatabase } from '../harness.ts';
 import { signUpPartner } from '../portal-client.ts';
@@ -10,18 +11,22 @@ import { signUpPartner } from '../portal-client.ts';
  * The owner's story in a real browser: the first user through the set-up page, a new program, a
  * partner applying on the portal while approval is by hand, the owner finding it under Pending and
  * approving it, a sale through `/v1`, its commission approved with `Approve selected`, paid out
- * and marked paid, a team member invited, sign-out.
+ * and marked paid, a team member invited, a webhook's test event delivered, a key created and
+ * revoked, a setting refused then saved, sign-out.
  * Screenshots of every page at desktop and phone width go to test-results/screenshots/.
  */
 const skip = !browserAvailable && !process.env.CI ? 'Chromium is not installed' : false;
 
 describeEachDatabase('owner console in a browser', (server, dialect) => {
   let browser: Browser | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
+    receiver = await startReceiver(200);
     if (!skip) browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
+    await receiver.close();
   });
 
   const h1 = (page: Page) => page.locator('h1').textContent();
@@ -138,6 +143,32 @@ describeEachDatabase('owner console in a browser', (server, dialect) => {
     assert.match((await page.getByRole('status').textContent()) ?? '', /invitation was sent/);
     await assertAccessible(page, 'team');
     await shot('team');
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Name').fill('CRM');
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('partner.approved').check();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    assert.equal(await h1(page), 'CRM');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    assert.match(
+      (await page.getByRole('status').textContent()) ?? '',
+      /Delivered: the endpoint answered 200/,
+    );
+    assert.match((await page.locator('tbody').textContent()) ?? '', /partner\.approved \(test\).*200/);
+    await assertAccessible(page, 'webhook');
+    await shot('webhook');
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('Reporting');
+    await page.getByLabel('Scope').selectOption('read');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const newToken = await page.getByLabel('Token').inputValue();
+    assert.equal((await server().request('GET', '/v1/program', { token: newToken })).status, 200);
+    await assertAccessible(page, 'keys');
+    await shot('keys');
+    await page.getByRole('button', { name: 'Revoke Reporting' }).click();
+    assert.match((await page.getByRole('status').textContent()) ?? '', /revoked/);
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Days in review before approval').fill('5000');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { memberClient } from '../../../test/console.ts';
-import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
+import { describeEachDatabase } from '../../../test/harness.ts';
 
 describeEachDatabase('owner console API keys', (server) => {
   test('an owner creates a key whose token is shown once and works, then revokes it', async () => {

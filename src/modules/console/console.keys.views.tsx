@@ -39,7 +39,7 @@ export function KeysPage(props: {
         {props.created ? (
           <div class="success" role="status">
             <p>The key “{props.created.name}” was created. Copy its token now: it is not shown again.</p>
-            <CopyField id="new-token" url={props.created.token} label="Token" />
+            <CopyField id="new-token" url={props.created.token} label="Token" button="Copy token" />
           </div>
         ) : null}
         {props.keys.length === 0 ? (

@@ -14,6 +14,7 @@ export type Section =
   | 'commissions'
   | 'payouts'
   | 'settings'
+  | 'webhooks'
   | 'activity'
   | 'team'
   | 'keys';
@@ -27,6 +28,7 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
         { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
       ]
     : []),
+  { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { section: 'settings', label: 'Settings', path: '/settings' },
   { section: 'activity', label: 'Activity', path: '/activity' },
   ...(mayManageTeam(program.role)

@@ -9,6 +9,7 @@ import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
 import { consoleSettingsRoutes } from './console.settings.pages.tsx';
 import { consoleTeamRoutes } from './console.team.pages.tsx';
+import { consoleWebhookRoutes } from './console.webhooks.pages.tsx';
 
 /**
  * The owner console, `/admin/…`: the pages a program's owner and team run their programs in. Every
@@ -24,6 +25,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleKeyRoutes(app);
   await consoleSettingsRoutes(app);
   await consoleActivityRoutes(app);
+  await consoleWebhookRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);

@@ -1,3 +1,4 @@
+import { BarChart } from '../../pages/chart.tsx';
 import { CopyField, CsrfField, Field, Notice } from '../../pages/forms.tsx';
 import { documentShell, Layout } from '../../pages/layout.tsx';
 import { renderPart } from '../../pages/rendered.tsx';
@@ -17,40 +18,6 @@ function Amounts(props: { amounts: { currency: string; amount: number }[] }) {
         <li key={a.currency}>{moneyInWords(a.amount, a.currency)}</li>
       ))}
     </ul>
-  );
-}
-
-/** Clicks per day as bars: SVG drawn on the server, no script, with the numbers as a table too. */
-function ClicksChart(props: { chart: Dashboard['chart'] }) {
-  const { chart } = props;
-  const max = Math.max(1, ...chart.map((d) => d.value));
-  const width = 300;
-  const height = 100;
-  const slot = width / chart.length;
-  const total = chart.reduce((sum, d) => sum + d.value, 0);
-  return (
-    <figure>
-      <svg
-        class="chart"
-        viewBox={`0 0 ${width} ${height}`}
-        preserveAspectRatio="none"
-        role="img"
-        aria-labelledby="chart-title"
-      >
-        <title id="chart-title">
-          Clicks per day over the last {CHART_DAYS} days: {total} in all, at most {max} in a day.
-        </title>
-        <line x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
-        {chart.map((d, i) => {
-          const h = (d.value / max) * (height - 4);
-          return <rect key={d.day} x={i * slot + slot * 0.15} y={height - h} width={slot * 0.7} height={h} />;
-        })}
-      </svg>
-      <figcaption class="chart-axis">
-        <span>{chart[0]?.day}</span>
-        <span>{chart.at(-1)?.day}</span>
-      </figcaption>
-    </figure>
   );
 }
 
@@ -198,8 +165,11 @@ function DashboardContent(props: DashboardProps) {
             </dd>
           </div>
         </dl>
-        <h3>Clicks in the last {CHART_DAYS} days</h3>
-        <ClicksChart chart={view.chart} />
+        <BarChart
+          id="clicks"
+          title={`Clicks per day, last ${CHART_DAYS} days`}
+          points={view.chart.map((d) => ({ date: d.day, value: d.value }))}
+        />
       </section>
       <div class="grid2">
         <section class="card" aria-labelledby="customers-heading">

@@ -226,7 +226,13 @@ describeEachDatabase(
       ];
       for (const path of bad) {
         const res = await server().request('GET', path, { headers: browser(7) });
-        assert.ok(res.status === 302 || (res.status >= 400 && res.status < 500), `${path}: ${res.status}`);
+        // A path that climbs out of /r/ (`/r/k/../../admin`) reaches that page, the owner console's
+        // entry (303 to its sign-in), never a link.
+        const console = res.status === 303 && (res.headers.get('location') ?? '').startsWith('/admin/');
+        assert.ok(
+          res.status === 302 || console || (res.status >= 400 && res.status < 500),
+          `${path}: ${res.status}`,
+        );
         if (res.status === 302) assert.equal(res.headers.get('location'), 'https://shop.example.com/', path);
         assert.equal(res.headers.get('set-cookie'), null, path);
       }

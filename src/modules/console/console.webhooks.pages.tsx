@@ -1,0 +1,207 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formText, formValidator } from '../../pages/forms.tsx';
+import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
+import type { ConsoleProgram } from './console.programs.service.ts';
+import { checkWrite, formList, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
+import {
+  addWebhook,
+  CreateWebhookBodyByType,
+  changeWebhook,
+  checkedWebhookBody,
+  eventsOf,
+  fieldErrors,
+  removeWebhook,
+  sendNow,
+  type WebhookForm,
+  webhookBody,
+  webhookDetail,
+  webhooksOf,
+} from './console.webhooks.service.ts';
+import { WebhookPage, WebhooksPage } from './console.webhooks.views.tsx';
+
+/** `/admin/programs/{program}/webhooks…`. */
+
+type WebhookParams = ProgramParams & { key: string };
+
+const validators = {
+  affiliate: formValidator(CreateWebhookBodyByType.affiliate),
+  referral: formValidator(CreateWebhookBodyByType.referral),
+  newsletter: formValidator(CreateWebhookBodyByType.newsletter),
+};
+
+const formOf = (request: FastifyRequest): WebhookForm => ({
+  name: formText(request.body, 'name'),
+  url: formText(request.body, 'url'),
+  active: formText(request.body, 'active') !== '',
+  events: formList(request.body, 'events'),
+});
+
+/** The form checked as `POST /v1/webhooks` checks its body: the field errors, or none. */
+function problemsOf(program: ConsoleProgram, form: WebhookForm) {
+  const problems = validators[program.type](webhookBody(form));
+  return problems ? fieldErrors(problems) : undefined;
+}
+
+const doneText: Record<string, string | undefined> = {
+  added: 'The webhook was added.',
+  saved: 'The webhook was saved.',
+  deleted: 'The webhook was deleted.',
+};
+
+export async function consoleWebhookRoutes(app: FastifyInstance) {
+  const form = formRoute(app);
+
+  app.get<{ Params: ProgramParams; Querystring: { done?: string } }>('/programs/:program/webhooks', {
+    ...pageRoute,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      return sendPage(
+        reply,
+        200,
+        <WebhooksPage
+          user={user}
+          csrf={reply.generateCsrf()}
+          program={program}
+          webhooks={await webhooksOf(program)}
+          events={eventsOf(program)}
+          done={doneText[request.query.done ?? '']}
+        />,
+      );
+    },
+  });
+
+  app.post<{ Params: ProgramParams }>('/programs/:program/webhooks', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      const values = formOf(request);
+      const errors = problemsOf(program, values);
+      const outcome = errors
+        ? { kind: 'invalid' as const, errors }
+        : await addWebhook(program, checkedWebhookBody(program, values));
+      if (outcome.kind === 'done')
+        return seeOther(reply, `${program.base}/webhooks/${encodeURIComponent(outcome.key)}?done=added`);
+      return sendPage(
+        reply,
+        422,
+        <WebhooksPage
+          user={user}
+          csrf={reply.generateCsrf()}
+          program={program}
+          webhooks={await webhooksOf(program)}
+          events={eventsOf(program)}
+          values={values}
+          errors={outcome.errors}
+        />,
+      );
+    },
+  });
+
+  const detailPage = async (
+    request: FastifyRequest<{ Params: WebhookParams }>,
+    program: ConsoleProgram,
+    extra: {
+      values?: WebhookForm;
+      errors?: Record<string, string>;
+      done?: string;
+      sent?: { delivered: boolean; text: string };
+    },
+  ) => {
+    const detail = await webhookDetail(program, request.params.key);
+    if (!detail) throw pageNotFound();
+    return { detail, events: eventsOf(program), ...extra };
+  };
+
+  app.get<{ Params: WebhookParams; Querystring: { done?: string } }>('/programs/:program/webhooks/:key', {
+    ...pageRoute,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      const done = doneText[request.query.done ?? ''];
+      const view = await detailPage(request, program, done ? { done } : {});
+      return sendPage(
+        reply,
+        200,
+        <WebhookPage user={user} csrf={reply.generateCsrf()} program={program} {...view} />,
+      );
+    },
+  });
+
+  app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      const values = formOf(request);
+      const errors = problemsOf(program, values);
+      const outcome = errors
+        ? { kind: 'invalid' as const, errors }
+        : await changeWebhook(program, request.params.key, checkedWebhookBody(program, values));
+      if (outcome.kind === 'done')
+        return seeOther(reply, `${program.base}/webhooks/${encodeURIComponent(outcome.key)}?done=saved`);
+      const view = await detailPage(request, program, { values, errors: outcome.errors });
+      return sendPage(
+        reply,
+        422,
+        <WebhookPage user={user} csrf={reply.generateCsrf()} program={program} {...view} />,
+      );
+    },
+  });
+
+  app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/test', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      await detailPage(request, program, {});
+      const sent = await sendNow(program, request.params.key);
+      const view = await detailPage(request, program, { sent });
+      return sendPage(
+        reply,
+        200,
+        <WebhookPage user={user} csrf={reply.generateCsrf()} program={program} {...view} />,
+      );
+    },
+  });
+
+  app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/redeliver', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      await detailPage(request, program, {});
+      const sent = await sendNow(program, request.params.key, formText(request.body, 'delivery'));
+      const view = await detailPage(request, program, { sent });
+      return sendPage(
+        reply,
+        200,
+        <WebhookPage user={user} csrf={reply.generateCsrf()} program={program} {...view} />,
+      );
+    },
+  });
+
+  app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/delete', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      await detailPage(request, program, {});
+      await removeWebhook(program, request.params.key);
+      return seeOther(reply, `${program.base}/webhooks?done=deleted`);
+    },
+  });
+}
