@@ -13,6 +13,7 @@ export type Section =
   | 'partners'
   | 'commissions'
   | 'payouts'
+  | 'review'
   | 'settings'
   | 'webhooks'
   | 'activity'
@@ -26,6 +27,7 @@ const sectionsOf = (program: ConsoleProgram): { section: Section; label: string;
         { section: 'partners' as const, label: 'Partners', path: '/partners' },
         { section: 'commissions' as const, label: 'Commissions', path: '/commissions' },
         { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
+        { section: 'review' as const, label: 'Review', path: '/review' },
       ]
     : []),
   { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { definePages } from '../../pages/plugin.tsx';
 import { consoleAccountRoutes } from './console.account.pages.tsx';
 import { consoleActivityRoutes } from './console.activity.pages.tsx';
+import { consoleFraudRoutes } from './console.fraud.pages.tsx';
 import { consoleKeyRoutes } from './console.keys.pages.tsx';
 import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
@@ -26,6 +27,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleSettingsRoutes(app);
   await consoleActivityRoutes(app);
   await consoleWebhookRoutes(app);
+  await consoleFraudRoutes(app);
 }
 
 export const consolePages = definePages(CONSOLE_PATH, consoleRoutes);

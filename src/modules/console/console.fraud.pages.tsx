@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import { formText } from '../../pages/forms.tsx';
+import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
+import { FraudPage } from './console.fraud.views.tsx';
+import {
+  checkWrite,
+  type ProgramParams,
+  pageNumber,
+  programOf,
+  signedIn,
+} from './console.requests.pages.tsx';
+import { decideFlag, flagStatuses, flagsPage } from './console.review.service.ts';
+
+/** `/admin/programs/{program}/review`: the fraud flags of an affiliate program. */
+
+const doneText: Record<string, string | undefined> = {
+  clear: 'The flag was cleared: its commissions follow the normal rules again.',
+  confirm: 'The flag was confirmed: its commissions were denied.',
+  'confirm-archive': 'The flag was confirmed: its commissions were denied and the partner archived.',
+};
+
+export async function consoleFraudRoutes(app: FastifyInstance) {
+  const form = formRoute(app);
+
+  app.get<{ Params: ProgramParams; Querystring: { status?: string; page?: string; done?: string } }>(
+    '/programs/:program/review',
+    {
+      ...pageRoute,
+      handler: async (request, reply) => {
+        const user = await signedIn(request, reply);
+        if (!user) return reply;
+        const program = await programOf(request, user);
+        if (program.type !== 'affiliate') throw pageNotFound();
+        const status = flagStatuses.find((s) => s === request.query.status) ?? 'open';
+        const page = pageNumber(request.query.page);
+        return sendPage(
+          reply,
+          200,
+          <FraudPage
+            user={user}
+            csrf={reply.generateCsrf()}
+            program={program}
+            status={status}
+            list={await flagsPage(program, status, page)}
+            page={page}
+            done={doneText[request.query.done ?? '']}
+          />,
+        );
+      },
+    },
+  );
+
+  app.post<{ Params: ProgramParams }>('/programs/:program/review/decide', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      if (program.type !== 'affiliate') throw pageNotFound();
+      checkWrite(program);
+      const chosen = /^(clear|confirm|confirm-archive):(.{1,64})$/.exec(formText(request.body, 'one'));
+      const base = `${program.base}/review`;
+      const decision = chosen?.[1];
+      if (!chosen?.[2] || (decision !== 'clear' && decision !== 'confirm' && decision !== 'confirm-archive'))
+        return seeOther(reply, base);
+      const outcome = await decideFlag(program, chosen[2], decision);
+      if (outcome.kind === 'done') return seeOther(reply, `${base}?done=${outcome.decision}`);
+      return sendPage(
+        reply,
+        422,
+        <FraudPage
+          user={user}
+          csrf={reply.generateCsrf()}
+          program={program}
+          status="open"
+          list={await flagsPage(program, 'open', 1)}
+          page={1}
+          problem={outcome.problem}
+        />,
+      );
+    },
+  });
+}

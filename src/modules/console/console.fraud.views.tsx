@@ -1,0 +1,142 @@
+import { CsrfField, Notice } from '../../pages/forms.tsx';
+import type { ConsoleUser } from './console.accounts.service.ts';
+import { ConsoleLayout } from './console.layout.views.tsx';
+import { Done, Pager } from './console.lists.views.tsx';
+import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
+import type { flagsPage } from './console.review.service.ts';
+
+/** Fraud review: the flags that hold commissions, with the evidence each rule used. */
+
+const ruleWords: Record<string, string> = {
+  self_referral: 'Self-referral',
+  same_address: 'Same address',
+  disposable_email: 'Disposable e-mail',
+  paid_ads: 'Paid ads',
+  fast_conversion: 'Fast conversion',
+};
+
+const flagFilters = [
+  { value: 'open', label: 'Open' },
+  { value: 'cleared', label: 'Cleared' },
+  { value: 'confirmed', label: 'Confirmed' },
+] as const;
+
+export function FraudPage(props: {
+  user: ConsoleUser;
+  csrf: string;
+  program: ConsoleProgram;
+  status: string;
+  list: Awaited<ReturnType<typeof flagsPage>>;
+  page: number;
+  done?: string | undefined;
+  problem?: string | undefined;
+}) {
+  const { program, list } = props;
+  const base = `${program.base}/review`;
+  const writable = mayWrite(program.role) && props.status === 'open';
+  return (
+    <ConsoleLayout title="Review" user={props.user} csrf={props.csrf} program={program} section="review">
+      <div class="card">
+        <h1>Review</h1>
+        <p class="lead">
+          Referrals a fraud rule flagged. Their commissions stay pending until you decide: clear a flag to let
+          them follow the normal rules, confirm it to deny them.
+        </p>
+        {props.done ? <Done>{props.done}</Done> : null}
+        {props.problem ? <Notice>{props.problem}</Notice> : null}
+        <nav class="tabs" aria-label="Flag status">
+          <ul>
+            {flagFilters.map((tab) => (
+              <li key={tab.value}>
+                <a
+                  href={`${base}?status=${tab.value}`}
+                  aria-current={tab.value === props.status ? 'page' : undefined}
+                >
+                  {tab.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {list.items.length === 0 ? (
+          <p class="muted">No flags here.</p>
+        ) : (
+          <form method="post" action={`${base}/decide`}>
+            <CsrfField token={props.csrf} />
+            <div class="scroll">
+              <table class="stack">
+                <thead>
+                  <tr>
+                    <th scope="col">Rule</th>
+                    <th scope="col">Referral</th>
+                    <th scope="col">Evidence</th>
+                    <th scope="col">Flagged</th>
+                    {writable ? <th scope="col">Decision</th> : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.items.map((flag) => (
+                    <tr key={flag.id}>
+                      <td data-label="Rule">{ruleWords[flag.rule] ?? flag.rule}</td>
+                      <td data-label="Referral">
+                        {flag.subject.type} {flag.subject.id}
+                        <br />
+                        <span class="muted">
+                          by {flag.owner.type} {flag.owner.id}
+                        </span>
+                      </td>
+                      <td data-label="Evidence">
+                        <ul class="changes">
+                          {Object.entries(flag.evidence).map(([name, value]) => (
+                            <li key={name}>
+                              {name}: {typeof value === 'string' ? value : JSON.stringify(value)}
+                            </li>
+                          ))}
+                        </ul>
+                      </td>
+                      <td data-label="Flagged">{flag.created_at.slice(0, 10)}</td>
+                      {writable ? (
+                        <td>
+                          <span class="actions">
+                            <button
+                              type="submit"
+                              class="small secondary"
+                              name="one"
+                              value={`clear:${flag.id}`}
+                              aria-label={`Clear the flag on ${flag.subject.type} ${flag.subject.id}`}
+                            >
+                              Clear
+                            </button>
+                            <button
+                              type="submit"
+                              class="small"
+                              name="one"
+                              value={`confirm:${flag.id}`}
+                              aria-label={`Confirm the flag on ${flag.subject.type} ${flag.subject.id}`}
+                            >
+                              Confirm
+                            </button>
+                            <button
+                              type="submit"
+                              class="small"
+                              name="one"
+                              value={`confirm-archive:${flag.id}`}
+                              aria-label={`Confirm the flag on ${flag.subject.type} ${flag.subject.id} and archive the partner`}
+                            >
+                              Confirm and archive partner
+                            </button>
+                          </span>
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </form>
+        )}
+        <Pager base={base} query={{ status: props.status }} page={props.page} hasNext={list.hasNext} />
+      </div>
+    </ConsoleLayout>
+  );
+}

@@ -1,0 +1,43 @@
+import { AppError } from '../../core/errors.ts';
+import { renderProblem } from '../../core/messages.ts';
+import { clearFraudFlag, confirmFraudFlag } from '../commissions/commissions.service.ts';
+import { listFraudFlags } from '../fraud/fraud.service.ts';
+import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
+
+/** The fraud review queue: flags by status, cleared or confirmed as `/v1/fraud/flags` does it. */
+
+export const PAGE_SIZE = 50;
+export const flagStatuses = ['open', 'cleared', 'confirmed'] as const;
+export type FlagStatus = (typeof flagStatuses)[number];
+
+export async function flagsPage(program: ConsoleProgram, status: FlagStatus, page: number) {
+  const rows = await listFraudFlags(program.ctx, { page, limit: PAGE_SIZE, sort: 'desc', status });
+  return { items: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE };
+}
+
+export type FlagDecision = 'clear' | 'confirm' | 'confirm-archive';
+
+/** Clears or confirms one flag; a refusal (already decided, unknown) comes back in words. */
+export async function decideFlag(program: ConsoleProgram, id: string, decision: FlagDecision) {
+  try {
+    if (decision === 'clear') await clearFraudFlag(program.ctx, id);
+    else
+      await confirmFraudFlag(program.ctx, id, { deny: true, archive_owner: decision === 'confirm-archive' });
+    const after = decision === 'clear' ? 'cleared' : 'confirmed';
+    await logActivity(program, `fraud.${decision === 'clear' ? 'clear' : 'confirm'}`, {
+      subject: id,
+      changes: {
+        status: { before: 'open', after },
+        ...(decision === 'confirm-archive' ? { owner: { before: 'active', after: 'archived' } } : {}),
+      },
+    });
+    return { kind: 'done' as const, decision };
+  } catch (error) {
+    if (error instanceof AppError && (error.status === 422 || error.status === 404))
+      return {
+        kind: 'refused' as const,
+        problem: error.problems.length > 0 ? error.problems.map(renderProblem).join(' ') : error.message,
+      };
+    throw error;
+  }
+}
