@@ -53,7 +53,8 @@ export interface EventsTable {
 
 export interface EmailOutboxTable {
   id: Generated<number>;
-  program_id: number;
+  /** Null for an e-mail of no program: a console user's own (a password reset). */
+  program_id: number | null;
   recipient: string;
   subject: string;
   text_body: string;

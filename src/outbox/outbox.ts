@@ -160,7 +160,7 @@ export async function recordEvents(
 }
 
 /** An e-mail's outbox row, due at once. */
-const emailRow = (programId: number, email: OutgoingEmail, createdAt: string) => ({
+const emailRow = (programId: number | null, email: OutgoingEmail, createdAt: string) => ({
   program_id: programId,
   recipient: email.to,
   subject: email.subject,
@@ -187,6 +187,18 @@ export async function queueEmail(
   await trx
     .insertInto('email_outbox')
     .values(emailRow(programId, email, createdAt))
+    .execute();
+}
+
+/** Queues an e-mail of no program (a console user's own), in the caller's transaction. */
+export async function queueServerEmail(
+  trx: Kysely<DB>,
+  email: OutgoingEmail,
+  createdAt: string,
+): Promise<void> {
+  await trx
+    .insertInto('email_outbox')
+    .values(emailRow(null, email, createdAt))
     .execute();
 }
 

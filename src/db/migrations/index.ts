@@ -28,6 +28,7 @@ import { billingIntegrations } from './0028-billing-integrations.ts';
 import { ownerConsole } from './0030-console.ts';
 import { activity } from './0031-activity.ts';
 import { fraud } from './0032-fraud.ts';
+import { consoleResets } from './0033-console-resets.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -65,4 +66,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0030_console': ownerConsole,
   '0031_activity': activity,
   '0032_fraud': fraud,
+  '0033_console_resets': consoleResets,
 };

@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { formText } from '../../pages/forms.tsx';
-import { formRoute, pageDeps, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
-import { SetupPage, SignInPage } from './console.account.views.tsx';
+import {
+  formRoute,
+  linkBase,
+  pageDeps,
+  pageNotFound,
+  pageRoute,
+  seeOther,
+  sendPage,
+} from '../../pages/plugin.tsx';
+import { ForgotPage, ResetPage, SetupPage, SignInPage } from './console.account.views.tsx';
 import { currentUser, setUp, setupOpen, signIn, signOut, waitInWords } from './console.accounts.service.ts';
 import { CONSOLE_PATH, clearSession, sessionToken, setSession } from './console.requests.pages.tsx';
+import { resetLinkUsable, resetPassword, sendPasswordReset } from './console.reset.service.ts';
 
 /** A password as typed (not trimmed), or empty. */
 export const rawText = (body: unknown, name: string) => {
@@ -78,6 +87,50 @@ export async function consoleAccountRoutes(app: FastifyInstance) {
         reply,
         outcome.kind === 'wait' ? 429 : 422,
         <SignInPage csrf={reply.generateCsrf()} values={{ email: values.email }} {...props} />,
+      );
+    },
+  });
+
+  app.get<{ Querystring: { sent?: string } }>('/forgot', {
+    ...pageRoute,
+    handler: async (request, reply) =>
+      sendPage(reply, 200, <ForgotPage csrf={reply.generateCsrf()} sent={request.query.sent === '1'} />),
+  });
+
+  app.post('/forgot', {
+    ...form,
+    handler: async (request, reply) => {
+      await sendPasswordReset(pageDeps(request), formText(request.body, 'email'), linkBase(request));
+      // The same answer for every address: the page never tells who has an account.
+      return seeOther(reply, `${CONSOLE_PATH}/forgot?sent=1`);
+    },
+  });
+
+  app.get<{ Params: { token: string } }>('/reset/:token', {
+    ...pageRoute,
+    handler: async (request, reply) => {
+      const usable = await resetLinkUsable(pageDeps(request), request.params.token);
+      return sendPage(reply, usable ? 200 : 410, <ResetPage csrf={reply.generateCsrf()} usable={usable} />);
+    },
+  });
+
+  app.post<{ Params: { token: string } }>('/reset/:token', {
+    ...form,
+    handler: async (request, reply) => {
+      const outcome = await resetPassword(
+        pageDeps(request),
+        request.params.token,
+        rawText(request.body, 'password'),
+      );
+      if (outcome.kind === 'signed_in') {
+        setSession(request, reply, outcome.token);
+        return seeOther(reply, `${CONSOLE_PATH}/programs`);
+      }
+      const usable = outcome.kind === 'invalid';
+      return sendPage(
+        reply,
+        usable ? 422 : 410,
+        <ResetPage csrf={reply.generateCsrf()} usable={usable} error={usable ? outcome.error : undefined} />,
       );
     },
   });

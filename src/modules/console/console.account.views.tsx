@@ -79,6 +79,67 @@ export function SignInPage(props: {
           <Field name="password" label="Password" type="password" required autocomplete="current-password" />
           <button type="submit">Sign in</button>
         </form>
+        <p>
+          <a href="/admin/forgot">Forgot your password?</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+export function ForgotPage(props: { csrf: string; sent?: boolean }) {
+  return (
+    <Layout title="Forgot your password" site="Vouch console">
+      <div class="card">
+        <h1>Reset your password</h1>
+        {props.sent ? (
+          <p class="success" role="status">
+            If this address has a console account, a link to choose a new password is on its way. It works
+            once, for 15 minutes.
+          </p>
+        ) : null}
+        <form method="post" novalidate>
+          <CsrfField token={props.csrf} />
+          <Field name="email" label="Email" type="email" required autocomplete="email" />
+          <button type="submit">Send me a link</button>
+        </form>
+        <p>
+          <a href="/admin/sign-in">Back to sign-in</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+export function ResetPage(props: { csrf: string; usable: boolean; error?: string | undefined }) {
+  return (
+    <Layout title="Choose a new password" site="Vouch console">
+      <div class="card">
+        {props.usable ? (
+          <>
+            <h1>Choose a new password</h1>
+            <form method="post" novalidate>
+              <CsrfField token={props.csrf} />
+              <Field
+                name="password"
+                label="New password"
+                type="password"
+                required
+                autocomplete="new-password"
+                hint="At least 8 characters, with a lowercase and an uppercase letter and a digit."
+                error={props.error}
+              />
+              <button type="submit">Save the password</button>
+            </form>
+          </>
+        ) : (
+          <>
+            <h1>This link cannot be used</h1>
+            <p>
+              It was used already or has expired. <a href="/admin/forgot">Ask for a new one</a>.
+            </p>
+          </>
+        )}
       </div>
     </Layout>
   );

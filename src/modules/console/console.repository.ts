@@ -200,3 +200,33 @@ export function operators(db: Kysely<DB>) {
     .limit(50)
     .execute();
 }
+
+export async function insertPasswordReset(
+  db: Kysely<DB>,
+  row: { user_id: number; token_hash: string; created_at: string; expires_at: string },
+) {
+  await db.insertInto('console_password_resets').values(row).execute();
+}
+
+/** A reset link that can still be used, without using it. */
+export function findUsableReset(db: Kysely<DB>, tokenHash: string, now: string) {
+  return db
+    .selectFrom('console_password_resets')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Uses a reset link once: answers its user only when it was still usable (two clicks, one reset). */
+export function useReset(db: Kysely<DB>, tokenHash: string, now: string) {
+  return db
+    .updateTable('console_password_resets')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+}

@@ -42,6 +42,15 @@ export interface ConsoleInvitesTable {
   used_at: string | null;
 }
 
+export interface ConsolePasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface ConsoleSignInFailuresTable {
   subject: string;
   failures: number;
@@ -54,6 +63,7 @@ declare module '../../db/tables.ts' {
     console_sessions: ConsoleSessionsTable;
     console_members: ConsoleMembersTable;
     console_invites: ConsoleInvitesTable;
+    console_password_resets: ConsolePasswordResetsTable;
     console_sign_in_failures: ConsoleSignInFailuresTable;
   }
 }

@@ -85,14 +85,16 @@ export class EmailSender {
       return claimed.length;
     }
     const senders = new Map(
-      (await repository.programSenders(db, [...new Set(claimed.map((e) => e.program_id))])).map((p) => [
-        p.id,
-        p,
-      ]),
+      (
+        await repository.programSenders(db, [
+          // An e-mail of no program (a console user's own) is sent as Vouch.
+          ...new Set(claimed.flatMap((e) => (e.program_id === null ? [] : [e.program_id]))),
+        ])
+      ).map((p) => [p.id, p]),
     );
     await Promise.all(
       claimed.map(async (email) => {
-        const program = senders.get(email.program_id);
+        const program = email.program_id === null ? undefined : senders.get(email.program_id);
         try {
           await transport.sendMail({
             from: { name: program?.name ?? 'Vouch', address: this.#from ?? defaultSender(program?.website) },
