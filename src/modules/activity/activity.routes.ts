@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
@@ -17,16 +17,17 @@ declare module 'fastify' {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * `GET /v1/activity`, and the note of every successful `/v1` write made with an API key. The hook
- * is the app's (fastify-plugin), so it sees every route; it notes in memory only.
+ * `GET /v1/activity`, and the note of every successful `/v1` write made with an API key: the
+ * app's (fastify-plugin) `onRoute` hook gives each `/v1` route that writes a response hook, which
+ * notes in memory only.
  */
 export const activityRoutes = fp(async (fastify: FastifyInstance) => {
   const log = new ApiWriteLog(fastify.deps);
   fastify.decorate('apiWriteLog', log);
   fastify.addHook('onClose', async () => log.close());
-  fastify.addHook('onResponse', (request, reply, done) => {
+  const noteWrite: onResponseHookHandler = (request, reply, done) => {
     const program = request.program;
-    if (program && !READS.has(request.method) && reply.statusCode < 400 && program.keyPublicId !== '') {
+    if (program && reply.statusCode < 400 && program.keyPublicId !== '') {
       const params = request.params as { id?: unknown } | undefined;
       log.add(program.id, {
         actor: { kind: 'key', name: program.keyPublicId },
@@ -36,6 +37,13 @@ export const activityRoutes = fp(async (fastify: FastifyInstance) => {
       });
     }
     done();
+  };
+  // Only the `/v1` routes that write carry the hook: a read runs nothing of it.
+  fastify.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.url.startsWith('/v1') || methods.every((method) => READS.has(method))) return;
+    const own = route.onResponse;
+    route.onResponse = own === undefined ? [noteWrite] : [...(Array.isArray(own) ? own : [own]), noteWrite];
   });
 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
