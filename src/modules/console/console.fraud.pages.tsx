@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { formText } from '../../pages/forms.tsx';
-import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
+import { formRoute, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { FraudPage } from './console.fraud.views.tsx';
 import {
+  affiliateOnly,
   checkWrite,
   type ProgramParams,
   pageNumber,
@@ -30,7 +31,7 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
         const user = await signedIn(request, reply);
         if (!user) return reply;
         const program = await programOf(request, user);
-        if (program.type !== 'affiliate') throw pageNotFound();
+        affiliateOnly(program);
         const status = flagStatuses.find((s) => s === request.query.status) ?? 'open';
         const page = pageNumber(request.query.page);
         return sendPage(
@@ -56,7 +57,7 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
       const user = await signedIn(request, reply);
       if (!user) return reply;
       const program = await programOf(request, user);
-      if (program.type !== 'affiliate') throw pageNotFound();
+      affiliateOnly(program);
       checkWrite(program);
       const chosen = /^(clear|confirm|confirm-archive):(.{1,64})$/.exec(formText(request.body, 'one'));
       const base = `${program.base}/review`;

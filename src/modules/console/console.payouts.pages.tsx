@@ -14,6 +14,7 @@ import {
 import { PayoutPage, PayoutsPage } from './console.payouts.views.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import {
+  affiliateOnly,
   checkWrite,
   type ProgramParams,
   pageNumber,
@@ -32,10 +33,6 @@ const doneText: Record<string, string | undefined> = {
 };
 
 const formats: readonly ExportFormat[] = ['paypal', 'wise', 'csv'];
-
-function affiliateOnly(program: ConsoleProgram) {
-  if (program.type !== 'affiliate') throw pageNotFound();
-}
 
 export async function consolePayoutRoutes(app: FastifyInstance) {
   const form = formRoute(app);

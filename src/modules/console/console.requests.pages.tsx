@@ -46,6 +46,11 @@ export async function programOf(
   return program;
 }
 
+/** Pages of affiliate programs only (partners, commissions, payouts, review): any other answers 404. */
+export function affiliateOnly(program: ConsoleProgram) {
+  if (program.type !== 'affiliate') throw pageNotFound();
+}
+
 /** A write from the console: refused with 403 for a role that only reads. */
 export function checkWrite(program: ConsoleProgram) {
   if (!mayWrite(program.role))

@@ -5,8 +5,8 @@ import { commissionsPage, reviewSelected } from './console.commissions.service.t
 import { type CommissionFilter, CommissionsPage, commissionFilters } from './console.commissions.views.tsx';
 import { partnersPage, reviewPartners } from './console.partners.service.ts';
 import { type PartnerFilter, PartnersPage, partnerFilters } from './console.partners.views.tsx';
-import type { ConsoleProgram } from './console.programs.service.ts';
 import {
+  affiliateOnly,
   checkWrite,
   formList,
   type ProgramParams,
@@ -33,11 +33,6 @@ function doneText(done: string | undefined, noun: string): string | undefined {
   return `${plural(Number(match[2]), noun)} ${match[1]}.`;
 }
 
-/** Only a program of the type may have these pages; any other answers 404 like a wrong URL. */
-function affiliateOnly(program: ConsoleProgram) {
-  return program.type === 'affiliate';
-}
-
 export async function consoleReviewRoutes(app: FastifyInstance) {
   const form = formRoute(app);
 
@@ -47,7 +42,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
       const user = await signedIn(request, reply);
       if (!user) return reply;
       const program = await programOf(request, user);
-      if (!affiliateOnly(program)) return reply.callNotFound();
+      affiliateOnly(program);
       const filter: PartnerFilter = oneOf(partnerFilters, request.query.status) ?? '';
       const search = (request.query.q ?? '').trim().slice(0, 255);
       const page = pageNumber(request.query.page);
@@ -76,7 +71,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
       const user = await signedIn(request, reply);
       if (!user) return reply;
       const program = await programOf(request, user);
-      if (!affiliateOnly(program)) return reply.callNotFound();
+      affiliateOnly(program);
       checkWrite(program);
       // A row's own button names its action and partner; the buttons below the list act on the selection.
       const one = /^(approve|reject):(.{1,255})$/.exec(formText(request.body, 'one'));
@@ -95,7 +90,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
       const user = await signedIn(request, reply);
       if (!user) return reply;
       const program = await programOf(request, user);
-      if (!affiliateOnly(program)) return reply.callNotFound();
+      affiliateOnly(program);
       const filter: CommissionFilter = oneOf(commissionFilters, request.query.status) ?? '';
       const page = pageNumber(request.query.page);
       const { items, hasNext } = await commissionsPage(program, filter, page);
@@ -122,7 +117,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
       const user = await signedIn(request, reply);
       if (!user) return reply;
       const program = await programOf(request, user);
-      if (!affiliateOnly(program)) return reply.callNotFound();
+      affiliateOnly(program);
       checkWrite(program);
       const action = formText(request.body, 'action');
       const back = `${program.base}/commissions`;

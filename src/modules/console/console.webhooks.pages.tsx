@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formText, formValidator } from '../../pages/forms.tsx';
 import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
@@ -156,40 +156,32 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
     },
   });
 
-  app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/test', {
-    ...form,
-    handler: async (request, reply) => {
+  /** `Send test event` and `Redeliver`: the delivery is sent now and the page says how it went. */
+  const sendAndShow =
+    (deliveryOf: (request: FastifyRequest) => string | undefined) =>
+    async (request: FastifyRequest<{ Params: WebhookParams }>, reply: FastifyReply) => {
       const user = await signedIn(request, reply);
       if (!user) return reply;
       const program = await programOf(request, user);
       checkWrite(program);
-      await detailPage(request, program, {});
-      const sent = await sendNow(program, request.params.key);
+      await detailPage(request, program, {}); // an unknown webhook is the 404 page
+      const sent = await sendNow(program, request.params.key, deliveryOf(request));
       const view = await detailPage(request, program, { sent });
       return sendPage(
         reply,
         200,
         <WebhookPage user={user} csrf={reply.generateCsrf()} program={program} {...view} />,
       );
-    },
+    };
+
+  app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/test', {
+    ...form,
+    handler: sendAndShow(() => undefined),
   });
 
   app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/redeliver', {
     ...form,
-    handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
-      await detailPage(request, program, {});
-      const sent = await sendNow(program, request.params.key, formText(request.body, 'delivery'));
-      const view = await detailPage(request, program, { sent });
-      return sendPage(
-        reply,
-        200,
-        <WebhookPage user={user} csrf={reply.generateCsrf()} program={program} {...view} />,
-      );
-    },
+    handler: sendAndShow((request) => formText(request.body, 'delivery')),
   });
 
   app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/delete', {
