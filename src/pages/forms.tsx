@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import type { FieldProblem } from '../core/errors.ts';
 import { collectFieldProblems, compileBodyValidator } from '../http/validation.ts';
 
@@ -157,6 +157,21 @@ export function formValidator(schema: TSchema): (values: unknown) => readonly Fi
     validate(values)
       ? undefined
       : collectFieldProblems(validate.errors ?? [], Number.POSITIVE_INFINITY).problems;
+}
+
+/**
+ * A form's values read as a route's body: the typed body when they pass the route's own schema
+ * (the same validator and messages as the API), else the field problems.
+ */
+export function formParser<S extends TSchema>(
+  schema: S,
+): (values: unknown) => { body: Static<S> } | { problems: readonly FieldProblem[] } {
+  const validate = compileBodyValidator(schema);
+  return (values) =>
+    validate(values)
+      ? // The schema's own validator passed them: they are its static type.
+        { body: values as Static<S> }
+      : { problems: collectFieldProblems(validate.errors ?? [], Number.POSITIVE_INFINITY).problems };
 }
 
 /** A labelled choice of one of `options` (value and words), with its error. */

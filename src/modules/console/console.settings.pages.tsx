@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { formText, formValidator } from '../../pages/forms.tsx';
+import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import { checkWrite, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
@@ -17,9 +17,9 @@ import { SettingsPage } from './console.settings.views.tsx';
 /** `/admin/programs/{program}/settings`. */
 
 const validators = {
-  affiliate: formValidator(UpdateProgramBodyByType.affiliate),
-  referral: formValidator(UpdateProgramBodyByType.referral),
-  newsletter: formValidator(UpdateProgramBodyByType.newsletter),
+  affiliate: formParser(UpdateProgramBodyByType.affiliate),
+  referral: formParser(UpdateProgramBodyByType.referral),
+  newsletter: formParser(UpdateProgramBodyByType.newsletter),
 };
 
 export async function consoleSettingsRoutes(app: FastifyInstance) {
@@ -60,11 +60,12 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
       const program = await programOf(request, user);
       checkWrite(program);
       const { body, values } = bodyOf(program.type, (path) => formText(request.body, path));
-      const problems = validators[program.type](body);
-      // Checked by the schema of `PUT /v1/program` for this type just above.
-      const outcome = problems
-        ? { kind: 'invalid' as const, errors: errorsOf(problems) }
-        : await saveSettings(program, body as Parameters<typeof saveSettings>[1], linkBase(request));
+      // Checked by the schema of `PUT /v1/program` for the program's type.
+      const parsed = validators[program.type](body);
+      const outcome =
+        'problems' in parsed
+          ? { kind: 'invalid' as const, errors: errorsOf(parsed.problems) }
+          : await saveSettings(program, parsed.body, linkBase(request));
       if (outcome.kind === 'saved') return seeOther(reply, `${program.base}/settings?saved=1`);
       const links = linkBase(request);
       return sendPage(

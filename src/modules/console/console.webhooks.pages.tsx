@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { formText, formValidator } from '../../pages/forms.tsx';
+import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import { checkWrite, formList, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
@@ -7,7 +7,6 @@ import {
   addWebhook,
   CreateWebhookBodyByType,
   changeWebhook,
-  checkedWebhookBody,
   eventsOf,
   fieldErrors,
   removeWebhook,
@@ -24,9 +23,9 @@ import { WebhookPage, WebhooksPage } from './console.webhooks.views.tsx';
 type WebhookParams = ProgramParams & { key: string };
 
 const validators = {
-  affiliate: formValidator(CreateWebhookBodyByType.affiliate),
-  referral: formValidator(CreateWebhookBodyByType.referral),
-  newsletter: formValidator(CreateWebhookBodyByType.newsletter),
+  affiliate: formParser(CreateWebhookBodyByType.affiliate),
+  referral: formParser(CreateWebhookBodyByType.referral),
+  newsletter: formParser(CreateWebhookBodyByType.newsletter),
 };
 
 const formOf = (request: FastifyRequest): WebhookForm => ({
@@ -36,10 +35,10 @@ const formOf = (request: FastifyRequest): WebhookForm => ({
   events: formList(request.body, 'events'),
 });
 
-/** The form checked as `POST /v1/webhooks` checks its body: the field errors, or none. */
-function problemsOf(program: ConsoleProgram, form: WebhookForm) {
-  const problems = validators[program.type](webhookBody(form));
-  return problems ? fieldErrors(problems) : undefined;
+/** The form checked as `POST /v1/webhooks` checks its body: the typed body, or the field errors. */
+function parsed(program: ConsoleProgram, form: WebhookForm) {
+  const outcome = validators[program.type](webhookBody(form));
+  return 'problems' in outcome ? { errors: fieldErrors(outcome.problems) } : { body: outcome.body };
 }
 
 const doneText: Record<string, string | undefined> = {
@@ -80,10 +79,11 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
       const program = await programOf(request, user);
       checkWrite(program);
       const values = formOf(request);
-      const errors = problemsOf(program, values);
-      const outcome = errors
-        ? { kind: 'invalid' as const, errors }
-        : await addWebhook(program, checkedWebhookBody(program, values));
+      const checked = parsed(program, values);
+      const outcome =
+        'errors' in checked
+          ? { kind: 'invalid' as const, errors: checked.errors }
+          : await addWebhook(program, checked.body);
       if (outcome.kind === 'done')
         return seeOther(reply, `${program.base}/webhooks/${encodeURIComponent(outcome.key)}?done=added`);
       return sendPage(
@@ -141,10 +141,11 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
       const program = await programOf(request, user);
       checkWrite(program);
       const values = formOf(request);
-      const errors = problemsOf(program, values);
-      const outcome = errors
-        ? { kind: 'invalid' as const, errors }
-        : await changeWebhook(program, request.params.key, checkedWebhookBody(program, values));
+      const checked = parsed(program, values);
+      const outcome =
+        'errors' in checked
+          ? { kind: 'invalid' as const, errors: checked.errors }
+          : await changeWebhook(program, request.params.key, checked.body);
       if (outcome.kind === 'done')
         return seeOther(reply, `${program.base}/webhooks/${encodeURIComponent(outcome.key)}?done=saved`);
       const view = await detailPage(request, program, { values, errors: outcome.errors });

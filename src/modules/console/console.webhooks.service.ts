@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.ts';
-import { eventsByProgramType, programTypeProduces } from '../../core/events.ts';
+import { eventsByProgramType } from '../../core/events.ts';
 import { type FieldProblem, renderProblem } from '../../core/messages.ts';
 import type { CreateWebhookBody, UpdateWebhookBody } from '../webhooks/webhooks.schemas.ts';
 import {
@@ -33,12 +33,6 @@ export const webhookBody = (form: WebhookForm) => ({
   url: form.url,
   is_active: form.active,
   events: form.events,
-});
-
-/** The body once checked: its events are the program type's (the check refused any other). */
-export const checkedWebhookBody = (program: ConsoleProgram, form: WebhookForm) => ({
-  ...webhookBody(form),
-  events: form.events.filter((event) => programTypeProduces(program.type, event)),
 });
 
 export const webhooksOf = (program: ConsoleProgram) =>
