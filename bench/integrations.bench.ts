@@ -6,7 +6,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProgram, load, postgresDatabase, type ReportRow, report, startVouch } from './lib.ts';
+import {
+  createProgram,
+  type LoadResult,
+  load,
+  postgresDatabase,
+  type ReportRow,
+  report,
+  startVouch,
+} from './lib.ts';
 import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -37,6 +45,18 @@ function invoiceTemplate(): string {
   return JSON.stringify(event);
 }
 
+/** Two loads of equal length as one: mean rate and median, the worse p99. */
+function combined(a: LoadResult, b: LoadResult): LoadResult {
+  return {
+    rps: (a.rps + b.rps) / 2,
+    p50: (a.p50 + b.p50) / 2,
+    p99: Math.max(a.p99, b.p99),
+    errors: a.errors + b.errors,
+    non2xx: a.non2xx + b.non2xx,
+    total: a.total + b.total,
+  };
+}
+
 async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
   const program = await createProgram(databaseUrl, 'affiliate');
   const vouch = await startVouch({ databaseUrl });
@@ -57,27 +77,38 @@ async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
       webhook_secret: SECRET,
       active: true,
     });
-    const api = await load({
-      url: vouch.url,
-      method: 'POST',
-      path: '/v1/transactions',
-      headers: { authorization: `Bearer ${program.token}` },
-      body: JSON.stringify({
-        key: 'api-{{n}}',
-        amount: 29,
-        action: 'sale',
-        customer: { key: 'cus_bench_{{n%200}}' },
-      }),
-      duration,
-    });
-    const events = await load({
-      url: vouch.url,
-      method: 'POST',
-      path: `/integrations/stripe/${publicId}`,
-      body: invoiceTemplate(),
-      stripeSecret: SECRET,
-      duration,
-    });
+    const loadApi = (seconds: number) =>
+      load({
+        url: vouch.url,
+        method: 'POST',
+        path: '/v1/transactions',
+        headers: { authorization: `Bearer ${program.token}` },
+        body: JSON.stringify({
+          key: 'api-{{n}}',
+          amount: 29,
+          action: 'sale',
+          customer: { key: 'cus_bench_{{n%200}}' },
+        }),
+        duration: seconds,
+      });
+    const loadEvents = (seconds: number) =>
+      load({
+        url: vouch.url,
+        method: 'POST',
+        path: `/integrations/stripe/${publicId}`,
+        body: invoiceTemplate(),
+        stripeSecret: SECRET,
+        duration: seconds,
+      });
+    // A-B-B-A halves: a machine that speeds up or slows down during the run (other work, a
+    // growing table) weighs on both loads alike, so their ratio is the figure to read.
+    const half = Math.max(1, duration / 2);
+    const apiFirst = await loadApi(half);
+    const eventsFirst = await loadEvents(half);
+    const eventsSecond = await loadEvents(half);
+    const apiSecond = await loadApi(half);
+    const api = combined(apiFirst, apiSecond);
+    const events = combined(eventsFirst, eventsSecond);
     rows.push({ name: `POST /v1/transactions (${name})`, result: api });
     rows.push({
       name: `signed invoice.paid events (${name})`,

@@ -11,7 +11,7 @@ import { type EventOutcome, eventSaleOf, saleRecorded, saleUnattributed } from '
 import { isRefusal, runPending } from './integrations.events.ts';
 import * as receipts from './integrations.receive.repository.ts';
 import { type Credit, promotionCodeExists, recordEventSale } from './integrations.sales.ts';
-import type { BillingEventsTable } from './integrations.tables.ts';
+import { type BillingEventsTable, keepsPayload } from './integrations.tables.ts';
 
 /**
  * The usual delivery at once (ADR 0103): a new event that is a sale, or that asks nothing, is
@@ -47,6 +47,7 @@ export async function receiveAtOnce(
     settled: (outcome) => ({
       row: {
         ...received,
+        payload: keepsPayload(outcome.status) ? received.payload : null,
         status: outcome.status,
         reason: outcome.reason,
         transaction_key: outcome.transactionKey ?? null,

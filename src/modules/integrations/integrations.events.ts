@@ -2,11 +2,12 @@ import type { Deps, ProgramContext } from '../../context.ts';
 import { type BillingProvider, billingReaders } from '../../core/billing.ts';
 import { AppError } from '../../core/errors.ts';
 import { renderFieldErrors, summarizeFieldErrors } from '../../core/messages.ts';
+import { present } from '../../core/present.ts';
 import { formatTimestamp, nowTimestamp } from '../../core/time.ts';
 import { applyAction, type EventOutcome } from './integrations.apply.ts';
 import type { EventRow } from './integrations.repository.ts';
 import * as repository from './integrations.repository.ts';
-import type { BillingEventStatus } from './integrations.tables.ts';
+import { type BillingEventStatus, keepsPayload } from './integrations.tables.ts';
 
 /**
  * Runs a claimed event (status `processing`) and records its outcome. Refusals of the services
@@ -56,6 +57,7 @@ export async function runClaimedEvent(
     transaction_key: outcome.transactionKey ?? null,
     customer_key: outcome.customerKey ?? null,
     processor_customer: outcome.processorCustomer ?? row.processor_customer,
+    ...(keepsPayload(outcome.status) ? {} : { payload: null }),
     awaits: outcome.awaits ?? null,
     once_id: outcome.onceId ?? null,
     updated_at: nowTimestamp(ctx.clock),
@@ -82,7 +84,9 @@ export async function rerunStoredEvent(
   );
   if (!taken) return undefined;
   const previous = from.includes(taken.status) ? taken.status : 'failed';
-  return runClaimedEvent(ctx, provider, taken, JSON.parse(taken.payload), () =>
+  // Claims, and the statuses a retry takes, keep their payload (`keepsPayload`).
+  const payload = present(taken.payload, 'the payload of an event that may run again');
+  return runClaimedEvent(ctx, provider, taken, JSON.parse(payload), () =>
     repository.finishEvent(db, ctx.program.id, id, { status: previous, updated_at: nowTimestamp(ctx.clock) }),
   );
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Updateable } from 'kysely';
 import type { BillingProvider } from '../../core/billing.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
@@ -222,15 +222,18 @@ export function listUnattributedOf(
   provider: BillingProvider,
   processorCustomer: string,
 ) {
-  return db
-    .selectFrom('billing_events')
-    .select(['id'])
-    .where('program_id', '=', programId)
-    .where('provider', '=', provider)
-    .where('processor_customer', '=', processorCustomer)
-    .where('status', '=', 'unattributed')
-    .orderBy('id')
-    .execute();
+  return (
+    db
+      .selectFrom('billing_events')
+      .select(['id'])
+      .where('program_id', '=', programId)
+      .where('provider', '=', provider)
+      .where('processor_customer', '=', processorCustomer)
+      // A literal, so SQLite reads the partial index of unattributed events (migration 0038).
+      .where('status', '=', sql.lit('unattributed'))
+      .orderBy('id')
+      .execute()
+  );
 }
 
 /** Whether another event already refunded this object (a Paddle adjustment, a Stripe dispute). */

@@ -8,6 +8,7 @@ import { rerunStoredEvent } from './integrations.events.ts';
 import type { EventRow, IntegrationRow } from './integrations.repository.ts';
 import * as repository from './integrations.repository.ts';
 import type { ListBillingEventsQuery, SaveIntegrationBody } from './integrations.schemas.ts';
+import { retriedStatuses } from './integrations.tables.ts';
 
 /**
  * `/v1/integrations…`: a program's processor settings and the log of what processors sent. The
@@ -151,7 +152,7 @@ export async function retryIntegrationEvent(ctx: ProgramContext, segment: string
   const id = /^[1-9]\d{0,14}$/.test(segment) ? Number(segment) : undefined;
   const row = id === undefined ? undefined : await repository.findEventById(db, ctx.program.id, id);
   if (!row) throw notFound('Event');
-  const outcome = await rerunStoredEvent(ctx, row.provider, row.id, ['failed', 'unattributed']);
+  const outcome = await rerunStoredEvent(ctx, row.provider, row.id, retriedStatuses);
   if (!outcome) {
     throw fieldError(
       'id',

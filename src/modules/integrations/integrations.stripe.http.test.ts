@@ -332,6 +332,51 @@ describeEachDatabase('Stripe events', (server) => {
     assert.equal((await transactionOf(server(), p, invoice.data.object.id)).body.data.partner, partnerId);
   });
 
+  test('the log keeps an event as received only while it may run again', async () => {
+    const { p } = await stripeProgram(server());
+    const payloads = async () => {
+      const rows = await server()
+        .deps.database.db.selectFrom('billing_events')
+        .select(['event_id', 'payload'])
+        .where('program_id', '=', p.id)
+        .execute();
+      return new Map(
+        rows.map((row) => [row.event_id, row.payload === null ? null : JSON.parse(row.payload).id]),
+      );
+    };
+    const sale = invoicePaid(`cus_${unique()}`, 2900);
+    Object.assign(sale.data.object, { metadata: { vouch_referral: 'pa' } });
+    await deliverOk(server(), p, 'stripe', sale);
+    const customer = `cus_${unique()}`;
+    const stranger = invoicePaid(customer, 1500);
+    const unattributed = await deliverOk(server(), p, 'stripe', stranger, 'unattributed');
+    const ignored = {
+      id: `evt_${unique()}`,
+      object: 'event',
+      type: 'payout.paid',
+      data: { object: { id: 'po_1' } },
+    };
+    await deliverOk(server(), p, 'stripe', ignored, 'ignored');
+    assert.deepEqual(
+      await payloads(),
+      new Map([
+        [sale.id, null],
+        [stranger.id, stranger.id],
+        [ignored.id, null],
+      ]),
+    );
+    const link = await server().request('POST', '/v1/customers', {
+      token: p.token,
+      body: { key: customer, partner: { key: 'pa' } },
+    });
+    assert.equal(link.status, 201, link.text);
+    const retried = await server().request('POST', `/v1/integrations/events/${unattributed.id}/retry`, {
+      token: p.token,
+    });
+    assert.equal(retried.body.data.status, 'processed', retried.text);
+    assert.equal((await payloads()).get(stranger.id), null);
+  });
+
   test('unknown event types answer 200 and are logged as ignored', async () => {
     const { p } = await stripeProgram(server());
     const event = {

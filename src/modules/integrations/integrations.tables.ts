@@ -27,6 +27,20 @@ export const billingEventStatuses = [
 ] as const;
 export type BillingEventStatus = (typeof billingEventStatuses)[number];
 
+/** Settled events that a retry runs again (`POST /v1/integrations/events/{id}/retry`). */
+export const retriedStatuses = ['failed', 'unattributed'] as const satisfies readonly BillingEventStatus[];
+
+/**
+ * Whether an event in `status` keeps the payload it was received with: only while something may
+ * run it again (a claim, a refund waiting for its sale, a retry). Processed and ignored events
+ * never run again (a redelivery changes nothing), and the processor keeps its own copy (ADR 0104).
+ */
+export function keepsPayload(status: BillingEventStatus): boolean {
+  return (
+    status === 'processing' || status === 'pending' || (retriedStatuses as readonly string[]).includes(status)
+  );
+}
+
 export interface BillingEventsTable {
   id: Generated<number>;
   program_id: number;
@@ -35,7 +49,8 @@ export interface BillingEventsTable {
   type: string;
   status: BillingEventStatus;
   reason: string | null;
-  payload: string;
+  /** The event as received, kept while it may run again (`keepsPayload`). */
+  payload: string | null;
   transaction_key: string | null;
   customer_key: string | null;
   processor_customer: string | null;
