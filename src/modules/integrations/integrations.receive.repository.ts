@@ -1,13 +1,24 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { BillingProvider } from '../../core/billing.ts';
 import { present } from '../../core/present.ts';
 import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import type { Database } from '../../db/database.ts';
 import { pick } from '../../db/locks.ts';
-import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { queryTogether } from '../../db/together.ts';
-import type { BillingEventStatus, BillingEventsTable } from './integrations.tables.ts';
+import {
+  eventsInsert,
+  isStored,
+  type RefRow,
+  refsInsert,
+  type SaleRow,
+  type SettledEvent,
+  salesInsert,
+  selectStoredAmong,
+  selectWaiting,
+} from './integrations.receive.statements.ts';
+
+export type { SettledEvent };
 
 /**
  * How a new event is written (integrations.at-once.ts, ADR 0103): looked for, applied, and logged
@@ -15,9 +26,10 @@ import type { BillingEventStatus, BillingEventsTable } from './integrations.tabl
  * The service gives the steps; the writer chooses, by database, how they reach the rows:
  * - SQLite: all in one write transaction, which the write batcher's group commit shares with the
  *   writes that arrive together (one writer, where a commit costs more than the statements);
- * - PostgreSQL: each step on its own, no transaction held between them: the look-up, the sale by
- *   the transactions service's own strategy (read unlocked, written guarded, coalesced with the
- *   program's other sales), then the log rows of the program's events settled in the same turn,
+ * - PostgreSQL: each step on its own, no transaction held between them: the look-up (with the
+ *   others of the program's turn, in one statement), the sale by the transactions service's own
+ *   strategy (read unlocked, written guarded, coalesced with the program's other sales), then the
+ *   log rows of the program's events settled in the same turn,
  *   with their sales' ids, as one statement (one commit; db/coalescer.ts). A transaction held
  *   across the sale's round trips keeps a pooled connection through as many turns of a loaded
  *   event loop: the pool, not the database, then bounds the rate.
@@ -27,112 +39,6 @@ import type { BillingEventStatus, BillingEventsTable } from './integrations.tabl
  * the log row's unique event id keeps one row, and the later delivery answers `stored`.
  * Statements are compiled once.
  */
-type NewEvent = Insertable<BillingEventsTable>;
-
-/** A settled event's row. */
-export type SettledEvent = NewEvent & { status: Exclude<BillingEventStatus, 'processing'> };
-
-const selectStored = definePreparedQuery<
-  { id: number },
-  { programId: number; provider: string; eventId: string }
->((db, param) =>
-  db
-    .selectFrom('billing_events')
-    .select('id')
-    .where('program_id', '=', param('programId'))
-    .where('provider', '=', param('provider') as BillingProvider)
-    .where('event_id', '=', param('eventId')),
-);
-
-/**
- * A multi-row insert of `columns` into `table` that skips rows whose unique key is taken,
- * answering `returning` of the rows it inserted; compiled once per number of rows.
- */
-function rowsInsertSkippingTaken<Row extends object>(
-  table: 'billing_events' | 'billing_sales' | 'billing_sale_refs',
-  columns: readonly (keyof Row & string)[],
-  unique: readonly string[],
-  returning: readonly string[] = [],
-) {
-  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
-  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
-    if (rows.length === 0) return [];
-    let query = byCount.get(rows.length);
-    if (!query) {
-      query = definePreparedQuery<never, Record<string, unknown>>((db, param) => {
-        const insert = db
-          .insertInto(table)
-          .values(
-            Array.from(
-              { length: rows.length },
-              (_, i) =>
-                Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
-            ),
-          )
-          .onConflict((conflict) => conflict.columns(unique as never).doNothing());
-        return returning.length > 0 ? insert.returning(returning as never) : insert;
-      });
-      byCount.set(rows.length, query);
-    }
-    const params: Record<string, unknown> = {};
-    rows.forEach((row, i) => {
-      for (const column of columns) params[`${column}${i}`] = row[column];
-    });
-    return [query.statement(db, params)];
-  };
-}
-
-const eventColumns = [
-  'program_id',
-  'provider',
-  'event_id',
-  'type',
-  'status',
-  'reason',
-  'payload',
-  'transaction_key',
-  'customer_key',
-  'processor_customer',
-  'awaits',
-  'once_id',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof SettledEvent)[];
-
-const eventsInsert = rowsInsertSkippingTaken<SettledEvent>(
-  'billing_events',
-  eventColumns,
-  ['program_id', 'provider', 'event_id'],
-  ['id', 'event_id'],
-);
-
-interface SaleRow {
-  program_id: number;
-  provider: BillingProvider;
-  transaction_key: string;
-  amount: bigint;
-  refunded: number;
-}
-
-const salesInsert = rowsInsertSkippingTaken<SaleRow>(
-  'billing_sales',
-  ['program_id', 'provider', 'transaction_key', 'amount', 'refunded'],
-  ['program_id', 'provider', 'transaction_key'],
-);
-
-interface RefRow {
-  program_id: number;
-  provider: BillingProvider;
-  ref: string;
-  transaction_key: string;
-}
-
-const refsInsert = rowsInsertSkippingTaken<RefRow>(
-  'billing_sale_refs',
-  ['program_id', 'provider', 'ref', 'transaction_key'],
-  ['program_id', 'provider', 'ref'],
-);
-
 /** A sale recorded from an event: its key, amount and the ids a refund may name it by. */
 export interface SaleIds {
   key: string;
@@ -151,40 +57,6 @@ export interface LoggedAs {
   id: number | undefined;
   /** Refunds that arrived before the event's sale and wait for one of its ids, oldest first. */
   waiting: number[];
-}
-
-/** Refunds waiting for one of `refs`, by number of refs. */
-const waitingSelects = new Map<
-  number,
-  PreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>
->();
-
-function selectWaiting(
-  db: Kysely<DB>,
-  programId: number,
-  provider: BillingProvider,
-  refs: readonly string[],
-) {
-  let select = waitingSelects.get(refs.length);
-  if (!select) {
-    select = definePreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>(
-      (db, param) =>
-        db
-          .selectFrom('billing_events')
-          .select(['id', 'awaits'])
-          .where('program_id', '=', param('programId') as number)
-          .where('provider', '=', param('provider') as BillingProvider)
-          .where(
-            'awaits',
-            'in',
-            refs.map((_, i) => param(`ref${i}`) as string),
-          )
-          .where('status', '=', 'pending')
-          .orderBy('id') as never,
-    );
-    waitingSelects.set(refs.length, select);
-  }
-  return select(db, { programId, provider, ...Object.fromEntries(refs.map((ref, i) => [`ref${i}`, ref])) });
 }
 
 /**
@@ -254,14 +126,38 @@ const logCoalescer = coalescerPerDatabase<Logged, LoggedAs>((db) => ({
   alone: async (_programId, item) => present((await logSettled(db, [item]))[0], 'an answer per logged event'),
 }));
 
-async function isStored(db: Kysely<DB>, write: EventWrite<unknown>) {
-  const [row] = await selectStored(db, {
-    programId: write.programId,
-    provider: write.provider,
-    eventId: write.eventId,
-  });
-  return row !== undefined;
+interface StoredQuestion {
+  provider: BillingProvider;
+  eventId: string;
 }
+
+/** Redelivery look-ups asked in one statement at most. */
+const MAX_LOOKED_UP = 64;
+
+/**
+ * PostgreSQL: the redelivery look-ups of a program's events that arrive in one turn, as one
+ * statement (one round trip instead of one each); events of another processor wait for the next.
+ */
+const storedCoalescer = coalescerPerDatabase<StoredQuestion, boolean>((db) => ({
+  take: (queue) => {
+    const provider = queue[0]?.provider;
+    const batch: StoredQuestion[] = [];
+    const rest: StoredQuestion[] = [];
+    for (const item of queue)
+      (batch.length < MAX_LOOKED_UP && item.provider === provider ? batch : rest).push(item);
+    return { batch, rest };
+  },
+  together: async (programId, batch) => {
+    const [first] = batch;
+    if (!first) return [];
+    const ids = [...new Set(batch.map((item) => item.eventId))];
+    const stored = new Set(
+      (await selectStoredAmong(db, programId, first.provider, ids)).map((row) => row.event_id),
+    );
+    return batch.map((item) => stored.has(item.eventId));
+  },
+  alone: (programId, item) => isStored(db, { programId, provider: item.provider, eventId: item.eventId }),
+}));
 
 /** What writing a new event takes; the service decides every step. */
 export interface EventWrite<Outcome> {
@@ -321,7 +217,8 @@ async function writeStepByStep<Outcome>(
   db: Kysely<DB>,
   write: EventWrite<Outcome>,
 ): Promise<EventWritten<Outcome>> {
-  if (await isStored(db, write)) return 'stored';
+  const asked = { provider: write.provider, eventId: write.eventId };
+  if (await storedCoalescer(db).run(write.programId, asked)) return 'stored';
   let outcome: Outcome;
   try {
     outcome = await write.apply(undefined);
