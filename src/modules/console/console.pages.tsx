@@ -4,6 +4,7 @@ import { consoleAccountRoutes } from './console.account.pages.tsx';
 import { consoleActivityRoutes } from './console.activity.pages.tsx';
 import { consoleFraudRoutes } from './console.fraud.pages.tsx';
 import { consoleKeyRoutes } from './console.keys.pages.tsx';
+import { consoleLeadRoutes } from './console.leads.pages.tsx';
 import { consolePartnerRoutes } from './console.partner.pages.tsx';
 import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
@@ -26,6 +27,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleTeamRoutes(app);
   await consolePartnerRoutes(app);
   await consoleSalesRoutes(app);
+  await consoleLeadRoutes(app);
   await consolePayoutRoutes(app);
   await consoleKeyRoutes(app);
   await consoleSettingsRoutes(app);
