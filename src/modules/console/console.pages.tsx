@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { definePages } from '../../pages/plugin.tsx';
 import { consoleAccountRoutes } from './console.account.pages.tsx';
 import { consoleActivityRoutes } from './console.activity.pages.tsx';
+import { consoleCouponRoutes } from './console.coupons.pages.tsx';
 import { consoleFraudRoutes } from './console.fraud.pages.tsx';
 import { consoleKeyRoutes } from './console.keys.pages.tsx';
 import { consoleLeadRoutes } from './console.leads.pages.tsx';
@@ -28,6 +29,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consolePartnerRoutes(app);
   await consoleSalesRoutes(app);
   await consoleLeadRoutes(app);
+  await consoleCouponRoutes(app);
   await consolePayoutRoutes(app);
   await consoleKeyRoutes(app);
   await consoleSettingsRoutes(app);
