@@ -13,6 +13,7 @@ import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
 import { consoleSalesRoutes } from './console.sales.pages.tsx';
 import { consoleSettingsRoutes } from './console.settings.pages.tsx';
+import { consoleSubscriberRoutes } from './console.subscribers.pages.tsx';
 import { consoleTeamRoutes } from './console.team.pages.tsx';
 import { consoleWebhookRoutes } from './console.webhooks.pages.tsx';
 
@@ -30,6 +31,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleSalesRoutes(app);
   await consoleLeadRoutes(app);
   await consoleCouponRoutes(app);
+  await consoleSubscriberRoutes(app);
   await consolePayoutRoutes(app);
   await consoleKeyRoutes(app);
   await consoleSettingsRoutes(app);
