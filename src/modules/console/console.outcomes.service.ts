@@ -14,10 +14,13 @@ export async function found<T>(read: () => Promise<T>): Promise<T | undefined> {
 }
 
 /** The field errors of a form, keyed by the field each problem names (the API's own words). */
-export function problemsByField(problems: readonly FieldProblem[]): Record<string, string> {
+export function problemsByField(
+  problems: readonly FieldProblem[],
+  keys: 'field' | 'path' = 'field',
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const problem of problems) {
-    const field = problem.field.split('.')[0] ?? problem.field;
+    const field = keys === 'path' ? problem.field : (problem.field.split('.')[0] ?? problem.field);
     const said = renderProblem(problem);
     errors[field] = errors[field] ? `${errors[field]} ${said}` : said;
   }
@@ -30,16 +33,22 @@ export type Write<T = undefined> =
 
 /**
  * Runs a write of a service: a refusal (422, or 404 of something the form named) comes back as
- * the form's field errors, `fallback` naming the field of a refusal that names none.
+ * the form's field errors, `fallback` naming the field of a refusal that names none; `keys: 'path'`
+ * keys them by the whole path of the field (`program_settings.tier2_commission.value`).
  */
-export async function refusedAsErrors<T>(write: () => Promise<T>, fallback: string): Promise<Write<T>> {
+export async function refusedAsErrors<T>(
+  write: () => Promise<T>,
+  fallback: string,
+  keys: 'field' | 'path' = 'field',
+): Promise<Write<T>> {
   try {
     return { kind: 'done', value: await write() };
   } catch (error) {
     if (error instanceof AppError && (error.status === 422 || error.status === 409))
       return {
         kind: 'invalid',
-        errors: error.problems.length > 0 ? problemsByField(error.problems) : { [fallback]: error.message },
+        errors:
+          error.problems.length > 0 ? problemsByField(error.problems, keys) : { [fallback]: error.message },
       };
     throw error;
   }

@@ -11,6 +11,7 @@ import { consolePayoutRoutes } from './console.payouts.pages.tsx';
 import { consoleProgramRoutes } from './console.program.pages.tsx';
 import { CONSOLE_PATH } from './console.requests.pages.tsx';
 import { consoleReviewRoutes } from './console.review.pages.tsx';
+import { consoleRuleRoutes } from './console.rules.pages.tsx';
 import { consoleSalesRoutes } from './console.sales.pages.tsx';
 import { consoleSettingsRoutes } from './console.settings.pages.tsx';
 import { consoleSubscriberRoutes } from './console.subscribers.pages.tsx';
@@ -32,6 +33,7 @@ async function consoleRoutes(app: FastifyInstance) {
   await consoleLeadRoutes(app);
   await consoleCouponRoutes(app);
   await consoleSubscriberRoutes(app);
+  await consoleRuleRoutes(app);
   await consolePayoutRoutes(app);
   await consoleKeyRoutes(app);
   await consoleSettingsRoutes(app);
