@@ -116,7 +116,15 @@ export function LeadPage(props: {
             )}
           </span>
         </p>
-        {lead.convertedTo ? <p>Converted to the customer {lead.convertedTo}.</p> : null}
+        {lead.convertedTo ? (
+          <p>
+            Converted to the customer{' '}
+            <a href={`${program.base}/customers?q=${encodeURIComponent(lead.convertedTo)}`}>
+              {lead.convertedTo}
+            </a>
+            .
+          </p>
+        ) : null}
         {writable && lead.canConvert ? (
           <form method="post" action={`${base}/convert`} class="toolbar" novalidate>
             <CsrfField token={props.csrf} />

@@ -40,20 +40,6 @@ export function PartnerPage(props: {
             {partner.email} · id {partner.id} · joined {partner.joined}
           </span>
         </p>
-        {mayWrite(program.role) ? (
-          <form method="post" action={`${base}/archive`} class="actions">
-            <CsrfField token={props.csrf} />
-            {partner.status === 'archived' ? (
-              <button type="submit" name="action" value="unarchive">
-                Unarchive
-              </button>
-            ) : (
-              <button type="submit" name="action" value="archive" class="secondary">
-                Archive
-              </button>
-            )}
-          </form>
-        ) : null}
         <dl class="figures">
           {partner.figures.map((figure) => (
             <div key={figure.label}>
@@ -69,6 +55,20 @@ export function PartnerPage(props: {
             <span class="muted"> ({partner.payout.details.join(', ')})</span>
           ) : null}
         </p>
+        {mayWrite(program.role) ? (
+          <form method="post" action={`${base}/archive`} class="actions">
+            <CsrfField token={props.csrf} />
+            {partner.status === 'archived' ? (
+              <button type="submit" name="action" value="unarchive">
+                Unarchive
+              </button>
+            ) : (
+              <button type="submit" name="action" value="archive" class="secondary">
+                Archive
+              </button>
+            )}
+          </form>
+        ) : null}
       </div>
       <div class="card">
         <h2>Links</h2>
