@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldProblem } from '../../core/errors.ts';
 import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
@@ -52,8 +51,6 @@ function errorsAfter(errors: Record<string, string>, prefix: RegExp, into = '') 
 
 type Signed = { user: ConsoleUser; program: ConsoleProgram };
 
-const byPath = (problems: readonly FieldProblem[]) => problemsByField(problems, 'path');
-
 export async function consoleRuleRoutes(app: FastifyInstance) {
   const form = formRoute(app);
 
@@ -93,7 +90,7 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
       const parsed = validators.referral(body);
       const outcome =
         'problems' in parsed
-          ? { kind: 'invalid' as const, errors: byPath(parsed.problems) }
+          ? { kind: 'invalid' as const, errors: problemsByField(parsed.problems, 'path') }
           : await saveRules(program, parsed.body, () => rewardValues(program, links));
       if (outcome.kind === 'done') return seeOther(reply, `${program.base}/rewards?saved=1`);
       return sendPage(
@@ -175,7 +172,7 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
     const read = async () => rulesText(await commissionRules(program, links));
     const outcome =
       'problems' in parsed
-        ? { kind: 'invalid' as const, errors: byPath(parsed.problems) }
+        ? { kind: 'invalid' as const, errors: problemsByField(parsed.problems, 'path') }
         : await saveRules(program, parsed.body, read);
     if (outcome.kind === 'done') return seeOther(reply, `${program.base}/settings/commissions?saved=1`);
     return rulesPage(request, reply, at, 422, shown(outcome.errors));
