@@ -43,7 +43,9 @@ describeEachDatabase('owner console rewards, second tier and product commissions
     assert.equal(activity.body.data[0]?.action, 'settings.update');
 
     const viewer = await memberClient(server, p, 'watch@example.com', 'viewer');
-    assert.doesNotMatch((await viewer.get(page)).text, /Save rewards/);
+    const watched = await viewer.get(page);
+    assert.doesNotMatch(watched.text, /Save rewards/);
+    assert.match(watched.text, /<fieldset class="card" disabled/, 'the fields are shown, not editable');
     assert.equal((await viewer.post(page, fields)).status, 403);
     assert.equal((await admin.post(page, { ...fields, _csrf: 'forged' })).status, 403);
     const shop = await server().newProgram('affiliate');
@@ -93,6 +95,7 @@ describeEachDatabase('owner console rewards, second tier and product commissions
     const viewer = await memberClient(server, p, 'eyes@example.com', 'viewer');
     const seen = await viewer.get(base);
     assert.doesNotMatch(seen.text, /Save second tier|Add product commission/);
+    assert.match(seen.text, /<fieldset class="card" disabled/);
     assert.equal((await viewer.post(`${base}/tier2`, { 'tier2.type': '' })).status, 403);
     assert.equal((await viewer.post(`${base}/products`, { type: 'fixed', value: '1' })).status, 403);
     const friends = await server().newProgram('referral');

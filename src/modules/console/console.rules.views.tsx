@@ -110,7 +110,7 @@ export function RewardsPage(props: {
       <form method="post" novalidate>
         <CsrfField token={props.csrf} />
         {rewardSides.map(({ side, title, who }) => (
-          <fieldset class="card" key={side}>
+          <fieldset class="card" key={side} disabled={readOnly}>
             <legend>
               <h2>{title}</h2>
             </legend>
@@ -207,31 +207,35 @@ export function CommissionRulesPage(props: {
         {props.done ? <Done>{props.done}</Done> : null}
         <FieldsToCorrect errors={errors} />
       </div>
-      <form method="post" action={`${base}/tier2`} class="card" novalidate>
-        <h2>Second tier</h2>
-        <p class="muted">What the partner who brought a partner earns on that partner’s sales.</p>
+      <form method="post" action={`${base}/tier2`} novalidate>
         <CsrfField token={props.csrf} />
-        <Choice
-          name="tier2.type"
-          label="Second-tier commission"
-          options={tier2Choices}
-          value={tier2.type}
-          error={errors['tier2.type']}
-          disabled={readOnly}
-        />
-        <Field
-          name="tier2.value"
-          label="Value"
-          value={tier2.value}
-          error={errors['tier2.value']}
-          maxLength={32}
-          hint="Percent, or an amount."
-        />
-        {readOnly ? null : (
-          <p class="actions">
-            <button type="submit">Save second tier</button>
-          </p>
-        )}
+        <fieldset class="card" disabled={readOnly}>
+          <legend>
+            <h2>Second tier</h2>
+          </legend>
+          <p class="muted">What the partner who brought a partner earns on that partner’s sales.</p>
+          <Choice
+            name="tier2.type"
+            label="Second-tier commission"
+            options={tier2Choices}
+            value={tier2.type}
+            error={errors['tier2.type']}
+            disabled={readOnly}
+          />
+          <Field
+            name="tier2.value"
+            label="Value"
+            value={tier2.value}
+            error={errors['tier2.value']}
+            maxLength={32}
+            hint="Percent, or an amount."
+          />
+          {readOnly ? null : (
+            <p class="actions">
+              <button type="submit">Save second tier</button>
+            </p>
+          )}
+        </fieldset>
       </form>
       <div class="card">
         <h2>Product commissions</h2>
@@ -266,6 +270,7 @@ export function CommissionRulesPage(props: {
                             class="small secondary"
                             name="index"
                             value={String(rule.index)}
+                            aria-label={`Remove the commission of ${rule.productId || rule.productType}`}
                           >
                             Remove
                           </button>
