@@ -66,12 +66,7 @@ export function rewardsBody(form: (name: string) => string) {
     const text = (key: string) => values[`${side}.${key}`] ?? '';
     settings[side] = {
       type: text('type'),
-      value:
-        text('value') === ''
-          ? ''
-          : Number.isNaN(Number(text('value')))
-            ? text('value')
-            : Number(text('value')),
+      value: numeric(text('value')),
       is_currency: text('is_currency') !== '',
       amount_units: text('amount_units'),
       trigger: text('trigger'),
