@@ -11,25 +11,52 @@ export type Section =
   | 'programs'
   | 'overview'
   | 'partners'
+  | 'customers'
+  | 'transactions'
   | 'commissions'
   | 'payouts'
   | 'review'
+  | 'leads'
+  | 'coupons'
+  | 'subscribers'
+  | 'milestones'
+  | 'rewards'
   | 'settings'
   | 'webhooks'
   | 'activity'
   | 'team'
   | 'keys';
 
-const sectionsOf = (program: ConsoleProgram): { section: Section; label: string; path: string }[] => [
+type Entry = { section: Section; label: string; path: string };
+
+/** The sections of each program type, in the order of the menu. */
+const sectionsByType: Record<ConsoleProgram['type'], readonly Entry[]> = {
+  affiliate: [
+    { section: 'partners', label: 'Partners', path: '/partners' },
+    { section: 'customers', label: 'Customers', path: '/customers' },
+    { section: 'transactions', label: 'Transactions', path: '/transactions' },
+    { section: 'commissions', label: 'Commissions', path: '/commissions' },
+    { section: 'payouts', label: 'Payouts', path: '/payouts' },
+    { section: 'review', label: 'Review', path: '/review' },
+    { section: 'leads', label: 'Leads', path: '/leads' },
+    { section: 'coupons', label: 'Coupons', path: '/coupons' },
+  ],
+  referral: [
+    { section: 'customers', label: 'Customers', path: '/customers' },
+    { section: 'transactions', label: 'Transactions', path: '/transactions' },
+    { section: 'rewards', label: 'Rewards', path: '/rewards' },
+    { section: 'coupons', label: 'Coupons', path: '/coupons' },
+  ],
+  newsletter: [
+    { section: 'subscribers', label: 'Subscribers', path: '/subscribers' },
+    { section: 'milestones', label: 'Milestones', path: '/milestones' },
+    { section: 'coupons', label: 'Coupons', path: '/coupons' },
+  ],
+};
+
+const sectionsOf = (program: ConsoleProgram): readonly Entry[] => [
   { section: 'overview', label: 'Overview', path: '' },
-  ...(program.type === 'affiliate'
-    ? [
-        { section: 'partners' as const, label: 'Partners', path: '/partners' },
-        { section: 'commissions' as const, label: 'Commissions', path: '/commissions' },
-        { section: 'payouts' as const, label: 'Payouts', path: '/payouts' },
-        { section: 'review' as const, label: 'Review', path: '/review' },
-      ]
-    : []),
+  ...sectionsByType[program.type],
   { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },
   { section: 'settings', label: 'Settings', path: '/settings' },
   { section: 'activity', label: 'Activity', path: '/activity' },

@@ -59,3 +59,18 @@ export function Pager(props: {
 export const Badge = (props: { kind: string; children: ComponentChildren }) => (
   <span class={`badge ${props.kind}`}>{props.children}</span>
 );
+
+/** The search of a list (a GET form: the address can be kept and shared). */
+export function SearchBox(props: { base: string; label: string; value: string }) {
+  return (
+    <form method="get" action={props.base} class="toolbar">
+      <div class="field">
+        <label for="field-q">{props.label}</label>
+        <input id="field-q" name="q" type="text" value={props.value} maxLength={255} />
+      </div>
+      <button type="submit" class="secondary">
+        Search
+      </button>
+    </form>
+  );
+}

@@ -109,7 +109,9 @@ export function PartnersPage(props: {
                           </td>
                         ) : null}
                         <td data-label="Partner">
-                          <strong>{partner.name}</strong>
+                          <strong>
+                            <a href={`${base}/${encodeURIComponent(partner.id)}`}>{partner.name}</a>
+                          </strong>
                           <br />
                           <span class="muted">{partner.email}</span>
                         </td>

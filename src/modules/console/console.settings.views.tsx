@@ -113,6 +113,11 @@ export function SettingsPage(props: {
         {props.links.map((link, i) => (
           <CopyField key={link.url} id={`link-${i}`} url={link.url} label={link.label} />
         ))}
+        {program.type === 'affiliate' ? (
+          <p>
+            <a href={`${program.base}/settings/commissions`}>Second tier and product commissions</a>
+          </p>
+        ) : null}
       </div>
       <form method="post" novalidate>
         <CsrfField token={props.csrf} />
