@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { accentOfFileName, accentStylesheet } from '../core/branding.ts';
 
 /**
  * The page layer's static assets, served by Vouch itself so the Content-Security-Policy can allow
@@ -176,4 +177,18 @@ export async function pageAssets(app: FastifyInstance) {
     });
   serve(assets.stylesheet, 'text/css; charset=utf-8', STYLESHEET);
   serve(assets.copyScript, 'text/javascript; charset=utf-8', COPY_SCRIPT);
+  // A program's brand colour: the stylesheet is named by the colour, so it never changes.
+  app.get<{ Params: { file: string } }>('/assets/accent/:file', {
+    config: { auth: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const accent = accentOfFileName(request.params.file);
+      if (!accent) return reply.callNotFound();
+      return reply
+        .header('content-type', 'text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(accentStylesheet(accent));
+    },
+  });
 }
