@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Brand } from '../../core/branding.ts';
 import { formText, formValidator } from '../../pages/forms.tsx';
 import { pageDeps, seeOther, sendPage, setSessionCookie } from '../../pages/plugin.tsx';
 import { UseLinkPage } from './portal.account.views.tsx';
@@ -137,7 +138,7 @@ export const signUpForm = (body: unknown): SignUpForm => ({
  */
 export const sendUseLinkPage = (
   reply: FastifyReply,
-  link: { site: string; newLink: string; usable: boolean },
+  link: { site: Brand; newLink: string; usable: boolean },
 ) =>
   sendPage(
     reply,

@@ -1,4 +1,5 @@
 import type { Deps, ProgramContext } from '../../context.ts';
+import { brandOf } from '../../core/branding.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
 import { commissionTermsInWords, SESSION_DAYS } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
@@ -79,6 +80,7 @@ function toPortal(deps: Deps, program: PageProgram, mount: Mount) {
     base: mount === 'host' ? '' : `/p/${program.public_id}`,
     portalHost: program.portal_host,
     name: program.name,
+    brand: brandOf(program, settings),
     website: program.website,
     currency: String(settings.currency ?? 'USD'),
     cookieLifetimeDays: Number(settings.cookie_lifetime ?? 60),
