@@ -24,6 +24,8 @@ header.site .bar { max-width: 40rem; margin: 0 auto; padding: 0.75rem 1rem; disp
   gap: 0.5rem 1.5rem; align-items: center; justify-content: space-between; }
 header.site p { margin: 0; font-weight: 600; color: var(--muted); }
 header.site p.brand { display: flex; align-items: center; gap: 0.6rem; color: var(--ink); }
+.logo-preview img { max-height: 4rem; max-width: 100%; display: block; }
+input[type=file] { font: inherit; max-width: 100%; }
 header.site p.brand img { height: 2.25rem; width: auto; max-width: 10rem; object-fit: contain; }
 header.site.wide .bar, main.wide, footer.site.wide { max-width: 64rem; }
 nav.portal ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; align-items: center; }
