@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { accentOfFileName, accentStylesheet } from '../core/branding.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * The page layer's static assets, served by Vouch itself so the Content-Security-Policy can allow
@@ -187,7 +188,7 @@ export async function pageAssets(app: FastifyInstance) {
     schema: { hide: true },
     handler: async (request, reply) => {
       const accent = accentOfFileName(request.params.file);
-      if (!accent) return reply.callNotFound();
+      if (!accent) throw new AppError('not_found', 'Not found.');
       return reply
         .header('content-type', 'text/css; charset=utf-8')
         .header('cache-control', 'public, max-age=31536000, immutable')
