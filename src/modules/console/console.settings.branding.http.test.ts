@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { memberClient, settingsFormFields } from '../../../test/console.ts';
 import { describeEachDatabase } from '../../../test/harness.ts';
 import { PNG_LOGO, SVG_LOGO } from '../../../test/logos.ts';
 import { locationOf } from '../../../test/portal-client.ts';
+import { sanitizeSvg } from '../program/program.logo-svg.ts';
 
 const fileForm = (bytes: Buffer | string, name: string, type: string) => {
   const form = new FormData();
   form.set('logo', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type }), name);
   return form;
 };
+
+// The sanitiser loads jsdom on first use, holding this process (server and client alike) for a
+// moment: loaded before the requests, so no kept-alive connection expires while it loads.
+before(() => sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"/>'));
 
 describeEachDatabase('owner console branding', (server) => {
   test('the Branding group saves colour, logo URL and terms URL; a low-contrast colour gets the API’s message', async () => {

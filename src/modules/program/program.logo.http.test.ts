@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { describeEachDatabase, type TestServer } from '../../../test/harness.ts';
 import { JPEG_LOGO, PNG_LOGO, SVG_LOGO } from '../../../test/logos.ts';
+import { sanitizeSvg } from './program.logo-svg.ts';
 
 /** Sends a logo as the body of `PUT /v1/program/logo` (the harness sends JSON only). */
 async function upload(server: TestServer, token: string, body: Buffer | string, type: string) {
@@ -19,6 +20,10 @@ async function upload(server: TestServer, token: string, body: Buffer | string, 
 
 const fetchLogo = (server: TestServer, url: string, init?: RequestInit) =>
   fetch(url.startsWith('http') ? url : `${server.url}${url}`, { redirect: 'manual', ...init });
+
+// The sanitiser loads jsdom on first use, holding this process (server and client alike) for a
+// moment: loaded before the requests, so no kept-alive connection expires while it loads.
+before(() => sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"/>'));
 
 describeEachDatabase('program logo', (server) => {
   test('a PNG is stored, shown in GET /v1/program and served with its type and a year of caching', async () => {
