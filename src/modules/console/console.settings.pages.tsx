@@ -1,8 +1,7 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { LOGO_MAX_BYTES } from '../../core/branding.ts';
 import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
+import { fileForms, formFile } from '../../pages/uploads.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import { checkWrite, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
 import {
@@ -11,6 +10,7 @@ import {
   currentValues,
   deleteLogo,
   errorsOf,
+  LOGO_MAX_BYTES,
   portalLinks,
   saveLogo,
   saveSettings,
@@ -92,11 +92,7 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
   // The logo file: a multipart form of its own, read only by this route (one file, a little above
   // the limit, so that a file too large is told so rather than cut).
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      throwFileSizeLimit: false,
-      limits: { fileSize: LOGO_MAX_BYTES + 1, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
-    });
+    await fileForms(scope, { maxBytes: LOGO_MAX_BYTES });
     scope.post<{ Params: ProgramParams }>('/programs/:program/settings/logo', {
       ...formRoute(scope),
       handler: async (request, reply) => {
@@ -104,8 +100,7 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
         if (!user) return reply;
         const program = await programOf(request, user);
         checkWrite(program);
-        const file = (request.body as Record<string, unknown> | undefined)?.logo;
-        const outcome = await saveLogo(program, Buffer.isBuffer(file) ? file : Buffer.alloc(0));
+        const outcome = await saveLogo(program, formFile(request.body, 'logo'));
         if (outcome.kind === 'saved') return seeOther(reply, `${program.base}/settings?saved=1`);
         const links = linkBase(request);
         return sendPage(

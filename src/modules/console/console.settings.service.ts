@@ -12,6 +12,7 @@ import { type ConsoleProgram, logActivity } from './console.programs.service.ts'
  * checked by the route's own schema, so a setting out of range gets the API's message.
  */
 
+export { LOGO_MAX_BYTES } from '../../core/branding.ts';
 export { UpdateProgramBodyByType } from '../program/program.schemas.ts';
 
 export interface SettingField {

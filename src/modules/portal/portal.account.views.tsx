@@ -1,8 +1,7 @@
-import type { Brand } from '../../core/branding.ts';
 import { Checkbox, CsrfField, Field, FieldsToCorrect, Honeypot, Notice } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import type { SignUpErrors, SignUpForm } from './portal.accounts.service.ts';
-import type { PortalProgram, SignedInPartner } from './portal.service.ts';
+import type { Brand, PortalProgram, SignedInPartner } from './portal.service.ts';
 import { PortalNav } from './portal.shared.views.tsx';
 
 /** The pages before a partner is in: program page, sign-up, sign-in, e-mailed links, reset, pending. */

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Brand } from '../../core/branding.ts';
 import { formText, formValidator } from '../../pages/forms.tsx';
 import { pageDeps, seeOther, sendPage, setSessionCookie } from '../../pages/plugin.tsx';
 import { UseLinkPage } from './portal.account.views.tsx';
@@ -12,6 +11,7 @@ import {
   type PayoutForm,
 } from './portal.payout.service.ts';
 import {
+  type Brand,
   currentPartner,
   getHostPortalProgram,
   getPortalProgram,

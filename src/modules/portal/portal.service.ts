@@ -9,9 +9,9 @@ import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts
 import * as repository from './portal.repository.ts';
 import { digest, minutesFromNow, newSecret } from './portal.secrets.ts';
 
+export type { Brand } from '../../core/branding.ts';
 /** How the pages say amounts and waits, and the country choices of a lead form. */
 export { countryCodes } from '../../core/countries.ts';
-
 export type { LeadFormField } from '../../core/lead-form.ts';
 
 export { moneyInWords, SESSION_DAYS, waitInWords } from '../../core/portal.ts';

@@ -2,6 +2,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Deps, ProgramContext } from '../../context.ts';
 import { brandOf } from '../../core/branding.ts';
+
+export type { Brand } from '../../core/branding.ts';
+
 import { AppError } from '../../core/errors.ts';
 import { firstNameOf, nextMilestone } from '../../core/milestones.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Brand } from '../../core/branding.ts';
 import {
   Checkbox,
   CsrfField,
@@ -20,6 +19,7 @@ import {
   sendHtml,
   sendPage,
 } from '../../pages/plugin.tsx';
+import type { Brand } from './subscribers.pages.service.ts';
 import { getPortalPage, getSharePage, signUpFromSharePage } from './subscribers.pages.service.ts';
 import { CopyLink, portalDocument } from './subscribers.portal.views.tsx';
 

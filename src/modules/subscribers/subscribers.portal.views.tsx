@@ -1,7 +1,6 @@
-import type { Brand } from '../../core/branding.ts';
 import { documentShell } from '../../pages/layout.tsx';
 import { escapeText, renderPart } from '../../pages/rendered.tsx';
-import type { getPortalPage, Leader, Milestone } from './subscribers.pages.service.ts';
+import type { Brand, getPortalPage, Leader, Milestone } from './subscribers.pages.service.ts';
 
 export type Portal = NonNullable<Awaited<ReturnType<typeof getPortalPage>>>;
 
