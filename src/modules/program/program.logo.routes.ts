@@ -66,7 +66,13 @@ async function uploadScope(fastify: FastifyInstance) {
       summary: "Upload the program's logo (PNG, JPEG or SVG, at most 512 KB)",
       tags: ['Program'],
       consumes: ['image/png', 'image/jpeg', 'image/svg+xml'],
-      body: { type: 'string', format: 'binary' },
+      body: {
+        type: 'string',
+        format: 'binary',
+        examples: [
+          '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg>',
+        ],
+      },
       response: { 200: LogoResponse, ...errorResponses },
     },
     handler: async (request) => {

@@ -5783,8 +5783,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg> */
                 "image/png": string;
+                /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg> */
                 "image/jpeg": string;
+                /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg> */
                 "image/svg+xml": string;
             };
         };
