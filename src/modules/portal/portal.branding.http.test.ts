@@ -85,7 +85,7 @@ describeEachDatabase('branding on pages and e-mails', (server) => {
     assert.doesNotMatch(page.text, /accent\//);
   });
 
-  test('the customer portal and the newsletter share page carry the brand', async () => {
+  test('the customer portal, the newsletter share page and the subscriber portal carry the brand', async () => {
     const referral = await server().newProgram('referral', { name: 'Friends Club' });
     const logo = await brand(server(), referral);
     const offer = await server().request<string>('GET', `/c/${referral.publicId}`, {
@@ -100,12 +100,19 @@ describeEachDatabase('branding on pages and e-mails', (server) => {
       token: newsletter.token,
       body: { email: 'ann@example.com', name: 'Ann' },
     });
-    const shareLink = (sharer.body as { data: { share_link: string } }).data.share_link;
+    const { share_link: shareLink, portal_link: portalLink } = (
+      sharer.body as { data: { share_link: string; portal_link: string } }
+    ).data;
     const share = await server().request<string>('GET', new URL(shareLink).pathname, {
       headers: { accept: 'text/html' },
     });
     assert.equal(share.status, 200);
     assertBranded(share.text, letterLogo, 'Morning Brief');
+    const portal = await server().request<string>('GET', new URL(portalLink).pathname, {
+      headers: { accept: 'text/html' },
+    });
+    assert.equal(portal.status, 200);
+    assertBranded(portal.text, letterLogo, 'Morning Brief');
   });
 
   test('e-mails are sent in the brand: logo (absolute), colour and terms', async () => {
