@@ -78,6 +78,24 @@ export class PageClient {
     return this.remember(await this.server().request('POST', path, { headers, body: form.toString() }));
   }
 
+  /** Posts a multipart form (a file input's form) with this client's CSRF token and cookies. */
+  async postMultipart(
+    path: string,
+    form: FormData,
+  ): Promise<{ status: number; text: string; location: string }> {
+    if (!form.has('_csrf')) form.set('_csrf', this.csrf);
+    const headers: Record<string, string> = { accept: 'text/html', ...this.hostHeader() };
+    const cookie = this.cookieHeader(path);
+    if (cookie) headers.cookie = cookie;
+    const res = await fetch(`${this.server().url}${path}`, {
+      method: 'POST',
+      headers,
+      body: form,
+      redirect: 'manual',
+    });
+    return { status: res.status, text: await res.text(), location: res.headers.get('location') ?? '' };
+  }
+
   /** Opens a page with a form, then posts it: what a person does. */
   async submit(path: string, fields: Record<string, string>, formPath = path): Promise<Reply> {
     const page = await this.get(formPath);

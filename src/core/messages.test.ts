@@ -55,6 +55,14 @@ describe('renderProblem: each rule in Laravel wording', () => {
     ],
     [problem('amount', 'overBalance', 3, 'USD'), 'The amount must not be greater than the balance (3 USD).'],
     [
+      problem('program_settings.terms_url', 'https'),
+      'The program settings.terms url field must be an https URL.',
+    ],
+    [
+      problem('program_settings.brand_color', 'contrast', '1.53', '4.5'),
+      'The program settings.brand color field must have a contrast of at least 4.5:1 with white text (this colour has 1.53:1).',
+    ],
+    [
       problem('ids.0', 'commissionMove', 7, 'in a payout', 'denied'),
       'The commission 7 is in a payout and cannot be denied.',
     ],

@@ -54,6 +54,10 @@ export const messages = {
     `The ${attributeName(path)} must not be greater than ${left} (what is left to refund).`,
   overBalance: (path: string, available: number, units: string) =>
     `The ${attributeName(path)} must not be greater than the balance (${available} ${units}).`,
+  https: (path: string) => say(path, 'must be an https URL.'),
+  /** White text on a brand colour (issue 30): WCAG AA's 4.5:1. */
+  contrast: (path: string, ratio: string, min: string) =>
+    say(path, `must have a contrast of at least ${min}:1 with white text (this colour has ${ratio}:1).`),
   commissionMove: (_path: string, id: number, state: string, verb: string) =>
     `The commission ${id} is ${state} and cannot be ${verb}.`,
   /** A sentence about the request that does not name the field (a state, a conflict). */

@@ -1,3 +1,4 @@
+import { defaultBrandingSettings } from './branding.ts';
 import { defaultCommissionSettings } from './commissions.ts';
 import { defaultFraudSettings } from './fraud.ts';
 import { defaultPayoutSettings } from './payouts.ts';
@@ -26,6 +27,7 @@ export const programSettingsDefaults = {
     ...defaultPayoutSettings,
     ...defaultFraudSettings,
     timezone: 'UTC',
+    ...defaultBrandingSettings,
   },
   referral: {
     currency: 'USD',
@@ -37,8 +39,9 @@ export const programSettingsDefaults = {
     ...defaultRewardSettings,
     ...defaultFraudSettings,
     timezone: 'UTC',
+    ...defaultBrandingSettings,
   },
-  newsletter: { leaderboard_enabled: true, timezone: 'UTC' },
+  newsletter: { leaderboard_enabled: true, timezone: 'UTC', ...defaultBrandingSettings },
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export const portalSettingsDefaults = {

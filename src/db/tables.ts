@@ -22,6 +22,8 @@ export interface ProgramsTable {
   portal_settings: string;
   /** An affiliate program's own host name of its partner portal (lower case), or null. */
   portal_host: string | null;
+  /** The uploaded logo's digest (its URL's last part, program_logos), or null. */
+  logo_digest: string | null;
   created_at: string;
   updated_at: string;
 }

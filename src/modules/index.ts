@@ -18,6 +18,7 @@ import { partnersRoutes } from './partners/partners.routes.ts';
 import { payoutsRoutes } from './payouts/payouts.routes.ts';
 import { customerPortalPages } from './portal/customer-portal.pages.tsx';
 import { hostPortalPages, partnerPortalPages } from './portal/portal.pages.tsx';
+import { programLogoRoutes } from './program/program.logo.routes.ts';
 import { programRoutes } from './program/program.routes.ts';
 import { promotionCodesRoutes } from './promotion-codes/promotion-codes.routes.ts';
 import { exportsRoutes } from './reports/reports.exports.routes.ts';
@@ -38,6 +39,7 @@ export const routePlugins: ((app: FastifyInstance) => Promise<void>)[] = [
   adminRoutes,
   consolePages,
   programRoutes,
+  programLogoRoutes,
   partnersRoutes,
   partnerReferralLinksRoutes,
   customersRoutes,

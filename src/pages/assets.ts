@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { accentOfFileName, accentStylesheet } from '../core/branding.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * The page layer's static assets, served by Vouch itself so the Content-Security-Policy can allow
@@ -22,6 +24,10 @@ header.site { background: var(--card); border-bottom: 1px solid var(--line); }
 header.site .bar { max-width: 40rem; margin: 0 auto; padding: 0.75rem 1rem; display: flex; flex-wrap: wrap;
   gap: 0.5rem 1.5rem; align-items: center; justify-content: space-between; }
 header.site p { margin: 0; font-weight: 600; color: var(--muted); }
+header.site p.brand { display: flex; align-items: center; gap: 0.6rem; color: var(--ink); }
+.logo-preview img { max-height: 4rem; max-width: 100%; display: block; }
+input[type=file] { font: inherit; max-width: 100%; }
+header.site p.brand img { height: 2.25rem; width: auto; max-width: 10rem; object-fit: contain; }
 header.site.wide .bar, main.wide, footer.site.wide { max-width: 64rem; }
 nav.portal ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; align-items: center; }
 nav.portal form { margin: 0; }
@@ -176,4 +182,18 @@ export async function pageAssets(app: FastifyInstance) {
     });
   serve(assets.stylesheet, 'text/css; charset=utf-8', STYLESHEET);
   serve(assets.copyScript, 'text/javascript; charset=utf-8', COPY_SCRIPT);
+  // A program's brand colour: the stylesheet is named by the colour, so it never changes.
+  app.get<{ Params: { file: string } }>('/assets/accent/:file', {
+    config: { auth: 'public' },
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const accent = accentOfFileName(request.params.file);
+      if (!accent) throw new AppError('not_found', 'Not found.');
+      return reply
+        .header('content-type', 'text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .send(accentStylesheet(accent));
+    },
+  });
 }

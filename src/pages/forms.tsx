@@ -58,7 +58,8 @@ export function Field(props: FieldProps) {
 
 export function Checkbox(props: {
   name: string;
-  label: string;
+  /** Text, or text with a link (the terms a sign-up accepts). */
+  label: ComponentChildren;
   checked?: boolean;
   error?: string | undefined;
 }) {

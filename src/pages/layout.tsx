@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { accentStylesheetPath, type Brand } from '../core/branding.ts';
 import { assets } from './assets.ts';
 
 export interface LayoutProps {
@@ -7,6 +8,8 @@ export interface LayoutProps {
   title: string;
   /** Shown above the page, e.g. the program's name. */
   site?: string;
+  /** A program's page: its name and logo above, its colour for accents, its terms below. */
+  brand?: Brand;
   /** Whether the page needs the copy button's script. */
   copyScript?: boolean;
   /** A wider page (dashboards with tables and a chart). */
@@ -21,23 +24,29 @@ export interface LayoutProps {
  * one `main`. Pages render their own single `h1`. Readable without CSS: plain semantic HTML.
  */
 export function Layout(props: LayoutProps) {
+  const { brand } = props;
+  const site = brand?.name ?? props.site;
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
-        <title>{props.site ? `${props.title} · ${props.site}` : props.title}</title>
+        <title>{site ? `${props.title} · ${site}` : props.title}</title>
         <link rel="stylesheet" href={assets.stylesheet} />
+        {brand?.accent ? <link rel="stylesheet" href={accentStylesheetPath(brand.accent)} /> : null}
       </head>
       <body>
         <a class="skip" href="#main">
           Skip to content
         </a>
-        {props.site ? (
+        {site ? (
           <header class={props.wide ? 'site wide' : 'site'}>
             <div class="bar">
-              <p>{props.site}</p>
+              <p class={brand ? 'brand' : undefined}>
+                {brand?.logoUrl ? <img src={brand.logoUrl} alt="" /> : null}
+                <span>{site}</span>
+              </p>
               {props.nav ?? null}
             </div>
           </header>
@@ -46,7 +55,19 @@ export function Layout(props: LayoutProps) {
           {props.children}
         </main>
         <footer class={props.wide ? 'site wide' : 'site'}>
-          <p>Referrals by Vouch.</p>
+          {brand ? (
+            <p>
+              {brand.name}
+              {brand.termsUrl ? (
+                <>
+                  {' · '}
+                  <a href={brand.termsUrl}>Terms</a>
+                </>
+              ) : null}
+            </p>
+          ) : (
+            <p>Referrals by Vouch.</p>
+          )}
         </footer>
         {props.copyScript ? <script src={assets.copyScript} defer /> : null}
       </body>

@@ -21,7 +21,8 @@ const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "style-src 'self'",
   "script-src 'self'",
-  "img-src 'self'",
+  // A program's logo may be an https URL of its own (core/branding.ts).
+  "img-src 'self' https:",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

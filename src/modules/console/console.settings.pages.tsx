@@ -1,13 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
+import { fileForms, formFile } from '../../pages/uploads.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import { checkWrite, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
 import {
   bodyOf,
+  currentLogo,
   currentValues,
+  deleteLogo,
   errorsOf,
+  LOGO_MAX_BYTES,
   portalLinks,
+  saveLogo,
   saveSettings,
   settingGroups,
   UpdateProgramBodyByType,
@@ -28,6 +33,7 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
   const page = async (program: ConsoleProgram, links: { baseUrl: string }) => ({
     groups: settingGroups(program.type),
     links: await portalLinks(program, links),
+    logo: await currentLogo(program),
   });
 
   app.get<{ Params: ProgramParams; Querystring: { saved?: string } }>('/programs/:program/settings', {
@@ -80,6 +86,48 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
           {...(await page(program, links))}
         />,
       );
+    },
+  });
+
+  // The logo file: a multipart form of its own, read only by this route (one file, a little above
+  // the limit, so that a file too large is told so rather than cut).
+  await app.register(async (scope) => {
+    await fileForms(scope, { maxBytes: LOGO_MAX_BYTES });
+    scope.post<{ Params: ProgramParams }>('/programs/:program/settings/logo', {
+      ...formRoute(scope),
+      handler: async (request, reply) => {
+        const user = await signedIn(request, reply);
+        if (!user) return reply;
+        const program = await programOf(request, user);
+        checkWrite(program);
+        const outcome = await saveLogo(program, formFile(request.body, 'logo'));
+        if (outcome.kind === 'saved') return seeOther(reply, `${program.base}/settings?saved=1`);
+        const links = linkBase(request);
+        return sendPage(
+          reply,
+          422,
+          <SettingsPage
+            user={user}
+            csrf={reply.generateCsrf()}
+            program={program}
+            values={await currentValues(program, links)}
+            logoError={outcome.error}
+            {...(await page(program, links))}
+          />,
+        );
+      },
+    });
+  });
+
+  app.post<{ Params: ProgramParams }>('/programs/:program/settings/logo/remove', {
+    ...form,
+    handler: async (request, reply) => {
+      const user = await signedIn(request, reply);
+      if (!user) return reply;
+      const program = await programOf(request, user);
+      checkWrite(program);
+      await deleteLogo(program);
+      return seeOther(reply, `${program.base}/settings?saved=1`);
     },
   });
 }

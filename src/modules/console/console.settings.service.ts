@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import { type FieldProblem, renderProblem } from '../../core/messages.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { changesBetween } from '../activity/activity.service.ts';
+import { getLogoInfo, removeLogo, uploadLogo } from '../program/program.logo.service.ts';
 import { getProgramOverview, type UpdateProgramBody, updateProgram } from '../program/program.service.ts';
 import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
@@ -11,6 +12,7 @@ import { type ConsoleProgram, logActivity } from './console.programs.service.ts'
  * checked by the route's own schema, so a setting out of range gets the API's message.
  */
 
+export { LOGO_MAX_BYTES } from '../../core/branding.ts';
 export { UpdateProgramBodyByType } from '../program/program.schemas.ts';
 
 export interface SettingField {
@@ -19,7 +21,7 @@ export interface SettingField {
   kind: 'text' | 'number' | 'checkbox' | 'select';
   options?: readonly { value: string; label: string }[];
   hint?: string;
-  /** An empty number field sends null (a setting that may be unset), else it is refused. */
+  /** An empty number or text field sends null (a setting that may be unset); an empty number is refused otherwise. */
   nullable?: boolean;
 }
 
@@ -38,6 +40,34 @@ const general: SettingGroup = {
       label: 'Time zone of the reports',
       kind: 'text',
       hint: 'An IANA name, like Europe/Berlin.',
+    },
+  ],
+};
+
+/** The program's branding (core/branding.ts), in every type; the logo file has its own form. */
+const branding: SettingGroup = {
+  title: 'Branding',
+  fields: [
+    {
+      path: 'program_settings.brand_color',
+      label: 'Brand colour',
+      kind: 'text',
+      nullable: true,
+      hint: 'Like #1d4ed8; white text on it must be readable (contrast 4.5:1). Empty: Vouch’s blue.',
+    },
+    {
+      path: 'program_settings.logo_url',
+      label: 'Logo URL',
+      kind: 'text',
+      nullable: true,
+      hint: 'An https address of your logo; an uploaded logo is shown instead.',
+    },
+    {
+      path: 'program_settings.terms_url',
+      label: 'Terms URL',
+      kind: 'text',
+      nullable: true,
+      hint: 'An https address of your program’s terms, linked from the sign-up and every page.',
     },
   ],
 };
@@ -176,7 +206,7 @@ const groupsByType: Record<ProgramType, readonly SettingGroup[]> = {
   ],
 };
 
-export const settingGroups = (type: ProgramType) => groupsByType[type];
+export const settingGroups = (type: ProgramType) => [...groupsByType[type], branding];
 
 const valueAt = (root: unknown, path: string): unknown =>
   path
@@ -221,6 +251,7 @@ export function bodyOf(
       values[field.path] = text;
       let value: unknown = text;
       if (field.kind === 'checkbox') value = text !== '';
+      else if (field.kind === 'text' && field.nullable && text.trim() === '') value = null;
       else if (field.kind === 'number')
         value =
           text === '' ? (field.nullable ? null : text) : Number.isNaN(Number(text)) ? text : Number(text);
@@ -270,4 +301,36 @@ export async function portalLinks(program: ConsoleProgram, links: { baseUrl: str
   const overview = await getProgramOverview(program.ctx, links);
   const portal = overview.overview_program_current_settings.partner_portal_url;
   return portal ? [{ label: 'Partner portal', url: portal }] : [];
+}
+
+/** The uploaded logo, as the settings page shows it: its URL on Vouch, or null. */
+export const currentLogo = (program: ConsoleProgram) => getLogoInfo(program.ctx);
+
+export type LogoOutcome = { kind: 'saved' } | { kind: 'invalid'; error: string };
+
+/** Stores an uploaded logo file; a refusal (type, size) comes back as the logo field's error. */
+export async function saveLogo(program: ConsoleProgram, file: Buffer): Promise<LogoOutcome> {
+  try {
+    const before = await getLogoInfo(program.ctx);
+    const after = await uploadLogo(program.ctx, file, undefined);
+    await logActivity(program, 'settings.logo.upload', {
+      changes: { logo: { before: before?.url ?? null, after: after.url } },
+    });
+    return { kind: 'saved' };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 422)
+      return { kind: 'invalid', error: errorsOf(error.problems).logo ?? error.message };
+    if (error instanceof AppError && error.status === 413) return { kind: 'invalid', error: error.message };
+    throw error;
+  }
+}
+
+/** Removes the uploaded logo (nothing to do when there is none). */
+export async function deleteLogo(program: ConsoleProgram): Promise<void> {
+  const before = await getLogoInfo(program.ctx);
+  if (!before) return;
+  await removeLogo(program.ctx);
+  await logActivity(program, 'settings.logo.remove', {
+    changes: { logo: { before: before.url, after: null } },
+  });
 }

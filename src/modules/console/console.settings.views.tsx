@@ -92,6 +92,8 @@ export function SettingsPage(props: {
   values: Record<string, string>;
   errors?: Record<string, string>;
   links: { label: string; url: string }[];
+  logo: { url: string } | null;
+  logoError?: string;
   saved?: boolean;
 }) {
   const { program } = props;
@@ -109,7 +111,7 @@ export function SettingsPage(props: {
       <div class="card">
         <h1>Settings</h1>
         {props.saved ? <Done>The settings were saved.</Done> : null}
-        <FieldsToCorrect errors={errors} />
+        <FieldsToCorrect errors={props.logoError ? { logo: props.logoError, ...errors } : errors} />
         {props.links.map((link, i) => (
           <CopyField key={link.url} id={`link-${i}`} url={link.url} label={link.label} />
         ))}
@@ -143,6 +145,74 @@ export function SettingsPage(props: {
           </p>
         )}
       </form>
+      <LogoForm
+        action={`${program.base}/settings/logo`}
+        csrf={props.csrf}
+        logo={props.logo}
+        error={props.logoError}
+        readOnly={readOnly}
+      />
     </ConsoleLayout>
+  );
+}
+
+/** The logo file: its own multipart form (a file cannot ride in the settings form's urlencoded body). */
+function LogoForm(props: {
+  action: string;
+  csrf: string;
+  logo: { url: string } | null;
+  error: string | undefined;
+  readOnly: boolean;
+}) {
+  const described = props.error ? 'logo-hint logo-error' : 'logo-hint';
+  return (
+    <section class="card" aria-labelledby="logo-heading">
+      <h2 id="logo-heading">Logo</h2>
+      {props.logo ? (
+        <p class="logo-preview">
+          <img src={props.logo.url} alt="The uploaded logo" />
+        </p>
+      ) : (
+        <p class="muted">No logo is uploaded.</p>
+      )}
+      {props.readOnly ? null : (
+        <>
+          <form method="post" action={props.action} enctype="multipart/form-data">
+            <CsrfField token={props.csrf} />
+            <div class="field">
+              <label for="logo">Logo file</label>
+              <span class="hint" id="logo-hint">
+                PNG, JPEG or SVG, at most 512 KB. Shown on the program’s pages and e-mails instead of the logo
+                URL.
+              </span>
+              <input
+                id="logo"
+                name="logo"
+                type="file"
+                accept="image/png,image/jpeg,image/svg+xml"
+                aria-invalid={props.error ? 'true' : undefined}
+                aria-describedby={described}
+              />
+              {props.error ? (
+                <p class="error" id="logo-error">
+                  {props.error}
+                </p>
+              ) : null}
+            </div>
+            <p class="actions">
+              <button type="submit">Upload logo</button>
+            </p>
+          </form>
+          {props.logo ? (
+            <form method="post" action={`${props.action}/remove`}>
+              <CsrfField token={props.csrf} />
+              <button type="submit" class="secondary">
+                Remove logo
+              </button>
+            </form>
+          ) : null}
+        </>
+      )}
+    </section>
   );
 }

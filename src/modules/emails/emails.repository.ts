@@ -38,7 +38,11 @@ export type ClaimedEmail = Awaited<ReturnType<typeof claimDueEmails>>[number];
 
 export async function programSenders(db: Kysely<DB>, programIds: number[]) {
   if (programIds.length === 0) return [];
-  return db.selectFrom('programs').select(['id', 'name', 'website']).where('id', 'in', programIds).execute();
+  return db
+    .selectFrom('programs')
+    .select(['id', 'public_id', 'type', 'name', 'website', 'settings', 'logo_digest'])
+    .where('id', 'in', programIds)
+    .execute();
 }
 
 export async function markSent(db: Kysely<DB>, id: number, at: string) {

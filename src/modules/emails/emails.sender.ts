@@ -1,5 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Deps } from '../../context.ts';
+import { brandedEmailHtml, brandOf } from '../../core/branding.ts';
+import { programSettingsOf } from '../../core/program-settings.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import * as repository from './emails.repository.ts';
 
@@ -101,7 +103,14 @@ export class EmailSender {
             to: email.recipient,
             subject: email.subject,
             text: email.text_body,
-            html: email.html_body,
+            // In the program's brand as it is when sent (logo, colour, terms).
+            html: program
+              ? brandedEmailHtml(
+                  brandOf(program, programSettingsOf(program.type, program.settings)),
+                  email.html_body,
+                  this.#deps.config.publicUrl,
+                )
+              : email.html_body,
           });
           await repository.markSent(db, email.id, this.#now());
         } catch (error) {

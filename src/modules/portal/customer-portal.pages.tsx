@@ -53,7 +53,7 @@ function SignOut(props: { portal: CustomerPortalProgram; csrf: string }) {
 function OfferPage(props: { portal: CustomerPortalProgram }) {
   const { portal } = props;
   return (
-    <Layout title={`Refer a friend to ${portal.name}`} site={portal.name}>
+    <Layout title={`Refer a friend to ${portal.name}`} brand={portal.brand}>
       <div class="card">
         <h1>Refer a friend to {portal.name}</h1>
         <p class="lead">{portal.offer ?? `Share ${portal.name} with your friends.`}</p>
@@ -71,7 +71,7 @@ function OfferPage(props: { portal: CustomerPortalProgram }) {
 function SignInPage(props: { portal: CustomerPortalProgram; csrf: string; sent?: boolean; info?: string }) {
   const { portal } = props;
   return (
-    <Layout title="Sign in" site={portal.name}>
+    <Layout title="Sign in" brand={portal.brand}>
       <div class="card">
         <h1>Your {portal.name} referrals</h1>
         {props.info ? (
@@ -104,7 +104,7 @@ function HomePage(props: { portal: CustomerPortalProgram; home: Home; csrf: stri
   return (
     <Layout
       title="Your referrals"
-      site={portal.name}
+      brand={portal.brand}
       copyScript
       nav={<SignOut portal={portal} csrf={props.csrf} />}
     >
@@ -226,7 +226,7 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       const usable = await customerSignInLinkUsable(portal, request.params.token);
-      return sendUseLinkPage(reply, { site: portal.name, newLink: `${base(portal)}/sign-in`, usable });
+      return sendUseLinkPage(reply, { site: portal.brand, newLink: `${base(portal)}/sign-in`, usable });
     },
   });
 
@@ -237,7 +237,7 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
       const token = await signInCustomerWithLink(portal, request.params.token);
       if (!token)
         return sendUseLinkPage(reply, {
-          site: portal.name,
+          site: portal.brand,
           newLink: `${base(portal)}/sign-in`,
           usable: false,
         });

@@ -1,4 +1,5 @@
 import type { Deps, ProgramContext } from '../../context.ts';
+import { brandOf } from '../../core/branding.ts';
 import { maskedName, offerInWords, SESSION_DAYS } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
 import { rewardSettingsOf } from '../../core/rewards.ts';
@@ -50,6 +51,7 @@ export async function getCustomerPortalProgram(deps: Deps, publicId: string) {
     ctx,
     publicId: program.public_id,
     name: program.name,
+    brand: brandOf(program, program.programSettings),
     website: program.website,
     offer: offerInWords(rewardSettingsOf(program.programSettings)),
     programPage: portal.program_page_enabled !== false,

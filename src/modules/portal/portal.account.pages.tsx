@@ -170,7 +170,7 @@ export async function accountRoutes(app: FastifyInstance, mount: Mount) {
     handler: async (request, reply) => {
       const portal = await portalOf(request);
       const usable = await signInLinkUsable(portal, request.params.token);
-      return sendUseLinkPage(reply, { site: portal.name, newLink: `${portal.base}/sign-in-link`, usable });
+      return sendUseLinkPage(reply, { site: portal.brand, newLink: `${portal.base}/sign-in-link`, usable });
     },
   });
 
@@ -181,7 +181,7 @@ export async function accountRoutes(app: FastifyInstance, mount: Mount) {
       const token = await signInWithLink(portal, request.params.token);
       if (!token)
         return sendUseLinkPage(reply, {
-          site: portal.name,
+          site: portal.brand,
           newLink: `${portal.base}/sign-in-link`,
           usable: false,
         });

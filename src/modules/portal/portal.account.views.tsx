@@ -1,7 +1,7 @@
 import { Checkbox, CsrfField, Field, FieldsToCorrect, Honeypot, Notice } from '../../pages/forms.tsx';
 import { Layout } from '../../pages/layout.tsx';
 import type { SignUpErrors, SignUpForm } from './portal.accounts.service.ts';
-import type { PortalProgram, SignedInPartner } from './portal.service.ts';
+import type { Brand, PortalProgram, SignedInPartner } from './portal.service.ts';
 import { PortalNav } from './portal.shared.views.tsx';
 
 /** The pages before a partner is in: program page, sign-up, sign-in, e-mailed links, reset, pending. */
@@ -9,7 +9,7 @@ import { PortalNav } from './portal.shared.views.tsx';
 export function ProgramPage(props: { portal: PortalProgram }) {
   const { portal } = props;
   return (
-    <Layout title={`${portal.name} partner program`} site={portal.name}>
+    <Layout title={`${portal.name} partner program`} brand={portal.brand}>
       <div class="card">
         <h1>Become a partner of {portal.name}</h1>
         {portal.website ? (
@@ -47,7 +47,7 @@ export function SignUpPage(props: {
   const { portal } = props;
   const errors = props.errors ?? {};
   return (
-    <Layout title="Sign up" site={portal.name}>
+    <Layout title="Sign up" brand={portal.brand}>
       <div class="card">
         <h1>Join the {portal.name} partner program</h1>
         <p class="lead">{portal.terms}</p>
@@ -96,7 +96,15 @@ export function SignUpPage(props: {
           />
           <Checkbox
             name="terms"
-            label={`I accept the terms of the ${portal.name} partner program.`}
+            label={
+              portal.brand.termsUrl ? (
+                <>
+                  I accept the <a href={portal.brand.termsUrl}>terms of the {portal.name} partner program</a>.
+                </>
+              ) : (
+                `I accept the terms of the ${portal.name} partner program.`
+              )
+            }
             checked={props.values?.terms}
             error={errors.terms}
           />
@@ -119,7 +127,7 @@ export function SignInPage(props: {
 }) {
   const { portal } = props;
   return (
-    <Layout title="Sign in" site={portal.name}>
+    <Layout title="Sign in" brand={portal.brand}>
       <div class="card">
         <h1>Sign in to the {portal.name} partner portal</h1>
         {props.info ? (
@@ -169,7 +177,7 @@ export function AskLinkPage(props: {
   const { portal } = props;
   const title = props.purpose === 'sign_in' ? 'Sign in with a link' : 'Reset your password';
   return (
-    <Layout title={title} site={portal.name}>
+    <Layout title={title} brand={portal.brand}>
       <div class="card">
         <h1>{title}</h1>
         {props.sent ? (
@@ -197,11 +205,11 @@ export function AskLinkPage(props: {
  * A link from an e-mail is used by a button, not by opening it: mail scanners open links too.
  * Shared by the partner and the customer portal: `newLink` is where a fresh link is asked for.
  */
-export function UseLinkPage(props: { site: string; newLink: string; csrf: string; expired?: boolean }) {
+export function UseLinkPage(props: { site: Brand; newLink: string; csrf: string; expired?: boolean }) {
   return (
-    <Layout title="Sign in" site={props.site}>
+    <Layout title="Sign in" brand={props.site}>
       <div class="card">
-        <h1>Sign in to {props.site}</h1>
+        <h1>Sign in to {props.site.name}</h1>
         {props.expired ? (
           <>
             <Notice>
@@ -230,7 +238,7 @@ export function ResetPage(props: {
 }) {
   const { portal } = props;
   return (
-    <Layout title="Choose a new password" site={portal.name}>
+    <Layout title="Choose a new password" brand={portal.brand}>
       <div class="card">
         <h1>Choose a new password</h1>
         {props.expired ? (
@@ -266,7 +274,7 @@ export function PendingPage(props: { portal: PortalProgram; partner: SignedInPar
   return (
     <Layout
       title="Pending review"
-      site={portal.name}
+      brand={portal.brand}
       nav={<PortalNav portal={portal} csrf={props.csrf} current="dashboard" />}
     >
       <div class="card">

@@ -41,7 +41,7 @@ type DashboardProps = {
 
 const dashboardLayout = (portal: PortalProgram, csrf: string) => ({
   title: 'Dashboard',
-  site: portal.name,
+  brand: portal.brand,
   wide: true,
   copyScript: true,
   nav: <PortalNav portal={portal} csrf={csrf} current="dashboard" />,
@@ -282,7 +282,7 @@ export function SettingsPage(props: {
   return (
     <Layout
       title="Settings"
-      site={portal.name}
+      brand={portal.brand}
       nav={<PortalNav portal={portal} csrf={props.csrf} current="settings" />}
     >
       <h1>Settings</h1>

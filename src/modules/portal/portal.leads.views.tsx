@@ -117,7 +117,7 @@ export function LeadsPage(props: {
   return (
     <Layout
       title="Leads"
-      site={portal.name}
+      brand={portal.brand}
       nav={<PortalNav portal={portal} csrf={props.csrf} current="leads" />}
     >
       <h1>Leads</h1>

@@ -11,6 +11,7 @@ import {
   type PayoutForm,
 } from './portal.payout.service.ts';
 import {
+  type Brand,
   currentPartner,
   getHostPortalProgram,
   getPortalProgram,
@@ -137,7 +138,7 @@ export const signUpForm = (body: unknown): SignUpForm => ({
  */
 export const sendUseLinkPage = (
   reply: FastifyReply,
-  link: { site: string; newLink: string; usable: boolean },
+  link: { site: Brand; newLink: string; usable: boolean },
 ) =>
   sendPage(
     reply,

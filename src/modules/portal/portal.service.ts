@@ -1,4 +1,5 @@
 import type { Deps, ProgramContext } from '../../context.ts';
+import { brandOf } from '../../core/branding.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
 import { commissionTermsInWords, SESSION_DAYS } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
@@ -8,9 +9,9 @@ import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts
 import * as repository from './portal.repository.ts';
 import { digest, minutesFromNow, newSecret } from './portal.secrets.ts';
 
+export type { Brand } from '../../core/branding.ts';
 /** How the pages say amounts and waits, and the country choices of a lead form. */
 export { countryCodes } from '../../core/countries.ts';
-
 export type { LeadFormField } from '../../core/lead-form.ts';
 
 export { moneyInWords, SESSION_DAYS, waitInWords } from '../../core/portal.ts';
@@ -79,6 +80,7 @@ function toPortal(deps: Deps, program: PageProgram, mount: Mount) {
     base: mount === 'host' ? '' : `/p/${program.public_id}`,
     portalHost: program.portal_host,
     name: program.name,
+    brand: brandOf(program, settings),
     website: program.website,
     currency: String(settings.currency ?? 'USD'),
     cookieLifetimeDays: Number(settings.cookie_lifetime ?? 60),

@@ -51,9 +51,11 @@ describeEachDatabase('program endpoints', (server) => {
     assert.equal(res.body.data.program.type, 'Referral');
     assert.deepEqual(Object.keys(res.body.data.program.program_settings).sort(), [
       'attribution',
+      'brand_color',
       'currency',
       'fast_conversion_seconds',
       'fraud_rules',
+      'logo_url',
       'paid_ads_allowed',
       'referral_parameter',
       'referral_portal_enabled',
@@ -61,6 +63,7 @@ describeEachDatabase('program endpoints', (server) => {
       'referrer_reward',
       'rewards_notification_enabled',
       'same_address_limit',
+      'terms_url',
       'timezone',
       'welcome_email_enabled',
     ]);

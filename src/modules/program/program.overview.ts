@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { ProgramContext } from '../../context.ts';
+import { logoPath } from '../../core/branding.ts';
 import { AppError } from '../../core/errors.ts';
 import { formatAmount } from '../../core/money.ts';
 import { partnerPortalUrl } from '../../core/portal-url.ts';
@@ -99,6 +100,7 @@ export async function getProgramOverview(
     last_edited: dayOf(row.updated_at),
     program_settings: settings,
     portal_settings: typedSettings(type, row).portal,
+    uploaded_logo_url: row.logo_digest ? `${links.baseUrl}${logoPath(row.public_id, row.logo_digest)}` : null,
   });
   const figures = async (settings: Record<string, unknown>) => ({
     ...count(programMetrics.customers, 'total_customers'),

@@ -3,6 +3,7 @@ import { joinCounterParts } from '../../db/counter-parts.ts';
 import { pageInCreationOrder } from '../../db/creation-order.ts';
 import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB, ProgramsTable } from '../../db/tables.ts';
+import './program.tables.ts';
 
 const selectProgram = definePreparedQuery<Selectable<ProgramsTable>, { programId: number }>((db, param) =>
   db.selectFrom('programs').selectAll().where('id', '=', param('programId')),
@@ -185,4 +186,68 @@ export async function listProgramsOfType(
     .orderBy('id')
     .limit(limit)
     .execute();
+}
+
+/** Stores a program's logo (replacing any) and its digest on the program row, in one transaction. */
+export async function saveLogo(
+  db: Kysely<DB>,
+  programId: number,
+  logo: { digest: string; content_type: string; size: number; body: Buffer; updated_at: string },
+) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('program_logos')
+      .values({ program_id: programId, ...logo })
+      .onConflict((c) =>
+        c.column('program_id').doUpdateSet({
+          digest: logo.digest,
+          content_type: logo.content_type,
+          size: logo.size,
+          body: logo.body,
+          updated_at: logo.updated_at,
+        }),
+      )
+      .execute();
+    await trx
+      .updateTable('programs')
+      .set({ logo_digest: logo.digest, updated_at: logo.updated_at })
+      .where('id', '=', programId)
+      .execute();
+  });
+}
+
+/** Removes a program's logo; false when it had none. */
+export async function deleteLogo(db: Kysely<DB>, programId: number, at: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('program_logos')
+      .where('program_id', '=', programId)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) return false;
+    await trx
+      .updateTable('programs')
+      .set({ logo_digest: null, updated_at: at })
+      .where('id', '=', programId)
+      .execute();
+    return true;
+  });
+}
+
+/** A program's logo by the program's public id (its served URL), with the file. */
+export async function findLogoByPublicId(db: Kysely<DB>, publicId: string) {
+  return db
+    .selectFrom('program_logos')
+    .innerJoin('programs', 'programs.id', 'program_logos.program_id')
+    .select(['program_logos.digest', 'program_logos.content_type', 'program_logos.body'])
+    .where('programs.public_id', '=', publicId)
+    .executeTakeFirst();
+}
+
+/** The uploaded logo's description (no file), for `GET /v1/program`. */
+export async function findLogoInfo(db: Kysely<DB>, programId: number) {
+  return db
+    .selectFrom('program_logos')
+    .select(['digest', 'content_type', 'size', 'updated_at'])
+    .where('program_id', '=', programId)
+    .executeTakeFirst();
 }

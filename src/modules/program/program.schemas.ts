@@ -1,6 +1,7 @@
 import { type Static, type TNumber, type TObject, type TSchema, Type } from 'typebox';
 import type { ProgramType } from '../../core/program-types.ts';
 import { DateOnly, Success } from '../../http/schemas.ts';
+import { brandingSettingsSchema } from './program.branding.schemas.ts';
 import { fraudSettingsSchema } from './program.fraud.schemas.ts';
 
 /**
@@ -175,6 +176,7 @@ export const programSettingsByType = {
     ...payoutSettingsSchema,
     ...fraudSettingsSchema,
     timezone: TimeZoneSetting,
+    ...brandingSettingsSchema,
   }),
   referral: Type.Object({
     currency: Type.String({
@@ -193,12 +195,14 @@ export const programSettingsByType = {
     referred_reward: RewardSetting,
     ...fraudSettingsSchema,
     timezone: TimeZoneSetting,
+    ...brandingSettingsSchema,
   }),
   newsletter: Type.Object({
     leaderboard_enabled: Type.Boolean({
       description: 'The subscriber portal shows the top 10 referrers by first name (Vouch extension)',
     }),
     timezone: TimeZoneSetting,
+    ...brandingSettingsSchema,
   }),
 } satisfies Record<ProgramType, TObject>;
 
@@ -272,6 +276,10 @@ const overview = (type: ProgramType) =>
           last_edited: DateOnly,
           program_settings: programSettingsByType[type],
           portal_settings: portalSettingsByType[type],
+          uploaded_logo_url: Type.Union([Type.String(), Type.Null()], {
+            description:
+              'Where Vouch serves the logo uploaded with `PUT /v1/program/logo` (shown instead of `logo_url`), or null (a Vouch extension)',
+          }),
         }),
         ...counter('total_customers'),
         ...counter('total_referring_customers'),
@@ -314,3 +322,17 @@ export const KeyCheckResponse = Success(
     }),
   }),
 );
+
+export const LogoResponse = Success(
+  Type.Object({
+    url: Type.String({ description: 'Where Vouch serves the logo: its path changes with the file' }),
+    content_type: Type.Union([
+      Type.Literal('image/png'),
+      Type.Literal('image/jpeg'),
+      Type.Literal('image/svg+xml'),
+    ]),
+    size: Type.Integer({ description: 'Bytes as stored (an SVG after cleaning)' }),
+  }),
+);
+
+export const RemoveLogoResponse = Type.Object({ status: Type.Literal(1), message: Type.String() });

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Deps, ProgramContext } from '../../context.ts';
+import { brandingProblems } from '../../core/branding.ts';
 import { lacksDurationCount } from '../../core/commissions.ts';
-import { AppError, fieldError } from '../../core/errors.ts';
+import { AppError, fieldError, validationError } from '../../core/errors.ts';
 import { newKey } from '../../core/ids.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -94,6 +95,11 @@ export function readPageProgram(deps: Deps, by: { publicId: string } | { host: s
   });
 }
 
+/** Forgets the programs the pages reuse: a change is seen by the next page of this process. */
+export function forgetPagePrograms(database: Deps['database']) {
+  pageProgramCaches.get(database)?.clear();
+}
+
 function refuseCountlessDuration(commission: unknown) {
   if (lacksDurationCount(commission))
     throw fieldError('program_settings.commission.duration_value', 'required');
@@ -104,6 +110,8 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
     portal_host?: string | null;
   };
   refuseCountlessDuration(given.commission);
+  const branding = brandingProblems(given);
+  if (branding.length > 0) throw validationError(branding);
   // Newsletter programs have no currency setting.
   const currency = given && 'currency' in given ? given.currency : undefined;
   if (typeof given.timezone === 'string' && !isTimeZone(given.timezone))
@@ -141,7 +149,7 @@ export async function updateProgram(ctx: ProgramContext, body: UpdateProgramBody
       'refused',
       'The portal host is used by another program.',
     );
-  pageProgramCaches.get(ctx.database)?.clear();
+  forgetPagePrograms(ctx.database);
 }
 
 /** A PUT names the fraud rules it changes; the stored others stay. */

@@ -1,6 +1,10 @@
 /** What the public pages show and do (share page, portal): no API key, the program is named by its public id. */
 import { timingSafeEqual } from 'node:crypto';
 import type { Deps, ProgramContext } from '../../context.ts';
+import { brandOf } from '../../core/branding.ts';
+
+export type { Brand } from '../../core/branding.ts';
+
 import { AppError } from '../../core/errors.ts';
 import { firstNameOf, nextMilestone } from '../../core/milestones.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -45,7 +49,11 @@ export async function getSharePage(deps: Deps, programPublicId: string, code: st
   if (!found) return undefined;
   const sharer = await repository.findSubscriberBy(deps.database.db, found.program.id, 'code', code);
   if (!sharer) return undefined;
-  return { programName: found.program.name, sharerFirstName: firstNameOf(sharer.name, sharer.email) };
+  return {
+    programName: found.program.name,
+    brand: brandOf(found.program, found.program.programSettings),
+    sharerFirstName: firstNameOf(sharer.name, sharer.email),
+  };
 }
 
 export const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
@@ -188,8 +196,9 @@ export async function getPortalPage(
   const next = nextMilestone(count, milestones);
   // The list itself is the cached one (the same object for every reader while it is reused), so
   // the page can reuse what it rendered of it; the reader's place in it is this request's own.
+  const settings = programSettingsOf('newsletter', row.program_settings);
   const leaders =
-    programSettingsOf('newsletter', row.program_settings).leaderboard_enabled === false
+    settings.leaderboard_enabled === false
       ? undefined
       : await caches.leaders.get(programId, async () =>
           (await repository.listLeaders(db, programId, LEADERBOARD_SIZE)).map((leader) => ({
@@ -200,6 +209,10 @@ export async function getPortalPage(
         );
   return {
     programName: row.program_name,
+    brand: brandOf(
+      { name: row.program_name, public_id: programPublicId, logo_digest: row.program_logo_digest },
+      settings,
+    ),
     subscriber,
     milestones,
     next: next

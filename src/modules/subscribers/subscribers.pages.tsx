@@ -19,6 +19,7 @@ import {
   sendHtml,
   sendPage,
 } from '../../pages/plugin.tsx';
+import type { Brand } from './subscribers.pages.service.ts';
 import { getPortalPage, getSharePage, signUpFromSharePage } from './subscribers.pages.service.ts';
 import { CopyLink, portalDocument } from './subscribers.portal.views.tsx';
 
@@ -33,6 +34,7 @@ interface ShareParams {
 
 function SharePage(props: {
   programName: string;
+  brand: Brand;
   sharer: string;
   csrf: string;
   values?: { name: string; email: string; consent: boolean };
@@ -41,7 +43,7 @@ function SharePage(props: {
 }) {
   const errors = props.errors ?? {};
   return (
-    <Layout title={`Subscribe to ${props.programName}`} site={props.programName}>
+    <Layout title={`Subscribe to ${props.programName}`} brand={props.brand}>
       <div class="card">
         <h1>Subscribe to {props.programName}</h1>
         <p class="lead">
@@ -86,9 +88,9 @@ function SharePage(props: {
   );
 }
 
-function ThanksPage(props: { programName: string; name: string | null; shareLink: string }) {
+function ThanksPage(props: { programName: string; brand: Brand; name: string | null; shareLink: string }) {
   return (
-    <Layout title="You are subscribed" site={props.programName} copyScript>
+    <Layout title="You are subscribed" brand={props.brand} copyScript>
       <div class="card">
         <h1>You are subscribed{props.name ? `, ${props.name}` : ''}!</h1>
         <p class="success" role="status">
@@ -117,7 +119,12 @@ export const sharePages = definePages('/share', async (app: FastifyInstance) => 
       return sendPage(
         reply,
         200,
-        <SharePage programName={view.programName} sharer={view.sharerFirstName} csrf={csrf} />,
+        <SharePage
+          programName={view.programName}
+          brand={view.brand}
+          sharer={view.sharerFirstName}
+          csrf={csrf}
+        />,
       );
     },
   });
@@ -136,18 +143,28 @@ export const sharePages = definePages('/share', async (app: FastifyInstance) => 
       };
       // A bot filled the field people never see: it is thanked, and nothing is stored.
       if (formText(request.body, HONEYPOT) !== '')
-        return sendPage(reply, 200, <ThanksPage programName={view.programName} name={null} shareLink="" />);
+        return sendPage(
+          reply,
+          200,
+          <ThanksPage programName={view.programName} brand={view.brand} name={null} shareLink="" />,
+        );
       const outcome = await signUpFromSharePage(deps, program, code, values, linkBase(request));
       if (outcome.kind === 'not_found') throw pageNotFound();
       if (outcome.kind === 'subscribed')
         return sendPage(
           reply,
           200,
-          <ThanksPage programName={view.programName} name={outcome.name} shareLink={outcome.shareLink} />,
+          <ThanksPage
+            programName={view.programName}
+            brand={view.brand}
+            name={outcome.name}
+            shareLink={outcome.shareLink}
+          />,
         );
       const form = (
         <SharePage
           programName={view.programName}
+          brand={view.brand}
           sharer={view.sharerFirstName}
           csrf={reply.generateCsrf()}
           values={values}

@@ -1,6 +1,6 @@
 import { documentShell } from '../../pages/layout.tsx';
 import { escapeText, renderPart } from '../../pages/rendered.tsx';
-import type { getPortalPage, Leader, Milestone } from './subscribers.pages.service.ts';
+import type { Brand, getPortalPage, Leader, Milestone } from './subscribers.pages.service.ts';
 
 export type Portal = NonNullable<Awaited<ReturnType<typeof getPortalPage>>>;
 
@@ -177,11 +177,12 @@ export const portalTemplates = new Map<string, PortalTemplate>();
 
 export const PORTAL_TEMPLATES = 1_000;
 
-export function portalTemplate(programName: string): PortalTemplate {
-  let template = portalTemplates.get(programName);
+export function portalTemplate(brand: Brand): PortalTemplate {
+  const key = JSON.stringify(brand);
+  let template = portalTemplates.get(key);
   if (!template) {
-    const shell = documentShell({ title: 'Your referrals', site: programName, copyScript: true });
-    const frame = renderPart(<PortalFrame programName={programName} />);
+    const shell = documentShell({ title: 'Your referrals', brand, copyScript: true });
+    const frame = renderPart(<PortalFrame programName={brand.name} />);
     const at = (place: string) => frame.lastIndexOf(place);
     const after = (place: string) => at(place) + place.length;
     const piece = (from: number, to?: number) => Buffer.from(frame.slice(from, to));
@@ -196,7 +197,7 @@ export function portalTemplate(programName: string): PortalTemplate {
       last: Buffer.from(shell.after),
     };
     if (portalTemplates.size >= PORTAL_TEMPLATES) portalTemplates.clear();
-    portalTemplates.set(programName, template);
+    portalTemplates.set(key, template);
   }
   return template;
 }
@@ -275,7 +276,7 @@ export const NO_REWARDS = Buffer.from(renderPart(<UnlockedRewards unlocked={[]} 
  * now, unless none) and the program's cached parts — the same bytes as rendering it in one piece.
  */
 export function portalDocument(view: Portal): Buffer {
-  const { between, last } = portalTemplate(view.programName);
+  const { between, last } = portalTemplate(view.brand);
   const unlocked = view.subscriber.reward;
   return Buffer.concat([
     between[0],

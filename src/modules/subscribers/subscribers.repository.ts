@@ -203,6 +203,7 @@ const portalQuery = (db: Kysely<DB>) =>
       'programs.name as program_name',
       'programs.type as program_type',
       'programs.settings as program_settings',
+      'programs.logo_digest as program_logo_digest',
       'newsletter_rewards.id as reward_id',
       'newsletter_rewards.name as reward_name',
       'newsletter_rewards.description as reward_description',

@@ -194,6 +194,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/program/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the program's logo (PNG, JPEG or SVG, at most 512 KB)
+         * @description Stores the program's logo, replacing any: the body is the image itself, with its Content-Type `image/png`, `image/jpeg` or `image/svg+xml`, at most 512 KB (413 above). The type is checked against the content (422 `logo` otherwise); an SVG is cleaned of scripts, event attributes and outside references before it is stored. Pages and e-mails show it instead of `logo_url`. A Vouch extension.
+         */
+        put: operations["uploadProgramLogo"];
+        post?: never;
+        /**
+         * Remove the program's uploaded logo
+         * @description Removes the uploaded logo; pages and e-mails show `logo_url` again, if set. 404 when there is none. A Vouch extension.
+         */
+        delete: operations["removeProgramLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partners": {
         parameters: {
             query?: never;
@@ -2333,6 +2357,12 @@ export interface components {
                      * @example Europe/Berlin
                      */
                     timezone: string;
+                    /** @description The accent of the program's pages and e-mails (buttons, links), as `#rrggbb`; white text on it must reach 4.5:1 (WCAG AA), else 422. Null: Vouch's blue (a Vouch extension) */
+                    brand_color: string | null;
+                    /** @description An https URL of the program's logo for its pages and e-mails; an uploaded logo (`PUT /v1/program/logo`) is shown instead while there is one. Null: none (a Vouch extension) */
+                    logo_url: string | null;
+                    /** @description An https URL of the program's terms: the partner sign-up's terms checkbox links to it, and pages and e-mails show it. Null: none (a Vouch extension) */
+                    terms_url: string | null;
                 };
                 portal_settings: {
                     program_page_enabled: boolean;
@@ -2345,6 +2375,8 @@ export interface components {
                     signup_popup_enabled: boolean;
                     embeddable_form_enabled: boolean;
                 };
+                /** @description Where Vouch serves the logo uploaded with `PUT /v1/program/logo` (shown instead of `logo_url`), or null (a Vouch extension) */
+                uploaded_logo_url: string | null;
             };
             total_customers: number;
             total_customers_before: number;
@@ -3539,8 +3571,16 @@ export interface components {
                      * @example Europe/Berlin
                      */
                     timezone: string;
+                    /** @description The accent of the program's pages and e-mails (buttons, links), as `#rrggbb`; white text on it must reach 4.5:1 (WCAG AA), else 422. Null: Vouch's blue (a Vouch extension) */
+                    brand_color: string | null;
+                    /** @description An https URL of the program's logo for its pages and e-mails; an uploaded logo (`PUT /v1/program/logo`) is shown instead while there is one. Null: none (a Vouch extension) */
+                    logo_url: string | null;
+                    /** @description An https URL of the program's terms: the partner sign-up's terms checkbox links to it, and pages and e-mails show it. Null: none (a Vouch extension) */
+                    terms_url: string | null;
                 };
                 portal_settings: Record<string, never>;
+                /** @description Where Vouch serves the logo uploaded with `PUT /v1/program/logo` (shown instead of `logo_url`), or null (a Vouch extension) */
+                uploaded_logo_url: string | null;
             };
             total_customers: number;
             total_customers_before: number;
@@ -4206,6 +4246,12 @@ export interface components {
                      * @example Europe/Berlin
                      */
                     timezone: string;
+                    /** @description The accent of the program's pages and e-mails (buttons, links), as `#rrggbb`; white text on it must reach 4.5:1 (WCAG AA), else 422. Null: Vouch's blue (a Vouch extension) */
+                    brand_color: string | null;
+                    /** @description An https URL of the program's logo for its pages and e-mails; an uploaded logo (`PUT /v1/program/logo`) is shown instead while there is one. Null: none (a Vouch extension) */
+                    logo_url: string | null;
+                    /** @description An https URL of the program's terms: the partner sign-up's terms checkbox links to it, and pages and e-mails show it. Null: none (a Vouch extension) */
+                    terms_url: string | null;
                 };
                 portal_settings: {
                     registration_disabled: boolean;
@@ -4214,6 +4260,8 @@ export interface components {
                     embeddable_form_enabled: boolean;
                     popup_form_enabled: boolean;
                 };
+                /** @description Where Vouch serves the logo uploaded with `PUT /v1/program/logo` (shown instead of `logo_url`), or null (a Vouch extension) */
+                uploaded_logo_url: string | null;
             };
             total_customers: number;
             total_customers_before: number;
@@ -4739,6 +4787,12 @@ export interface components {
                  * @example Europe/Berlin
                  */
                 timezone?: string;
+                /** @description The accent of the program's pages and e-mails (buttons, links), as `#rrggbb`; white text on it must reach 4.5:1 (WCAG AA), else 422. Null: Vouch's blue (a Vouch extension) */
+                brand_color?: string | null;
+                /** @description An https URL of the program's logo for its pages and e-mails; an uploaded logo (`PUT /v1/program/logo`) is shown instead while there is one. Null: none (a Vouch extension) */
+                logo_url?: string | null;
+                /** @description An https URL of the program's terms: the partner sign-up's terms checkbox links to it, and pages and e-mails show it. Null: none (a Vouch extension) */
+                terms_url?: string | null;
             };
             portal_settings?: {
                 program_page_enabled?: boolean;
@@ -4829,6 +4883,12 @@ export interface components {
                  * @example Europe/Berlin
                  */
                 timezone?: string;
+                /** @description The accent of the program's pages and e-mails (buttons, links), as `#rrggbb`; white text on it must reach 4.5:1 (WCAG AA), else 422. Null: Vouch's blue (a Vouch extension) */
+                brand_color?: string | null;
+                /** @description An https URL of the program's logo for its pages and e-mails; an uploaded logo (`PUT /v1/program/logo`) is shown instead while there is one. Null: none (a Vouch extension) */
+                logo_url?: string | null;
+                /** @description An https URL of the program's terms: the partner sign-up's terms checkbox links to it, and pages and e-mails show it. Null: none (a Vouch extension) */
+                terms_url?: string | null;
             };
             portal_settings?: Record<string, never>;
         };
@@ -4989,6 +5049,12 @@ export interface components {
                  * @example Europe/Berlin
                  */
                 timezone?: string;
+                /** @description The accent of the program's pages and e-mails (buttons, links), as `#rrggbb`; white text on it must reach 4.5:1 (WCAG AA), else 422. Null: Vouch's blue (a Vouch extension) */
+                brand_color?: string | null;
+                /** @description An https URL of the program's logo for its pages and e-mails; an uploaded logo (`PUT /v1/program/logo`) is shown instead while there is one. Null: none (a Vouch extension) */
+                logo_url?: string | null;
+                /** @description An https URL of the program's terms: the partner sign-up's terms checkbox links to it, and pages and e-mails show it. Null: none (a Vouch extension) */
+                terms_url?: string | null;
             };
             portal_settings?: {
                 registration_disabled?: boolean;
@@ -5692,6 +5758,91 @@ export interface operations {
                         };
                         /** @enum {number} */
                         status: 1;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadProgramLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg> */
+                "image/png": string;
+                /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg> */
+                "image/jpeg": string;
+                /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/></svg> */
+                "image/svg+xml": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Where Vouch serves the logo: its path changes with the file */
+                            url: string;
+                            content_type: "image/png" | "image/jpeg" | "image/svg+xml";
+                            /** @description Bytes as stored (an SVG after cleaning) */
+                            size: number;
+                        };
+                        /** @enum {number} */
+                        status: 1;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeProgramLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        status: 1;
+                        message: string;
                     };
                 };
             };
