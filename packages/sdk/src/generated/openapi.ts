@@ -1987,7 +1987,7 @@ export interface paths {
         };
         /**
          * Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target
-         * @description Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie and redirects. A key the program does not know answers the HTML "Link not found" page.
+         * @description Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie (with the click id in `vouch_click`; a query string on the link is kept as the click's landing URL) and redirects. A key the program does not know answers the HTML "Link not found" page.
          */
         get: operations["followReferralLink"];
         put?: never;
@@ -2049,7 +2049,7 @@ export interface paths {
         put?: never;
         /**
          * Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store
-         * @description Reports a visit from the tracking script: counts the click as `/r/{key}` does and answers the cookie to store. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.
+         * @description Reports a visit from the tracking script: counts the click as `/r/{key}` does, keeps the landing `url` with it and answers the cookie to store and the click id. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.
          */
         post: operations["reportClick"];
         delete?: never;
@@ -2539,6 +2539,8 @@ export interface components {
         /** ClickAnswer */
         ClickAnswer: {
             key: string;
+            /** @description The id of this click, for the `vouch_click` cookie (your backend forwards it as `context.click_id`); null when the visit was not counted as a click (a bot, a prefetch) */
+            click_id: string | null;
             /** @description `vouch_partner` (affiliate) or `vouch_referral` (refer-a-friend) */
             cookie: string;
             /** @description Days: the program's `cookie_lifetime` */
@@ -4377,6 +4379,8 @@ export interface components {
             program: string;
             /** @description The key from `?aff=` / `?ref=` */
             key: string;
+            /** @description The page the visitor landed on (`location.href`), kept with the click for the fraud rules (`paid_ads`); an absolute http(s) URL */
+            url?: string;
         };
         /** Reward */
         Reward: {
@@ -10859,7 +10863,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "program": "Ab12Cd34Ef56",
-                 *       "key": "pat"
+                 *       "key": "pat",
+                 *       "url": "https://shop.example.com/?aff=pat"
                  *     }
                  */
                 "application/json": components["schemas"]["ReportClickBody"];
