@@ -59,8 +59,8 @@ describeEachDatabase(
       });
       assert.equal(followed.status, 302);
       const cookies = followed.headers.get('set-cookie') ?? '';
-      const clickId = /vouch_click=([A-Za-z0-9]+);/.exec(cookies)?.[1] ?? '';
-      assert.match(clickId, /^[A-Za-z0-9]{12}$/);
+      const clickId = /vouch_click=([A-Za-z0-9_-]+);/.exec(cookies)?.[1] ?? '';
+      assert.match(clickId, /^[A-Za-z0-9_-]{12}$/);
       await clickTrackerOf(server().deps).flush();
       const viaLink = await db
         .selectFrom('clicks')

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { executeTogether } from '../../db/together.ts';
 import type { ClicksTable } from './tracking.tables.ts';
 
 /** A link as the public tracking routes need it: its program, its owner's state, its targets. */
@@ -153,16 +154,25 @@ export async function pruneVisitors(db: Kysely<DB>, cutoff: string) {
 
 export type NewClick = Omit<ClicksTable, 'id'>;
 
-/** Rows per insert: well under either database's limit on bound parameters. */
-const CLICKS_PER_INSERT = 500;
+/** Rows per insert: one prepared statement per size, well under either database's parameter limit. */
+const CLICKS_PER_INSERT = 100;
 
-/** Stores a batch of reported clicks (their ids were answered already). */
+const clickRows = defineRowsInsert<NewClick>('clicks', [
+  'program_id',
+  'public_id',
+  'link_id',
+  'owner_kind',
+  'owner_id',
+  'landing_url',
+  'clicked_at',
+]);
+
+/** Stores a batch of reported clicks (their ids were answered already), as prepared inserts. */
 export async function insertClicks(db: Kysely<DB>, clicks: readonly NewClick[]) {
+  const statements = [];
   for (let i = 0; i < clicks.length; i += CLICKS_PER_INSERT)
-    await db
-      .insertInto('clicks')
-      .values(clicks.slice(i, i + CLICKS_PER_INSERT))
-      .execute();
+    statements.push(...clickRows(db, clicks.slice(i, i + CLICKS_PER_INSERT)));
+  await executeTogether(db, statements);
 }
 
 const selectClick = definePreparedQuery<

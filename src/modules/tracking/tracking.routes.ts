@@ -41,8 +41,9 @@ const clickRequest = (request: FastifyRequest, landingUrl?: string): ClickReques
   landingUrl,
 });
 
-/** `/r/…` as the visitor asked for it: its query string is the click's landing URL. */
-const ownUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}${request.url}`;
+/** `/r/…` as the visitor asked for it, when it has a query string: the click's landing URL. */
+const ownUrl = (request: FastifyRequest) =>
+  request.url.includes('?') ? `${request.protocol}://${request.host}${request.url}` : undefined;
 
 const sendNotFoundPage = (reply: FastifyReply) =>
   reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);

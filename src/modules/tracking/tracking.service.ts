@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
-import { newKey } from '../../core/ids.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import {
@@ -20,7 +19,7 @@ import {
 import type { DB } from '../../db/tables.ts';
 import type { TrackedLinkRow } from './tracking.repository.ts';
 import * as repository from './tracking.repository.ts';
-import { type ClickTracker, clickTrackerOf, type PendingClick } from './tracking.tracker.ts';
+import { type ClickTracker, nextClickId, type PendingClick } from './tracking.tracker.ts';
 
 export { CLICK_FLUSH_MS, type ClickTracker, clickTrackerOf, LINK_CACHE_MS } from './tracking.tracker.ts';
 
@@ -92,7 +91,7 @@ function queueClick(
   landingUrl: string | null,
 ): string | undefined {
   if (!isCountable(request.method, request.headers)) return undefined;
-  const clickId = newKey();
+  const clickId = nextClickId();
   tracker.add({
     programId: Number(row.program_id),
     linkId: Number(row.link_id),

@@ -50,6 +50,24 @@ export const CLICK_KEEP_DAYS = 90;
 export const LINK_CACHE_MS = 1000;
 const LINK_CACHE_SIZE = 10_000;
 
+/**
+ * A fresh click id: 12 characters of base64url over 72 random bits, cut from a pool of random
+ * bytes filled 512 ids at a time (a call into the system's generator per click costs the click
+ * path more than the rest of the id).
+ */
+export function nextClickId(): string {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(CLICK_ID_BYTES * 512);
+    poolAt = 0;
+  }
+  const id = pool.toString('base64url', poolAt, poolAt + CLICK_ID_BYTES);
+  poolAt += CLICK_ID_BYTES;
+  return id;
+}
+const CLICK_ID_BYTES = 9;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
 const trackers = new WeakMap<Deps, ClickTracker>();
 
 /** The one click tracker of an app: its routes count clicks with it; `flush()` writes them now. */
