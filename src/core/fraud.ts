@@ -203,3 +203,9 @@ export function decideSaleFraud(
 /** Whether a program runs any sale rule at all: when none, a sale reads no click. */
 export const runsSaleRules = (settings: FraudSettings): boolean =>
   saleFraudRules.some((rule) => settings.fraud_rules[rule] !== 'off');
+
+/** The decision without one rule's verdict (a caller that applies that rule its own way). */
+export function exceptRule(decision: FraudDecision, rule: FraudRule): FraudDecision {
+  const fired = decision.fired.filter((v) => v.rule !== rule);
+  return { blocked: fired.some((v) => v.action === 'block'), fired };
+}

@@ -13,8 +13,8 @@ import {
 } from './fraud.schemas.ts';
 import { getFraudFlag, listFraudFlags } from './fraud.service.ts';
 
-// Only affiliate signups are checked so far; refer-a-friend joins when its signups are.
-const policy = { auth: 'apiKey', programTypes: ['affiliate'] } as const;
+// Affiliate and refer-a-friend referrals are checked; newsletter subscribers are not yet.
+const policy = { auth: 'apiKey', programTypes: ['affiliate', 'referral'] } as const;
 const tags = ['Fraud'];
 
 /** `/v1/fraud/flags…`: the review queue of suspect referrals (issue 27; a Vouch extension). */

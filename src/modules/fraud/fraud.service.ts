@@ -125,6 +125,16 @@ export function saleFraudOf(
   return decideSaleFraud({ clickedAt: click.clickedAt, soldAt }, click.settings);
 }
 
+/**
+ * Whether a signup may fire a rule beyond self-referral (which needs its owner): it forwarded an
+ * address or a click, or its e-mail alone fires one. A signup for which this is false reads nothing.
+ */
+export function signupMayFire(email: string | null | undefined, context: RequestContext | undefined) {
+  if (context?.ip !== undefined || context?.click_id !== undefined) return true;
+  const everyRule = { ...defaultFraudSettings, fraud_rules: everyRuleFlags };
+  return decideFraud({ email }, everyRule).fired.length > 0;
+}
+
 const everyRuleFlags = {
   self_referral: 'flag',
   same_address: 'flag',

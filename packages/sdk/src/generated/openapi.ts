@@ -3016,6 +3016,15 @@ export interface components {
             };
             /** @description Refused: refer-a-friend customers have no partner */
             partner?: unknown;
+            /** @description The buyer's request as your backend saw it, for the fraud rules (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
         };
         /** CreateReferralCustomerNestedBody */
         CreateReferralCustomerNestedBody: {
@@ -4031,6 +4040,17 @@ export interface components {
             referral_link: string;
             referral_links: string[];
             referring_customer: components["schemas"]["ReferringCustomer"] | null;
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /** ReferralCustomerEntry */
         ReferralCustomerEntry: {
