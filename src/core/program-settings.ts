@@ -38,7 +38,7 @@ export const programSettingsDefaults = {
     ...defaultFraudSettings,
     timezone: 'UTC',
   },
-  newsletter: { leaderboard_enabled: true, timezone: 'UTC' },
+  newsletter: { leaderboard_enabled: true, referral_pending_days: 0, timezone: 'UTC' },
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export const portalSettingsDefaults = {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { VouchMigration } from './helpers.ts';
 import { withId } from './helpers.ts';
 
@@ -6,6 +7,7 @@ import { withId } from './helpers.ts';
  * or `/r/{key}` reports gets a public id (kept by the visitor's browser in the `vouch_click`
  * cookie), its link and owner, the landing URL it came with and its time. The owner's backend
  * forwards the id as `context.click_id`; one primary-key lookup answers it. Old clicks are pruned.
+ * Subscribers get the pending window of newsletter referrals.
  */
 export const clicks: VouchMigration = {
   async up(db, dialect) {
@@ -23,5 +25,17 @@ export const clicks: VouchMigration = {
       .addUniqueConstraint('clicks_public_id', ['program_id', 'public_id'])
       .execute();
     await db.schema.createIndex('clicks_by_time').on('clicks').column('clicked_at').execute();
+
+    // Newsletter `referral_pending_days`: a referred subscriber counts once its window ends, unless
+    // it unsubscribed inside it (lapsed: never counts).
+    await db.schema.alterTable('subscribers').addColumn('referral_pending_until', 'text').execute();
+    await db.schema.alterTable('subscribers').addColumn('referral_lapsed_at', 'text').execute();
+    // Few subscribers are ever pending: a partial index keeps the others from paying for it.
+    await db.schema
+      .createIndex('subscribers_referral_pending')
+      .on('subscribers')
+      .columns(['program_id', 'referral_pending_until'])
+      .where(sql.ref('referral_pending_until'), 'is not', null)
+      .execute();
   },
 };

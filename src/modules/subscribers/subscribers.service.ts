@@ -5,7 +5,7 @@ import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { referralCountDelta } from '../../core/milestones.ts';
+import { countsAsReferral, noWindow, openingWindow, windowedReferralChange } from '../../core/milestones.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -13,6 +13,7 @@ import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
 import { readProgram, recordProgramActivity } from '../program/program.service.ts';
+import { closeEndedWindows, pendingDaysOf, windowOf } from './subscribers.pending.ts';
 import * as repository from './subscribers.repository.ts';
 import type { CreateSubscriberBody, SubscriberChanges, UpdateSubscriberBody } from './subscribers.schemas.ts';
 import { moveReferrerCount, welcomeEmail } from './subscribers.unlocks.ts';
@@ -83,6 +84,10 @@ export async function createSubscriber(
         referrer = await findByRef(trx, programId, ref);
         if (!referrer) throw fieldError('referral', 'invalid');
       }
+      // A referral waits `referral_pending_days` before it counts (subscribers.pending.ts).
+      const window = referrer
+        ? openingWindow(await pendingDaysOf(trx, programId), ctx.clock.nowMicros())
+        : noWindow;
       const values = {
         program_id: programId,
         public_id: body.id ?? newKey(),
@@ -99,6 +104,8 @@ export async function createSubscriber(
         is_referred: referrer !== undefined,
         referrer_id: referrer ? Number(referrer.id) : null,
         request_digest: digest,
+        referral_pending_until: window.pendingUntil,
+        referral_lapsed_at: null,
         created_at: now,
         updated_at: now,
       };
@@ -125,8 +132,8 @@ export async function createSubscriber(
         [programMetrics.customers]: 1,
         [programMetrics.referredCustomers]: referrer ? 1 : 0,
       });
-      if (referrer) {
-        const delta = referralCountDelta(undefined, { status: row.status, approved: Boolean(row.approved) });
+      if (referrer && window.pendingUntil === null) {
+        const delta = countsAsReferral({ status: row.status, approved: Boolean(row.approved) }) ? 1 : 0;
         await moveReferrerCount(trx, ctx, base, Number(referrer.id), delta, now);
       }
       const subscriber = await serialize(trx, ctx, base, row);
@@ -143,6 +150,7 @@ export async function createSubscriber(
 }
 
 export async function getSubscriber(ctx: ProgramContext, segment: string, base: LinkBase) {
+  await closeEndedWindows(ctx, base);
   const db = ctx.database.db;
   const row = await findBySegment(db, ctx.program.id, segment);
   if (!row) throw subscriberNotFound();
@@ -163,6 +171,7 @@ export async function listSubscribers(
     if (isReferred === undefined)
       throw new AppError('not_found', 'Invalid refer_status: use referred or non_referred.');
   }
+  await closeEndedWindows(ctx, base);
   const db = ctx.database.db;
   const rows = await repository.listSubscribers(
     db,
@@ -179,6 +188,7 @@ export async function searchSubscribers(
   query: PageRequest & { id?: string; email?: string },
   base: LinkBase,
 ) {
+  await closeEndedWindows(ctx, base);
   const db = ctx.database.db;
   const rows = await repository.listSubscribers(
     db,
@@ -258,16 +268,22 @@ export async function updateSubscriber(
         values.marketing_consent = booleanOf(changes.marketing_consent, false);
       if (changes.approved !== undefined) values.approved = booleanOf(changes.approved, true);
       if (changes.status !== undefined) values.status = changes.status;
+      const before = { status: row.status, approved: Boolean(row.approved) };
+      const after = {
+        status: values.status ?? row.status,
+        approved: Boolean(values.approved ?? row.approved),
+      };
+      const change =
+        row.referrer_id === null ? undefined : windowedReferralChange(windowOf(row), before, after, now);
+      if (change) {
+        values.referral_pending_until = change.window.pendingUntil;
+        values.referral_lapsed_at = change.window.lapsedAt;
+      }
       const written = await repository.updateSubscriberUnlessTaken(trx, programId, Number(row.id), values);
       if ('taken' in written) throw fieldError(`${prefix}${written.taken}`, 'taken');
       const updated = written.updated;
-      if (row.referrer_id !== null) {
-        const delta = referralCountDelta(
-          { status: row.status, approved: Boolean(row.approved) },
-          { status: updated.status, approved: Boolean(updated.approved) },
-        );
-        await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), delta, now);
-      }
+      if (change && row.referrer_id !== null)
+        await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), change.delta, now);
       const subscriber = await serialize(trx, ctx, base, updated);
       await recordEvent(trx, programId, 'subscriber.updated', subscriber, now);
       return subscriber;
@@ -296,7 +312,8 @@ export async function deleteSubscriber(
     if (Number(row.referrals_count) > 0)
       await recordProgramActivity(trx, programId, now, { [programMetrics.referringCustomers]: -1 });
     if (row.referrer_id !== null) {
-      const delta = referralCountDelta({ status: row.status, approved: Boolean(row.approved) }, undefined);
+      const before = { status: row.status, approved: Boolean(row.approved) };
+      const { delta } = windowedReferralChange(windowOf(row), before, undefined, now);
       await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), delta, now);
     }
     await repository.deleteSubscriber(trx, programId, Number(row.id));

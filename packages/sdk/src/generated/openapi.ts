@@ -3545,6 +3545,8 @@ export interface components {
                 program_settings: {
                     /** @description The subscriber portal shows the top 10 referrers by first name (Vouch extension) */
                     leaderboard_enabled: boolean;
+                    /** @description Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension) */
+                    referral_pending_days: number;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -4848,6 +4850,8 @@ export interface components {
             program_settings?: {
                 /** @description The subscriber portal shows the top 10 referrers by first name (Vouch extension) */
                 leaderboard_enabled?: boolean;
+                /** @description Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension) */
+                referral_pending_days?: number;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
