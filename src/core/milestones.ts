@@ -94,6 +94,9 @@ export interface ReferralWindow {
 
 export const noWindow: ReferralWindow = { pendingUntil: null, lapsedAt: null };
 
+/** The window of a referral a fraud flag holds: it ends only when a person decides the flag. */
+export const heldWindow: ReferralWindow = { pendingUntil: '9999-12-31T23:59:59.999999Z', lapsedAt: null };
+
 /** The window a new referred subscriber starts with: none when the program has no pending days. */
 export function openingWindow(pendingDays: number, nowMicros: number): ReferralWindow {
   if (pendingDays <= 0) return noWindow;

@@ -38,7 +38,12 @@ export const programSettingsDefaults = {
     ...defaultFraudSettings,
     timezone: 'UTC',
   },
-  newsletter: { leaderboard_enabled: true, referral_pending_days: 0, timezone: 'UTC' },
+  newsletter: {
+    leaderboard_enabled: true,
+    referral_pending_days: 0,
+    ...defaultFraudSettings,
+    timezone: 'UTC',
+  },
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export const portalSettingsDefaults = {

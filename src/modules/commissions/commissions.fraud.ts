@@ -12,6 +12,7 @@ import { passCustomerHold } from '../customers/customers.service.ts';
 import type { ConfirmFraudFlagBody } from '../fraud/fraud.schemas.ts';
 import { lockFlagOrThrow, markFlagResolved, toFraudFlag } from '../fraud/fraud.service.ts';
 import { archivePartner } from '../partners/partners.service.ts';
+import { endReferralHold } from '../subscribers/subscribers.service.ts';
 import * as repository from './commissions.repository.ts';
 import { isCounted } from './commissions.review.ts';
 import { lockCommissions } from './commissions.settle.ts';
@@ -33,6 +34,9 @@ async function resolveFlag(ctx: ProgramContext, id: string, to: 'cleared' | 'con
     const { resolved, next } = await markFlagResolved(trx, ctx, row, to, now);
     if (row.subject_kind === 'customer')
       await passCustomerHold(trx, programId, Number(row.subject_id), row.public_id, next?.public_id ?? null);
+    // A referred subscriber stays held while another flag on it is open.
+    if (row.subject_kind === 'subscriber' && !next)
+      await endReferralHold(trx, ctx, Number(row.subject_id), to === 'cleared' || !deny);
     const then = deny
       ? { deny: true as const }
       : next

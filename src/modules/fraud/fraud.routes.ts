@@ -13,8 +13,8 @@ import {
 } from './fraud.schemas.ts';
 import { getFraudFlag, listFraudFlags } from './fraud.service.ts';
 
-// Affiliate and refer-a-friend referrals are checked; newsletter subscribers are not yet.
-const policy = { auth: 'apiKey', programTypes: ['affiliate', 'referral'] } as const;
+// Every program type's referrals are checked: partners', referring customers', subscribers'.
+const policy = { auth: 'apiKey', programTypes: ['affiliate', 'referral', 'newsletter'] } as const;
 const tags = ['Fraud'];
 
 /** `/v1/fraud/flags…`: the review queue of suspect referrals (issue 27; a Vouch extension). */

@@ -26,7 +26,7 @@ import { toFraudFlag } from './fraud.wire.ts';
 
 /** The owner of a referral: a partner (affiliate) or a referring customer (refer-a-friend). */
 export interface FraudOwner {
-  kind: 'partner' | 'customer';
+  kind: 'partner' | 'customer' | 'subscriber';
   id: number;
   /** Its public name: a partner's id, a referring customer's key. */
   ref: string;
@@ -152,7 +152,7 @@ export async function openFlags(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   decision: FraudDecision,
-  subject: { kind: 'customer' | 'transaction'; id: number; ref: string },
+  subject: { kind: 'customer' | 'transaction' | 'subscriber'; id: number; ref: string },
   owner: Omit<FraudOwner, 'email'>,
   firstId: string = newKey(),
 ): Promise<{ id: number; publicId: string }[]> {

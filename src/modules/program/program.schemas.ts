@@ -204,6 +204,7 @@ export const programSettingsByType = {
       description:
         'Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension)',
     }),
+    ...fraudSettingsSchema,
     timezone: TimeZoneSetting,
   }),
 } satisfies Record<ProgramType, TObject>;

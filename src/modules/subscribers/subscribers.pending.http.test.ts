@@ -105,3 +105,63 @@ describeEachDatabase(
   },
   { clock },
 );
+
+describeEachDatabase(
+  'fraud rules on newsletter referrals',
+  (server) => {
+    const flagged = async (p: TestProgram<'newsletter'>, referrer: string, email: string) => {
+      const res = await server().request('POST', '/v1/subscribers', {
+        token: p.token,
+        body: { email, referral: { id: referrer }, context: { ip: '203.0.113.5' } },
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.data.is_referred, true);
+      assert.deepEqual(res.body.data.fraud?.rules, [{ rule: 'disposable_email', action: 'flag' }]);
+      return { id: String(res.body.data.id), flag: String(res.body.data.fraud?.flags[0]) };
+    };
+
+    test('disposable_email flag: the referral counts for no one until cleared; confirmed, never', async () => {
+      const { p, referrer } = await program(server(), 0);
+      const first = await flagged(p, referrer, 'x1@mailinator.com');
+      clock.advance(30 * DAY);
+      assert.deepEqual(await referrerOf(server(), p, referrer), { count: 0, milestones: 0 });
+      const cleared = await server().request('POST', `/v1/fraud/flags/${first.flag}/clear`, {
+        token: p.token,
+      });
+      assert.equal(cleared.status, 200, cleared.text);
+      assert.deepEqual(await referrerOf(server(), p, referrer), { count: 1, milestones: 1 });
+      const second = await flagged(p, referrer, 'x2@mailinator.com');
+      const confirmed = await server().request('POST', `/v1/fraud/flags/${second.flag}/confirm`, {
+        token: p.token,
+        body: {},
+      });
+      assert.equal(confirmed.status, 200, confirmed.text);
+      clock.advance(DAY);
+      assert.equal((await referrerOf(server(), p, referrer)).count, 1);
+    });
+
+    test('disposable_email block: the subscriber is created without its referrer; bad context is a 422', async () => {
+      const { p, referrer } = await program(server(), 0);
+      const put = await server().request('PUT', '/v1/program', {
+        token: p.token,
+        body: { program_settings: { fraud_rules: { disposable_email: 'block' } } },
+      });
+      assert.equal(put.status, 200, put.text);
+      const res = await server().request('POST', '/v1/subscribers', {
+        token: p.token,
+        body: { email: 'y@yopmail.com', referral: { id: referrer } },
+      });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.data.is_referred, false);
+      assert.equal(res.body.data.fraud?.blocked, true);
+      assert.equal((await referrerOf(server(), p, referrer)).count, 0);
+      const bad = await server().request('POST', '/v1/subscribers', {
+        token: p.token,
+        body: { email: 'z@example.com', referral: { id: referrer }, context: { click_id: 'c'.repeat(256) } },
+      });
+      assert.equal(bad.status, 422, bad.text);
+      assert.deepEqual(Object.keys(bad.error.errors), ['context.click_id']);
+    });
+  },
+  { clock },
+);

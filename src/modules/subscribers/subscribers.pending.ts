@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { closeWindow, type ReferralWindow } from '../../core/milestones.ts';
+import { closeWindow, heldWindow, openingWindow, type ReferralWindow } from '../../core/milestones.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
@@ -41,5 +41,35 @@ export async function closeEndedWindows(ctx: ProgramContext, base: LinkBase): Pr
       const delta = closeWindow({ status: row.status, approved: Boolean(row.approved) });
       await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), delta, now);
     }
+  });
+}
+
+/**
+ * The end of a fraud flag's hold on a referred subscriber (`heldWindow`), in the review's
+ * transaction: released, its window ends when its pending days from signup do (at once when they
+ * have passed) and it counts then if still subscribed; confirmed, it never counts. A subscriber
+ * that unsubscribed while held had lapsed already.
+ */
+export async function endReferralHold(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  subscriberId: number,
+  release: boolean,
+): Promise<void> {
+  const programId = ctx.program.id;
+  const now = nowTimestamp(ctx.clock);
+  const row = await repository.findSubscriberById(trx, programId, subscriberId);
+  if (!row || row.referral_pending_until !== heldWindow.pendingUntil) return;
+  if (!release) {
+    await repository.updateSubscriber(trx, programId, subscriberId, {
+      referral_pending_until: null,
+      referral_lapsed_at: now,
+    });
+    return;
+  }
+  const days = await pendingDaysOf(trx, programId);
+  const ends = openingWindow(days, Date.parse(row.created_at) * 1000).pendingUntil ?? now;
+  await repository.updateSubscriber(trx, programId, subscriberId, {
+    referral_pending_until: ends > now ? ends : now,
   });
 }

@@ -3,15 +3,23 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
+import { exceptRule } from '../../core/fraud.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { countsAsReferral, noWindow, openingWindow, windowedReferralChange } from '../../core/milestones.ts';
+import {
+  countsAsReferral,
+  heldWindow,
+  noWindow,
+  openingWindow,
+  windowedReferralChange,
+} from '../../core/milestones.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { decideSignupFraud, fraudOutcomeOf, openFlags } from '../fraud/fraud.service.ts';
 import { readProgram, recordProgramActivity } from '../program/program.service.ts';
 import { closeEndedWindows, pendingDaysOf, windowOf } from './subscribers.pending.ts';
 import * as repository from './subscribers.repository.ts';
@@ -84,10 +92,28 @@ export async function createSubscriber(
         referrer = await findByRef(trx, programId, ref);
         if (!referrer) throw fieldError('referral', 'invalid');
       }
+      // The fraud rules (core/fraud.ts; self-referral is refused above): a block drops the
+      // referrer, a flag holds the referral until a person decides.
+      const owner = referrer && {
+        kind: 'subscriber' as const,
+        id: Number(referrer.id),
+        ref: referrer.public_id,
+        email: referrer.email,
+      };
+      const decision = owner
+        ? exceptRule(
+            await decideSignupFraud(trx, ctx, { email: body.email, owner, context: body.context, at: now }),
+            'self_referral',
+          )
+        : undefined;
+      if (decision?.blocked) referrer = undefined;
+      const held = referrer !== undefined && decision !== undefined && decision.fired.length > 0;
       // A referral waits `referral_pending_days` before it counts (subscribers.pending.ts).
-      const window = referrer
-        ? openingWindow(await pendingDaysOf(trx, programId), ctx.clock.nowMicros())
-        : noWindow;
+      const window = held
+        ? heldWindow
+        : referrer
+          ? openingWindow(await pendingDaysOf(trx, programId), ctx.clock.nowMicros())
+          : noWindow;
       const values = {
         program_id: programId,
         public_id: body.id ?? newKey(),
@@ -128,6 +154,16 @@ export async function createSubscriber(
       if ('replayed' in outcome)
         return { subscriber: await serialize(trx, ctx, base, outcome.replayed), created: false };
       const row = outcome.created;
+      const flags =
+        held && owner && decision
+          ? await openFlags(
+              trx,
+              ctx,
+              decision,
+              { kind: 'subscriber', id: Number(row.id), ref: row.public_id },
+              owner,
+            )
+          : [];
       await recordProgramActivity(trx, programId, now, {
         [programMetrics.customers]: 1,
         [programMetrics.referredCustomers]: referrer ? 1 : 0,
@@ -136,8 +172,10 @@ export async function createSubscriber(
         const delta = countsAsReferral({ status: row.status, approved: Boolean(row.approved) }) ? 1 : 0;
         await moveReferrerCount(trx, ctx, base, Number(referrer.id), delta, now);
       }
-      const subscriber = await serialize(trx, ctx, base, row);
-      await recordEvent(trx, programId, 'subscriber.created', subscriber, now);
+      const stored = await serialize(trx, ctx, base, row);
+      await recordEvent(trx, programId, 'subscriber.created', stored, now);
+      const fraud = decision && fraudOutcomeOf(decision, flags);
+      const subscriber = fraud === undefined ? stored : { ...stored, fraud };
       if (options.welcomeEmail) {
         const program = await readProgram(trx, programId);
         await queueEmail(trx, programId, welcomeEmail(program?.name ?? 'Newsletter', subscriber), now);
@@ -323,5 +361,6 @@ export async function deleteSubscriber(
 
 // The public pages' side (share page, portal) is subscribers.pages.service.ts.
 
+export { endReferralHold } from './subscribers.pending.ts';
 export { unlockForSubscribersPast } from './subscribers.unlocks.ts';
 export type { LinkBase, Subscriber } from './subscribers.wire.ts';

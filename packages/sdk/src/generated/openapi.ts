@@ -3134,6 +3134,15 @@ export interface components {
                 email?: string;
                 id?: string;
             };
+            /** @description The buyer's request as your backend saw it, for the fraud rules (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
         };
         /** CreatedApiKey */
         CreatedApiKey: {
@@ -3284,7 +3293,7 @@ export interface components {
             rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
             status: "open" | "cleared" | "confirmed";
             subject: {
-                /** @description `customer` (today; `transaction`, `commission`, `reward`, `subscriber` later) */
+                /** @description `customer`, `transaction` (a sale `fast_conversion` flagged) or `subscriber` */
                 type: string;
                 /** @description The subject's key */
                 id: string;
@@ -3547,6 +3556,25 @@ export interface components {
                     leaderboard_enabled: boolean;
                     /** @description Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension) */
                     referral_pending_days: number;
+                    /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                    fraud_rules: {
+                        /** @description Default `block` */
+                        self_referral?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        same_address?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        disposable_email?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        paid_ads?: "off" | "flag" | "block";
+                        /** @description Default `off` */
+                        fast_conversion?: "off" | "flag" | "block";
+                    };
+                    /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                    same_address_limit: number;
+                    /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                    fast_conversion_seconds: number;
+                    /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                    paid_ads_allowed: boolean;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -4535,6 +4563,17 @@ export interface components {
              */
             updated_at: string;
             deleted_at: string | null;
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /**
          * SubscriberListResponse
@@ -4852,6 +4891,25 @@ export interface components {
                 leaderboard_enabled?: boolean;
                 /** @description Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension) */
                 referral_pending_days?: number;
+                /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                fraud_rules?: {
+                    /** @description Default `block` */
+                    self_referral?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    same_address?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    disposable_email?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    paid_ads?: "off" | "flag" | "block";
+                    /** @description Default `off` */
+                    fast_conversion?: "off" | "flag" | "block";
+                };
+                /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                same_address_limit?: number;
+                /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                fast_conversion_seconds?: number;
+                /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                paid_ads_allowed?: boolean;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
