@@ -19,7 +19,7 @@ import {
 import type { DB } from '../../db/tables.ts';
 import type { TrackedLinkRow } from './tracking.repository.ts';
 import * as repository from './tracking.repository.ts';
-import { type ClickTracker, nextClickId, type PendingClick } from './tracking.tracker.ts';
+import type { ClickTracker, PendingClick } from './tracking.tracker.ts';
 
 export { CLICK_FLUSH_MS, type ClickTracker, clickTrackerOf, LINK_CACHE_MS } from './tracking.tracker.ts';
 
@@ -91,18 +91,15 @@ function queueClick(
   landingUrl: string | null,
 ): string | undefined {
   if (!isCountable(request.method, request.headers)) return undefined;
-  const clickId = nextClickId();
-  tracker.add({
+  return tracker.add({
     programId: Number(row.program_id),
     linkId: Number(row.link_id),
     owner: ownerOf(row),
     address: request.address,
     userAgent: userAgentOf(request),
     micros: deps.clock.nowMicros(),
-    clickId,
     landingUrl,
   });
-  return clickId;
 }
 
 function cookieFor(

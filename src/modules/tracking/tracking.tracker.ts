@@ -80,6 +80,8 @@ export function clickTrackerOf(deps: Deps): ClickTracker {
 /** Buffers counted clicks and writes them in batches; `close` writes what is left. */
 export class ClickTracker {
   #pending: PendingClick[] = [];
+  /** The id each visitor's click on a link got in the pending batch. */
+  #ids = new Map<string, string>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
   #salts = new Map<string, string | undefined>();
@@ -101,13 +103,21 @@ export class ClickTracker {
     return this.#lookups.get(key, load) as Promise<T>;
   }
 
-  add(click: PendingClick): void {
-    this.#pending.push(click);
+  /**
+   * Queues a click and answers its id. A visitor's repeat on the same link within the batch (a
+   * reload, `/r/…` then the script) is the same click: it gets the first one's id, and one row.
+   */
+  add(click: Omit<PendingClick, 'clickId'>): string {
+    const visit = `${click.programId}:${click.linkId}:${click.address}\u0000${click.userAgent}`;
+    let clickId = this.#ids.get(visit);
+    if (clickId === undefined) this.#ids.set(visit, (clickId = nextClickId()));
+    this.#pending.push({ ...click, clickId });
     if (this.#pending.length >= MAX_PENDING) void this.flush();
     else if (!this.#timer && !this.#closed) {
       this.#timer = setTimeout(() => void this.flush(), CLICK_FLUSH_MS);
       this.#timer.unref();
     }
+    return clickId;
   }
 
   /** Writes every pending click; resolves once they (and any earlier batch) are written. */
@@ -116,6 +126,7 @@ export class ClickTracker {
     this.#timer = undefined;
     const batch = this.#pending;
     this.#pending = [];
+    this.#ids.clear();
     this.#flushing = this.#flushing.then(() => (batch.length ? this.#write(batch) : undefined));
     return this.#flushing;
   }
@@ -151,18 +162,21 @@ export class ClickTracker {
         return true;
       });
       await database.inWriteTransaction(async (trx) => {
-        // Every reported click keeps its id, repeats too: each visitor was answered one.
+        // Every click id answered keeps its row (a repeat within the batch shares the first's).
+        const firstOfId = new Set<string>();
         await repository.insertClicks(
           trx,
-          batch.map((click) => ({
-            program_id: click.programId,
-            public_id: click.clickId,
-            link_id: click.linkId,
-            owner_kind: click.owner.kind,
-            owner_id: click.owner.id,
-            landing_url: click.landingUrl,
-            clicked_at: formatTimestamp(click.micros),
-          })),
+          batch
+            .filter((click) => !firstOfId.has(click.clickId) && firstOfId.add(click.clickId))
+            .map((click) => ({
+              program_id: click.programId,
+              public_id: click.clickId,
+              link_id: click.linkId,
+              owner_kind: click.owner.kind,
+              owner_id: click.owner.id,
+              landing_url: click.landingUrl,
+              clicked_at: formatTimestamp(click.micros),
+            })),
         );
         const byProgram = new Map<number, { day: string; at: string; entities: CounterDelta[] }[]>();
         for (const click of distinct) {
