@@ -45,7 +45,8 @@ try {
       method: 'POST',
       path: '/t/click',
       headers: { 'user-agent': BROWSER, 'content-type': 'text/plain' },
-      body: JSON.stringify({ program: publicId, key: 'bench' }),
+      // As the script sends it: the page's URL comes along (kept with the click, issue 27).
+      body: JSON.stringify({ program: publicId, key: 'bench', url: 'https://shop.example.com/?aff=bench' }),
       duration,
     }),
     bare: bareResult,

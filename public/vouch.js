@@ -6,7 +6,8 @@
  * vouch_referral cookie on this site's own domain (for the program's cookie lifetime, first or last
  * click as the program says), exposes it as window.Vouch.referral (also window.vouch.referral) and
  * fills every input named vouch_referral, so a sign-up form hands the key to the company's backend
- * without code. Stripe Checkout links on the page (Payment Links, buy.stripe.com) get it as
+ * without code. The click's id goes to the vouch_click cookie (window.Vouch.click, inputs named
+ * vouch_click): the backend forwards it as context.click_id for the fraud rules. Stripe Checkout links on the page (Payment Links, buy.stripe.com) get it as
  * ?client_reference_id=KEY, and Stripe's pricing table and buy button as client-reference-id, so
  * the checkout.session.completed event Vouch receives carries it.
  * No dependencies, no build step.
@@ -18,6 +19,7 @@
   const program = script.getAttribute('data-program') || '';
   const params = (script.getAttribute('data-param') || 'aff,ref').split(',').map((p) => p.trim());
   const cookies = ['vouch_partner', 'vouch_referral'];
+  const clickCookie = 'vouch_click';
 
   const readCookie = (name) => {
     for (const part of document.cookie ? document.cookie.split('; ') : []) {
@@ -60,6 +62,10 @@
     vouch.referral = key;
     if (!key) return;
     for (const input of document.querySelectorAll('input[name="vouch_referral"]')) input.value = key;
+    vouch.click = readCookie(clickCookie) || null;
+    if (vouch.click) {
+      for (const input of document.querySelectorAll('input[name="vouch_click"]')) input.value = vouch.click;
+    }
     if (!referenceable.test(key)) return;
     for (const link of document.querySelectorAll('a[href]')) {
       if (!stripeCheckout.test(link.href)) continue;
@@ -73,6 +79,7 @@
   };
 
   vouch.referral = stored();
+  vouch.click = readCookie(clickCookie) || null;
   vouch.program = program;
   vouch.fill = fill;
 
@@ -86,6 +93,9 @@
 
   let reported = Promise.resolve();
   if (key && program && key.length <= 255) {
+    // The landing URL lets Vouch see ad click ids (gclid, fbclid…) for the paid_ads rule.
+    const url =
+      /^https?:$/.test(location.protocol) && location.href.length <= 2048 ? location.href : undefined;
     // text/plain keeps this a simple request: no CORS preflight before the click is counted.
     reported = fetch(`${origin}/t/click`, {
       method: 'POST',
@@ -93,7 +103,7 @@
       credentials: 'omit',
       keepalive: true,
       headers: { 'Content-Type': 'text/plain' },
-      body: JSON.stringify({ program, key }),
+      body: JSON.stringify({ program, key, url }),
     })
       .then((response) => (response.ok ? response.json() : null))
       .then((answer) => {
@@ -101,6 +111,7 @@
         if (!data?.cookie) return;
         if (data.attribution === 'first_click' && readCookie(data.cookie)) return;
         writeCookie(data.cookie, data.key, data.cookie_lifetime);
+        if (data.click_id) writeCookie(clickCookie, data.click_id, data.cookie_lifetime);
       })
       .catch(() => undefined);
   }

@@ -30,6 +30,11 @@ export interface AffiliateSaleHistory {
   /** The buyer's partner; null when it has none. */
   partner: { id: number; archived: boolean; parentId: number | null } | null;
   programCurrency: string;
+  /**
+   * The sale's own fraud rules (core/fraud.ts `decideSaleFraud`): `blocked` earns nothing,
+   * `heldBy` holds its commissions like a flag on the buyer does (the buyer's flag first).
+   */
+  fraud?: { heldBy: string | null; blocked: boolean };
 }
 
 /** A stored affiliate sale and its rewards, as far as figures are concerned. */
@@ -81,7 +86,7 @@ export function decideAffiliateSale(
   const currency = sale.currency ?? history.programCurrency.toUpperCase();
   const partner = history.partner;
   // An archived partner's links no longer attribute: its customers' sales earn nothing.
-  const attributed = partner && !partner.archived ? partner : undefined;
+  const attributed = partner && !partner.archived && history.fraud?.blocked !== true ? partner : undefined;
   const commissions = attributed
     ? computeCommissions(settings, {
         amountMicros: sale.amountMicros,
@@ -112,7 +117,7 @@ export function decideAffiliateSale(
       commissionValue: String(commission.value),
       availableAt: history.buyer.selfReferral === true ? null : commission.availableAt,
     };
-    return held(decided, history.buyer.heldBy ?? null, sale.at);
+    return held(decided, history.buyer.heldBy ?? history.fraud?.heldBy ?? null, sale.at);
   });
   const facts: AffiliateSaleFacts = {
     customerId: history.buyer.id,

@@ -4,11 +4,13 @@ import {
   adParametersIn,
   checkRule,
   decideFraud,
+  decideSaleFraud,
   defaultFraudSettings,
   type FraudAction,
   type FraudFacts,
   type FraudRule,
   type FraudSettings,
+  runsSaleRules,
 } from './fraud.ts';
 import { isDisposableDomain } from './fraud-disposable.ts';
 
@@ -189,4 +191,22 @@ test('the defaults: self-referral blocks as before, a program sending no context
     decideFraud({ email: 'x@example.com', ownerEmail: 'amy@gmail.com' }, defaultFraudSettings).fired,
     [],
   );
+});
+
+test('a sale runs fast_conversion only, over its click', () => {
+  const clicked = { clickedAt: '2026-01-01T10:00:00.000000Z', landingUrl: 'https://s.example/?gclid=1' };
+  const every = all('flag', { paid_ads_allowed: false, fast_conversion_seconds: 30 });
+  const quick = decideSaleFraud({ ...clicked, soldAt: '2026-01-01T10:00:05.000000Z' }, every);
+  assert.deepEqual(
+    quick.fired.map((v) => v.rule),
+    ['fast_conversion'],
+  );
+  assert.equal(quick.blocked, false);
+  const slow = decideSaleFraud({ ...clicked, soldAt: '2026-01-01T10:00:30.000000Z' }, every);
+  assert.deepEqual(slow.fired, []);
+  const blocked = decideSaleFraud({ ...clicked, soldAt: '2026-01-01T10:00:01.000000Z' }, all('block'));
+  assert.equal(blocked.blocked, true);
+  assert.deepEqual(decideSaleFraud({ soldAt: '2026-01-01T10:00:01.000000Z' }, every).fired, []);
+  assert.equal(runsSaleRules(defaultFraudSettings), false);
+  assert.equal(runsSaleRules(every), true);
 });

@@ -182,3 +182,30 @@ export function adParametersIn(url: string): string[] {
   }
   return adClickParameters.filter((name) => params.has(name));
 }
+
+/** The rules a sale runs on its own (the others judge the signup): only `fast_conversion`. */
+export const saleFraudRules: readonly FraudRule[] = ['fast_conversion'];
+
+/**
+ * The rules of a sale over the click it names (`context.click_id`): its time against the sale's.
+ * A rule the program set on a signup only is not run here; neither is one without its click.
+ */
+export function decideSaleFraud(
+  facts: Pick<FraudFacts, 'clickedAt' | 'soldAt' | 'landingUrl'>,
+  settings: FraudSettings,
+): FraudDecision {
+  const fired = saleFraudRules
+    .map((rule) => checkRule(rule, facts, settings))
+    .filter((v) => v.action !== 'off');
+  return { blocked: fired.some((v) => v.action === 'block'), fired };
+}
+
+/** Whether a program runs any sale rule at all: when none, a sale reads no click. */
+export const runsSaleRules = (settings: FraudSettings): boolean =>
+  saleFraudRules.some((rule) => settings.fraud_rules[rule] !== 'off');
+
+/** The decision without one rule's verdict (a caller that applies that rule its own way). */
+export function exceptRule(decision: FraudDecision, rule: FraudRule): FraudDecision {
+  const fired = decision.fired.filter((v) => v.rule !== rule);
+  return { blocked: fired.some((v) => v.action === 'block'), fired };
+}

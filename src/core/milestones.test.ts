@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  closeWindow,
   countsAsReferral,
   firstNameOf,
   milestonesToUnlock,
   nextMilestone,
+  noWindow,
+  openingWindow,
   referralCountDelta,
+  windowedReferralChange,
 } from './milestones.ts';
 
 const m = (id: number, subscriberCount: number) => ({ id, subscriberCount });
@@ -79,4 +83,59 @@ test('firstNameOf shows a first name, never a whole e-mail', () => {
   assert.equal(firstNameOf('  Grace  ', 'g@example.com'), 'Grace');
   assert.equal(firstNameOf(null, 'zoe@example.com'), 'Z.');
   assert.equal(firstNameOf('', 'zoe@example.com'), 'Z.');
+});
+
+test('referral_pending_days: pending counts for no one, an unsubscribe inside the window never counts', () => {
+  const active = { status: 'active', approved: true };
+  const gone = { status: 'suspended', approved: true };
+  const now = Date.parse('2026-01-01T00:00:00Z') * 1000;
+  assert.deepEqual(openingWindow(0, now), noWindow);
+  const window = openingWindow(7, now);
+  assert.equal(window.pendingUntil, '2026-01-08T00:00:00.000000Z');
+  const inside = '2026-01-03T00:00:00.000000Z';
+  const after = '2026-01-09T00:00:00.000000Z';
+  const cases: [
+    string,
+    ReturnType<typeof windowedReferralChange>,
+    ReturnType<typeof windowedReferralChange>,
+  ][] = [
+    [
+      'a rename inside the window',
+      windowedReferralChange(window, active, active, inside),
+      { delta: 0, window },
+    ],
+    [
+      'an unsubscribe inside the window lapses',
+      windowedReferralChange(window, active, gone, inside),
+      { delta: 0, window: { pendingUntil: null, lapsedAt: inside } },
+    ],
+    [
+      'a lapsed one never counts again',
+      windowedReferralChange({ pendingUntil: null, lapsedAt: inside }, gone, active, after),
+      { delta: 0, window: { pendingUntil: null, lapsedAt: inside } },
+    ],
+    [
+      'an ended window closes with the change',
+      windowedReferralChange(window, active, active, after),
+      { delta: 1, window: noWindow },
+    ],
+    [
+      'an unsubscribe after the window',
+      windowedReferralChange(window, active, gone, after),
+      { delta: 0, window: noWindow },
+    ],
+    [
+      'no window: as before',
+      windowedReferralChange(noWindow, active, gone, inside),
+      { delta: -1, window: noWindow },
+    ],
+    [
+      'deleted inside the window',
+      windowedReferralChange(window, active, undefined, inside),
+      { delta: 0, window: { pendingUntil: null, lapsedAt: inside } },
+    ],
+  ];
+  for (const [name, actual, expected] of cases) assert.deepEqual(actual, expected, name);
+  assert.equal(closeWindow(active), 1);
+  assert.equal(closeWindow(gone), 0);
 });

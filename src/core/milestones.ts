@@ -1,3 +1,5 @@
+import { formatTimestamp } from './time.ts';
+
 /**
  * Newsletter referral rules, decided without I/O: which referred subscribers count towards their
  * referrer's `referrals_count`, how a change of one subscriber moves that count, and which
@@ -76,4 +78,55 @@ export function firstNameOf(name: string | null, email: string): string {
   const first = name?.trim().split(/\s+/)[0];
   if (first) return first;
   return `${email.charAt(0).toUpperCase()}.`;
+}
+
+/** Bounds of `referral_pending_days` (newsletter programs; issue 27). */
+export const referralPendingDaysRange = { minimum: 0, maximum: 365 } as const;
+
+/**
+ * A referred subscriber's pending window (`referral_pending_days`): until `pendingUntil` it counts
+ * for no one; one that unsubscribes (stops counting) inside the window is `lapsed` and never counts.
+ */
+export interface ReferralWindow {
+  pendingUntil: string | null;
+  lapsedAt: string | null;
+}
+
+export const noWindow: ReferralWindow = { pendingUntil: null, lapsedAt: null };
+
+/** The window of a referral a fraud flag holds: it ends only when a person decides the flag. */
+export const heldWindow: ReferralWindow = { pendingUntil: '9999-12-31T23:59:59.999999Z', lapsedAt: null };
+
+/** The window a new referred subscriber starts with: none when the program has no pending days. */
+export function openingWindow(pendingDays: number, nowMicros: number): ReferralWindow {
+  if (pendingDays <= 0) return noWindow;
+  return { pendingUntil: formatTimestamp(nowMicros + pendingDays * 86_400_000_000), lapsedAt: null };
+}
+
+type Counting = { status: string; approved: boolean };
+
+/**
+ * How a change of a referred subscriber moves its referrer's count, with its window: a lapsed one
+ * never moves it; inside the window nothing moves, and stopping to count lapses it; a window that
+ * has ended (not yet closed by `closeWindow`) closes with the change, counting what `after` counts.
+ * `at` is the change's time (stored timestamps compare as text).
+ */
+export function windowedReferralChange(
+  window: ReferralWindow,
+  before: Counting,
+  after: Counting | undefined,
+  at: string,
+): { delta: -1 | 0 | 1; window: ReferralWindow } {
+  if (window.lapsedAt !== null) return { delta: 0, window };
+  if (window.pendingUntil === null) return { delta: referralCountDelta(before, after), window };
+  if (at < window.pendingUntil) {
+    const unsubscribed = countsAsReferral(before) && (after === undefined || !countsAsReferral(after));
+    return { delta: 0, window: unsubscribed ? { pendingUntil: null, lapsedAt: at } : window };
+  }
+  return { delta: after !== undefined && countsAsReferral(after) ? 1 : 0, window: noWindow };
+}
+
+/** A window that has ended: the subscriber counts from now on when it still counts. */
+export function closeWindow(subscriber: Counting): -1 | 0 | 1 {
+  return countsAsReferral(subscriber) ? 1 : 0;
 }

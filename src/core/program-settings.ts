@@ -41,7 +41,13 @@ export const programSettingsDefaults = {
     timezone: 'UTC',
     ...defaultBrandingSettings,
   },
-  newsletter: { leaderboard_enabled: true, timezone: 'UTC', ...defaultBrandingSettings },
+  newsletter: {
+    leaderboard_enabled: true,
+    referral_pending_days: 0,
+    ...defaultFraudSettings,
+    timezone: 'UTC',
+    ...defaultBrandingSettings,
+  },
 } as const satisfies Record<ProgramType, Record<string, unknown>>;
 
 export const portalSettingsDefaults = {

@@ -45,6 +45,11 @@ export interface ReferralSaleHistory {
     rewardsBefore: Record<RewardRole, number>;
     /** Signed up with its referrer's own e-mail (core/self-referral.ts): rewards are rejected. */
     selfReferral?: boolean;
+    /**
+     * An open fraud flag on the buyer (core/fraud.ts): its rewards stay pending (`review_period`,
+     * in no balance) until a person clears or confirms the flag.
+     */
+    heldBy?: string | null;
   };
   /** The currency of a purchase sent without one (the program's `currency`), as affiliate sales. */
   programCurrency: string;
@@ -119,18 +124,24 @@ export function decideReferralSale(
     previousPurchases: buyer.purchasesBefore,
     previousRewards: buyer.rewardsBefore,
   });
-  const rewards: RewardDecision[] = drafts.map((draft) => ({
-    partnerId: null,
-    customerId: draft.role === 'referrer' ? buyer.referrerId : buyer.id,
-    role: draft.role,
-    status: guardedStatus(draft.status, buyer.selfReferral === true),
-    amountMicros: BigInt(draft.amount),
-    units: draft.amountUnits,
-    isCurrency: draft.isCurrency,
-    commissionType: draft.commissionType,
-    commissionValue: String(draft.commissionValue),
-    availableAt: null,
-  }));
+  const heldBy = buyer.heldBy ?? null;
+  const rewards: RewardDecision[] = drafts.map((draft) => {
+    const status = guardedStatus(draft.status, buyer.selfReferral === true);
+    const held = heldBy !== null && status === 'ok';
+    return {
+      partnerId: null,
+      customerId: draft.role === 'referrer' ? buyer.referrerId : buyer.id,
+      role: draft.role,
+      status: held ? 'review_period' : status,
+      amountMicros: BigInt(draft.amount),
+      units: draft.amountUnits,
+      isCurrency: draft.isCurrency,
+      commissionType: draft.commissionType,
+      commissionValue: String(draft.commissionValue),
+      availableAt: null,
+      ...(held ? { fraudFlag: heldBy, heldAvailableAt: null } : {}),
+    };
+  });
   return {
     customerId: buyer.id,
     partnerId: null,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  clickLandingUrl,
   isBot,
   isCountable,
   isPlausibleLinkKey,
@@ -90,4 +91,18 @@ test('visitors are hashed under the day salt; the day before is checked too', ()
   assert.notEqual(a, visitorHash('salt-2', '203.0.113.7', CHROME));
   assert.notEqual(a, visitorHash('salt-1', '203.0.113.8', CHROME));
   assert.ok(!a.includes('203.0.113.7'));
+});
+
+test('a click keeps an absolute http(s) landing URL, without its fragment', () => {
+  const cases: [string, string | undefined][] = [
+    ['https://shop.example.com/?aff=pat&gclid=abc#top', 'https://shop.example.com/?aff=pat&gclid=abc'],
+    ['http://shop.example.com/landing', 'http://shop.example.com/landing'],
+    ['HTTPS://Shop.Example.com/a?b=1', 'https://shop.example.com/a?b=1'],
+    ['/relative?gclid=1', undefined],
+    ['javascript:alert(1)', undefined],
+    ['file:///home/page.html', undefined],
+    ['not a url', undefined],
+    [`https://shop.example.com/?q=${'x'.repeat(2048)}`, undefined],
+  ];
+  for (const [raw, expected] of cases) assert.equal(clickLandingUrl(raw), expected, raw);
 });

@@ -121,3 +121,26 @@ export function visitorHash(salt: string, address: string, userAgent: string): s
 
 /** A click is counted again once 24 hours have passed since the one that was counted. */
 export const COUNT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The cookie that keeps a click's id on the visitor's browser (issue 27). */
+export const CLICK_COOKIE = 'vouch_click';
+
+/** Longest landing URL a click keeps. */
+export const MAX_LANDING_URL_LENGTH = 2048;
+
+/**
+ * The landing URL a click keeps: an absolute http(s) URL without its fragment (never sent to a
+ * server, so never a rule's business); undefined when `raw` is not one.
+ */
+export function clickLandingUrl(raw: string): string | undefined {
+  if (raw.length > MAX_LANDING_URL_LENGTH) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.hash = '';
+  return url.toString();
+}

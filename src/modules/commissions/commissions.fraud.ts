@@ -3,6 +3,7 @@ import type { ProgramContext } from '../../context.ts';
 import { commissionMoveFigures } from '../../core/commission-status.ts';
 import { fieldError } from '../../core/errors.ts';
 import { microsFrom } from '../../core/money.ts';
+import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
@@ -11,6 +12,7 @@ import { passCustomerHold } from '../customers/customers.service.ts';
 import type { ConfirmFraudFlagBody } from '../fraud/fraud.schemas.ts';
 import { lockFlagOrThrow, markFlagResolved, toFraudFlag } from '../fraud/fraud.service.ts';
 import { archivePartner } from '../partners/partners.service.ts';
+import { endReferralHold } from '../subscribers/subscribers.service.ts';
 import * as repository from './commissions.repository.ts';
 import { isCounted } from './commissions.review.ts';
 import { lockCommissions } from './commissions.settle.ts';
@@ -32,6 +34,9 @@ async function resolveFlag(ctx: ProgramContext, id: string, to: 'cleared' | 'con
     const { resolved, next } = await markFlagResolved(trx, ctx, row, to, now);
     if (row.subject_kind === 'customer')
       await passCustomerHold(trx, programId, Number(row.subject_id), row.public_id, next?.public_id ?? null);
+    // A referred subscriber stays held while another flag on it is open.
+    if (row.subject_kind === 'subscriber' && !next)
+      await endReferralHold(trx, ctx, Number(row.subject_id), to === 'cleared' || !deny);
     const then = deny
       ? { deny: true as const }
       : next
@@ -74,6 +79,7 @@ async function endCommissionHold(
     await repository.passHold(trx, programId, flag, then.passTo);
     return 0;
   }
+  if (ctx.program.type === 'referral') return endRewardHold(trx, programId, flag, 'release' in then, now);
   if ('release' in then) {
     await repository.releaseHold(trx, programId, flag, now);
     return 0;
@@ -115,5 +121,47 @@ async function endCommissionHold(
   const denied = await repository.findCommissionsByIds(trx, programId, ids);
   for (const commission of await serializeCommissions(trx, ctx, denied))
     await recordEvent(trx, programId, 'commission.denied', commission, now);
+  return ids.length;
+}
+
+/**
+ * The end of a refer-a-friend reward's hold: released, it becomes `ok` and enters its owner's
+ * balance (the figure its sale left out); confirmed, it is voided and was never in a balance.
+ */
+async function endRewardHold(
+  trx: Kysely<DB>,
+  programId: number,
+  flag: string,
+  release: boolean,
+  now: string,
+): Promise<number> {
+  const held = await repository.findHeldCommissions(trx, programId, flag);
+  if (held.length === 0) return 0;
+  const ids = held.map((row) => Number(row.id));
+  await lockCommissions(trx, programId, ids);
+  const status = release ? 'ok' : 'voided';
+  await repository.setRewardsStatus(trx, programId, ids, {
+    status,
+    fraud_flag: null,
+    held_available_at: null,
+    updated_at: now,
+  });
+  if (release)
+    await addCounterDeltas(
+      trx,
+      programId,
+      held.flatMap((row) =>
+        row.customer_id === null
+          ? []
+          : [
+              {
+                kind: 'customer' as const,
+                id: Number(row.customer_id),
+                metric: balanceMetric(Boolean(row.is_currency), row.amount_units),
+                value: microsFrom(row.amount),
+              },
+            ],
+      ),
+    );
   return ids.length;
 }

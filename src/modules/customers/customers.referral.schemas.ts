@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Email, NullableString, Timestamp } from '../../http/schemas.ts';
+import { FraudOutcome, RequestContext } from '../fraud/fraud.schemas.ts';
 
 /** Wire shapes of customers in refer-a-friend programs (spec "Customer (refer-a-friend program)"). */
 
@@ -49,6 +50,7 @@ export const CreateReferralCustomerBody = Type.Object(
           Type.Object({ id: Type.String({ maxLength: 255 }), key: Type.String({ maxLength: 255 }) }),
         ),
         partner: ProhibitedPartner,
+        context: RequestContext,
       }),
     ).properties,
   },
@@ -110,7 +112,11 @@ const recordFields = {
 export const ReferringCustomer = Type.Object(recordFields, { title: 'ReferringCustomer' });
 
 export const ReferralCustomer = Type.Object(
-  { ...recordFields, referring_customer: Type.Union([ReferringCustomer, Type.Null()]) },
+  {
+    ...recordFields,
+    referring_customer: Type.Union([ReferringCustomer, Type.Null()]),
+    fraud: Type.Optional(FraudOutcome),
+  },
   { title: 'ReferralCustomer' },
 );
 export type ReferralCustomer = Static<typeof ReferralCustomer>;

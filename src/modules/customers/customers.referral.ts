@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { fieldError } from '../../core/errors.ts';
+import { exceptRule } from '../../core/fraud.ts';
 import { exactPageWindow, pageWindow } from '../../core/pages.ts';
 import { customerMetrics } from '../../core/sales.ts';
 import { referralDeleteFigures } from '../../core/signups.ts';
@@ -16,6 +17,7 @@ import {
   deleteEntityCounters,
   readEntityCounters,
 } from '../counters/counters.repository.ts';
+import { decideSignupFraud, fraudOutcomeOf, openFlags } from '../fraud/fraud.service.ts';
 import { recordProgramActivity } from '../program/program.service.ts';
 import { renameDefaultLink } from '../referral-links/referral-links.service.ts';
 import { linkUrlContextOf } from '../referral-links/referral-links.shared.ts';
@@ -68,10 +70,27 @@ async function create(ctx: ProgramContext, body: CreateReferralCustomerBody) {
   }
 }
 
-/** The transactional signup: the referrer resolved and locked, the customer, figures and event. */
+/**
+ * The transactional signup: the referrer resolved and locked, the fraud rules (core/fraud.ts; the
+ * self-referral guard keeps its own treatment), the customer, its flags, figures and event.
+ */
 async function createInTransaction(trx: Kysely<DB>, ctx: ProgramContext, body: CreateReferralCustomerBody) {
-  const referrer = await resolveReferrer(trx, ctx, body.referring_customer, 'referring_customer');
-  const row = await insertReferralCustomer(trx, ctx, {
+  const named = await resolveReferrer(trx, ctx, body.referring_customer, 'referring_customer');
+  const owner = named && { kind: 'customer' as const, id: named.id, ref: named.key, email: named.email };
+  const decision = owner
+    ? exceptRule(
+        await decideSignupFraud(trx, ctx, {
+          email: body.email,
+          owner,
+          context: body.context,
+          at: nowTimestamp(ctx.clock),
+        }),
+        'self_referral',
+      )
+    : undefined;
+  // A block credits nobody: the customer is created without its referrer.
+  const referrer = decision?.blocked ? undefined : named;
+  const inserted = await insertReferralCustomer(trx, ctx, {
     id: body.id,
     key: body.key,
     email: body.email,
@@ -80,9 +99,17 @@ async function createInTransaction(trx: Kysely<DB>, ctx: ProgramContext, body: C
     metadata: body.metadata,
     referrer,
   });
+  const subject = { kind: 'customer' as const, id: inserted.id, ref: inserted.key };
+  const flags = decision && owner && referrer ? await openFlags(trx, ctx, decision, subject, owner) : [];
+  const first = flags[0];
+  const row =
+    first === undefined
+      ? inserted
+      : await repository.updateCustomer(trx, ctx.program.id, inserted.id, { fraud_flag: first.publicId });
   const data = await toReferralCustomer(trx, ctx, row);
   await recordEvent(trx, ctx.program.id, 'customer.created', data, row.created_at);
-  return data;
+  const fraud = decision && fraudOutcomeOf(decision, flags);
+  return fraud === undefined ? data : { ...data, fraud };
 }
 
 async function get(ctx: ProgramContext, id: string) {

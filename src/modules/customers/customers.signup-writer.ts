@@ -11,6 +11,7 @@ import { NotWrittenError } from '../../db/gated.ts';
 import { pick } from '../../db/locks.ts';
 import type { DB } from '../../db/tables.ts';
 import { CounterFigures } from '../counters/counters.repository.ts';
+import { signupMayFire } from '../fraud/fraud.service.ts';
 import { linkUrlContextOf } from '../referral-links/referral-links.shared.ts';
 import { recordOf, referrerRefOf } from './customers.referral.records.ts';
 import * as referralRepository from './customers.referral.repository.ts';
@@ -45,8 +46,10 @@ export function signupWriterOf(ctx: ProgramContext): SignupWriter {
   return pick<SignupWriter>(ctx.database, {
     sqlite: transactional,
     postgres: {
+      // A signup the fraud rules may act on is decided in the transaction, with its flags.
       write: async (body, inTransaction) =>
-        (await writeSignupAtOnce(ctx, body))?.data ?? transactional.write(body, inTransaction),
+        (signupMayFire(body.email, body.context) ? undefined : (await writeSignupAtOnce(ctx, body))?.data) ??
+        transactional.write(body, inTransaction),
     },
   });
 }

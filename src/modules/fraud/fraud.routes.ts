@@ -13,8 +13,8 @@ import {
 } from './fraud.schemas.ts';
 import { getFraudFlag, listFraudFlags } from './fraud.service.ts';
 
-// Only affiliate signups are checked so far; refer-a-friend joins when its signups are.
-const policy = { auth: 'apiKey', programTypes: ['affiliate'] } as const;
+// Every program type's referrals are checked: partners', referring customers', subscribers'.
+const policy = { auth: 'apiKey', programTypes: ['affiliate', 'referral', 'newsletter'] } as const;
 const tags = ['Fraud'];
 
 /** `/v1/fraud/flags…`: the review queue of suspect referrals (issue 27; a Vouch extension). */

@@ -63,7 +63,7 @@ export const FraudFlag = Type.Object(
     status: Type.Union([Type.Literal('open'), Type.Literal('cleared'), Type.Literal('confirmed')]),
     subject: Type.Object({
       type: Type.String({
-        description: '`customer` (today; `transaction`, `commission`, `reward`, `subscriber` later)',
+        description: '`customer`, `transaction` (a sale `fast_conversion` flagged) or `subscriber`',
       }),
       id: Type.String({ description: "The subject's key" }),
     }),

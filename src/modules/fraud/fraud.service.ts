@@ -3,10 +3,13 @@ import type { ProgramContext } from '../../context.ts';
 import { notFound } from '../../core/errors.ts';
 import {
   decideFraud,
+  decideSaleFraud,
   defaultFraudSettings,
   type FraudDecision,
   type FraudFacts,
+  type FraudSettings,
   fraudSettingsOf,
+  runsSaleRules,
 } from '../../core/fraud.ts';
 import { newKey } from '../../core/ids.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
@@ -15,7 +18,7 @@ import { dayOf, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
 import { readProgram } from '../program/program.service.ts';
-import { addressNameOf } from '../tracking/tracking.service.ts';
+import { addressNameOf, findClickFacts } from '../tracking/tracking.service.ts';
 import type { FraudFlagRow } from './fraud.repository.ts';
 import * as repository from './fraud.repository.ts';
 import type { FraudOutcome, ListFraudFlagsQuery, RequestContext } from './fraud.schemas.ts';
@@ -23,7 +26,7 @@ import { toFraudFlag } from './fraud.wire.ts';
 
 /** The owner of a referral: a partner (affiliate) or a referring customer (refer-a-friend). */
 export interface FraudOwner {
-  kind: 'partner' | 'customer';
+  kind: 'partner' | 'customer' | 'subscriber';
   id: number;
   /** Its public name: a partner's id, a referring customer's key. */
   ref: string;
@@ -51,9 +54,15 @@ export async function decideSignupFraud(
 ): Promise<FraudDecision> {
   const facts: FraudFacts = { email: input.email, ownerEmail: input.owner.email };
   const everyRule = { ...defaultFraudSettings, fraud_rules: everyRuleFlags };
-  if (input.context?.ip === undefined && decideFraud(facts, everyRule).fired.length === 0) return nothing;
-  const program = await readProgram(trx, ctx.program.id);
-  const settings = fraudSettingsOf(programSettingsOf(ctx.program.type, program?.settings ?? '{}'));
+  const { ip, click_id: clickId } = input.context ?? {};
+  if (ip === undefined && clickId === undefined && decideFraud(facts, everyRule).fired.length === 0)
+    return nothing;
+  const settings = await fraudSettingsIn(trx, ctx);
+  // The click the visitor came by, when it was the owner's: its landing URL (paid_ads).
+  if (clickId !== undefined && settings.fraud_rules.paid_ads !== 'off') {
+    const click = await ownersClick(trx, ctx, clickId, input.owner);
+    if (click?.landingUrl != null) facts.landingUrl = click.landingUrl;
+  }
   if (input.context?.ip !== undefined) {
     facts.address = await addressNameOf(trx, input.context.ip, input.at);
     facts.signupsFromAddress = await repository.countAddressSignup(
@@ -67,6 +76,65 @@ export async function decideSignupFraud(
   return decideFraud(facts, settings);
 }
 
+async function fraudSettingsIn(trx: Kysely<DB>, ctx: ProgramContext): Promise<FraudSettings> {
+  const program = await readProgram(trx, ctx.program.id);
+  return fraudSettingsOf(programSettingsOf(ctx.program.type, program?.settings ?? '{}'));
+}
+
+/** A click of the program by its id, when it was a click on `owner`'s link; undefined otherwise. */
+async function ownersClick(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  clickId: string,
+  owner: { kind: string; id: number },
+) {
+  const click = await findClickFacts(trx, ctx.program.id, clickId);
+  return click && click.owner.kind === owner.kind && click.owner.id === owner.id ? click : undefined;
+}
+
+/** The click a sale names, with the settings its rules need; undefined when no sale rule can fire. */
+export interface SaleClick {
+  settings: FraudSettings;
+  owner: { kind: string; id: number };
+  clickedAt: string;
+}
+
+/**
+ * Reads what a sale's own rules need (`fast_conversion`): the program's settings, and the click
+ * `context.click_id` names (one unique-index lookup) when a sale rule is on.
+ */
+export async function readSaleClick(
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  clickId: string | undefined,
+): Promise<SaleClick | undefined> {
+  if (clickId === undefined) return undefined;
+  const settings = await fraudSettingsIn(trx, ctx);
+  if (!runsSaleRules(settings)) return undefined;
+  const click = await findClickFacts(trx, ctx.program.id, clickId);
+  return click && { settings, owner: click.owner, clickedAt: click.clickedAt };
+}
+
+/** The sale rules' decision over its click, when the click was the sale's owner's. */
+export function saleFraudOf(
+  click: SaleClick | undefined,
+  owner: { kind: string; id: number } | undefined,
+  soldAt: string,
+): FraudDecision {
+  if (!click || !owner || click.owner.kind !== owner.kind || click.owner.id !== owner.id) return nothing;
+  return decideSaleFraud({ clickedAt: click.clickedAt, soldAt }, click.settings);
+}
+
+/**
+ * Whether a signup may fire a rule beyond self-referral (which needs its owner): it forwarded an
+ * address or a click, or its e-mail alone fires one. A signup for which this is false reads nothing.
+ */
+export function signupMayFire(email: string | null | undefined, context: RequestContext | undefined) {
+  if (context?.ip !== undefined || context?.click_id !== undefined) return true;
+  const everyRule = { ...defaultFraudSettings, fraud_rules: everyRuleFlags };
+  return decideFraud({ email }, everyRule).fired.length > 0;
+}
+
 const everyRuleFlags = {
   self_referral: 'flag',
   same_address: 'flag',
@@ -77,14 +145,16 @@ const everyRuleFlags = {
 
 /**
  * Opens one flag per rule that flagged the subject, each with its `fraud.flagged` event, in the
- * caller's transaction. Answers the flags' ids (the first holds the subject's money).
+ * caller's transaction. Answers the flags' ids (the first, `firstId` when given, holds the
+ * subject's money).
  */
 export async function openFlags(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   decision: FraudDecision,
-  subject: { kind: 'customer'; id: number; ref: string },
-  owner: FraudOwner,
+  subject: { kind: 'customer' | 'transaction' | 'subscriber'; id: number; ref: string },
+  owner: Omit<FraudOwner, 'email'>,
+  firstId: string = newKey(),
 ): Promise<{ id: number; publicId: string }[]> {
   const now = nowTimestamp(ctx.clock);
   const opened: { id: number; publicId: string }[] = [];
@@ -92,7 +162,7 @@ export async function openFlags(
     if (verdict.action !== 'flag') continue;
     const row = await repository.insertFlag(trx, {
       program_id: ctx.program.id,
-      public_id: newKey(),
+      public_id: opened.length === 0 ? firstId : newKey(),
       rule: verdict.rule,
       subject_kind: subject.kind,
       subject_id: subject.id,

@@ -56,14 +56,16 @@ describeEachDatabase('program fraud settings', (server) => {
     });
   }
 
-  test('a newsletter program has no fraud settings', async () => {
+  test('a newsletter program has the fraud settings too (its subscribers are checked)', async () => {
     const program = await server().newProgram('newsletter');
     const res = await server().request('PUT', '/v1/program', {
       token: program.token,
-      body: { program_settings: { fraud_rules: { self_referral: 'off' } } },
+      body: { program_settings: { fraud_rules: { disposable_email: 'block' }, referral_pending_days: 7 } },
     });
-    assert.equal(res.status, 422);
-    assert.deepEqual(Object.keys(res.error.errors), ['program_settings.fraud_rules']);
+    assert.equal(res.status, 200, res.text);
+    const read = await server().request('GET', '/v1/program', { token: program.token });
+    assert.equal(read.body.data.program.program_settings.fraud_rules.disposable_email, 'block');
+    assert.equal(read.body.data.program.program_settings.referral_pending_days, 7);
   });
 
   const invalid: [string, Record<string, unknown>, string][] = [

@@ -1,4 +1,5 @@
 import { type Static, type TNumber, type TObject, type TSchema, Type } from 'typebox';
+import { referralPendingDaysRange } from '../../core/milestones.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { DateOnly, Success } from '../../http/schemas.ts';
 import { brandingSettingsSchema } from './program.branding.schemas.ts';
@@ -201,6 +202,12 @@ export const programSettingsByType = {
     leaderboard_enabled: Type.Boolean({
       description: 'The subscriber portal shows the top 10 referrers by first name (Vouch extension)',
     }),
+    referral_pending_days: Type.Integer({
+      ...referralPendingDaysRange,
+      description:
+        'Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension)',
+    }),
+    ...fraudSettingsSchema,
     timezone: TimeZoneSetting,
     ...brandingSettingsSchema,
   }),

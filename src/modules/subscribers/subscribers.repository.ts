@@ -30,6 +30,8 @@ const insertSubscriber = definePreparedQuery<SubscriberRow, NewSubscriber>((db, 
       is_referred: param('is_referred'),
       referrer_id: param('referrer_id'),
       request_digest: param('request_digest'),
+      referral_pending_until: param('referral_pending_until'),
+      referral_lapsed_at: param('referral_lapsed_at'),
       created_at: param('created_at'),
       updated_at: param('updated_at'),
     })
@@ -234,4 +236,30 @@ const selectPortalRows = definePreparedQuery<PortalRow, { programPublicId: strin
  */
 export async function findPortalRows(db: Kysely<DB>, programPublicId: string, code: string) {
   return selectPortalRows(db, { programPublicId, code });
+}
+
+/** Referred subscribers whose pending window has ended by `now` (a bounded batch). */
+export async function findEndedWindows(db: Kysely<DB>, programId: number, now: string, limit = 500) {
+  return db
+    .selectFrom('subscribers')
+    .selectAll()
+    .where('program_id', '=', programId)
+    .where('referral_pending_until', 'is not', null)
+    .where('referral_pending_until', '<=', now)
+    .orderBy('referral_pending_until')
+    .limit(limit)
+    .execute();
+}
+
+/** Ends a subscriber's pending window; false when another writer ended it first. */
+export async function endWindow(db: Kysely<DB>, programId: number, id: number): Promise<boolean> {
+  const ended = await db
+    .updateTable('subscribers')
+    .set({ referral_pending_until: null })
+    .where('program_id', '=', programId)
+    .where('id', '=', id)
+    .where('referral_pending_until', 'is not', null)
+    .returning('id')
+    .executeTakeFirst();
+  return ended !== undefined;
 }

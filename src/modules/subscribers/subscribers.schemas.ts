@@ -9,6 +9,7 @@ import {
   Success,
   Timestamp,
 } from '../../http/schemas.ts';
+import { FraudOutcome, RequestContext } from '../fraud/fraud.schemas.ts';
 import { UnlockedReward } from '../rewards/rewards.schemas.ts';
 
 /** Wire shapes of subscribers of newsletter programs (spec "Subscriber"). */
@@ -32,6 +33,7 @@ export const Subscriber = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: NullableTimestamp,
+    fraud: Type.Optional(FraudOutcome),
   },
   { title: 'Subscriber' },
 );
@@ -57,6 +59,7 @@ export const CreateSubscriberBody = Type.Object(
         approved: BooleanLike,
         status: Status,
         referral: SubscriberRef,
+        context: RequestContext,
       }),
     ).properties,
   },

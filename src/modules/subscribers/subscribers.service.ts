@@ -3,16 +3,25 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { booleanOf } from '../../core/booleans.ts';
 import { AppError, fieldError } from '../../core/errors.ts';
+import { exceptRule } from '../../core/fraud.ts';
 import { newKey, randomAlphanumeric } from '../../core/ids.ts';
 import { insertOrReplay } from '../../core/insert-or-replay.ts';
-import { referralCountDelta } from '../../core/milestones.ts';
+import {
+  countsAsReferral,
+  heldWindow,
+  noWindow,
+  openingWindow,
+  windowedReferralChange,
+} from '../../core/milestones.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
 import { programMetrics } from '../../core/program-stats.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import { uniqueViolationColumn } from '../../db/errors.ts';
 import type { DB } from '../../db/tables.ts';
 import { queueEmail, recordEvent } from '../../outbox/outbox.ts';
+import { decideSignupFraud, fraudOutcomeOf, openFlags } from '../fraud/fraud.service.ts';
 import { readProgram, recordProgramActivity } from '../program/program.service.ts';
+import { closeEndedWindows, pendingDaysOf, windowOf } from './subscribers.pending.ts';
 import * as repository from './subscribers.repository.ts';
 import type { CreateSubscriberBody, SubscriberChanges, UpdateSubscriberBody } from './subscribers.schemas.ts';
 import { moveReferrerCount, welcomeEmail } from './subscribers.unlocks.ts';
@@ -83,6 +92,28 @@ export async function createSubscriber(
         referrer = await findByRef(trx, programId, ref);
         if (!referrer) throw fieldError('referral', 'invalid');
       }
+      // The fraud rules (core/fraud.ts; self-referral is refused above): a block drops the
+      // referrer, a flag holds the referral until a person decides.
+      const owner = referrer && {
+        kind: 'subscriber' as const,
+        id: Number(referrer.id),
+        ref: referrer.public_id,
+        email: referrer.email,
+      };
+      const decision = owner
+        ? exceptRule(
+            await decideSignupFraud(trx, ctx, { email: body.email, owner, context: body.context, at: now }),
+            'self_referral',
+          )
+        : undefined;
+      if (decision?.blocked) referrer = undefined;
+      const held = referrer !== undefined && decision !== undefined && decision.fired.length > 0;
+      // A referral waits `referral_pending_days` before it counts (subscribers.pending.ts).
+      const window = held
+        ? heldWindow
+        : referrer
+          ? openingWindow(await pendingDaysOf(trx, programId), ctx.clock.nowMicros())
+          : noWindow;
       const values = {
         program_id: programId,
         public_id: body.id ?? newKey(),
@@ -99,6 +130,8 @@ export async function createSubscriber(
         is_referred: referrer !== undefined,
         referrer_id: referrer ? Number(referrer.id) : null,
         request_digest: digest,
+        referral_pending_until: window.pendingUntil,
+        referral_lapsed_at: null,
         created_at: now,
         updated_at: now,
       };
@@ -121,16 +154,28 @@ export async function createSubscriber(
       if ('replayed' in outcome)
         return { subscriber: await serialize(trx, ctx, base, outcome.replayed), created: false };
       const row = outcome.created;
+      const flags =
+        held && owner && decision
+          ? await openFlags(
+              trx,
+              ctx,
+              decision,
+              { kind: 'subscriber', id: Number(row.id), ref: row.public_id },
+              owner,
+            )
+          : [];
       await recordProgramActivity(trx, programId, now, {
         [programMetrics.customers]: 1,
         [programMetrics.referredCustomers]: referrer ? 1 : 0,
       });
-      if (referrer) {
-        const delta = referralCountDelta(undefined, { status: row.status, approved: Boolean(row.approved) });
+      if (referrer && window.pendingUntil === null) {
+        const delta = countsAsReferral({ status: row.status, approved: Boolean(row.approved) }) ? 1 : 0;
         await moveReferrerCount(trx, ctx, base, Number(referrer.id), delta, now);
       }
-      const subscriber = await serialize(trx, ctx, base, row);
-      await recordEvent(trx, programId, 'subscriber.created', subscriber, now);
+      const stored = await serialize(trx, ctx, base, row);
+      await recordEvent(trx, programId, 'subscriber.created', stored, now);
+      const fraud = decision && fraudOutcomeOf(decision, flags);
+      const subscriber = fraud === undefined ? stored : { ...stored, fraud };
       if (options.welcomeEmail) {
         const program = await readProgram(trx, programId);
         await queueEmail(trx, programId, welcomeEmail(program?.name ?? 'Newsletter', subscriber), now);
@@ -143,6 +188,7 @@ export async function createSubscriber(
 }
 
 export async function getSubscriber(ctx: ProgramContext, segment: string, base: LinkBase) {
+  await closeEndedWindows(ctx, base);
   const db = ctx.database.db;
   const row = await findBySegment(db, ctx.program.id, segment);
   if (!row) throw subscriberNotFound();
@@ -163,6 +209,7 @@ export async function listSubscribers(
     if (isReferred === undefined)
       throw new AppError('not_found', 'Invalid refer_status: use referred or non_referred.');
   }
+  await closeEndedWindows(ctx, base);
   const db = ctx.database.db;
   const rows = await repository.listSubscribers(
     db,
@@ -179,6 +226,7 @@ export async function searchSubscribers(
   query: PageRequest & { id?: string; email?: string },
   base: LinkBase,
 ) {
+  await closeEndedWindows(ctx, base);
   const db = ctx.database.db;
   const rows = await repository.listSubscribers(
     db,
@@ -258,16 +306,22 @@ export async function updateSubscriber(
         values.marketing_consent = booleanOf(changes.marketing_consent, false);
       if (changes.approved !== undefined) values.approved = booleanOf(changes.approved, true);
       if (changes.status !== undefined) values.status = changes.status;
+      const before = { status: row.status, approved: Boolean(row.approved) };
+      const after = {
+        status: values.status ?? row.status,
+        approved: Boolean(values.approved ?? row.approved),
+      };
+      const change =
+        row.referrer_id === null ? undefined : windowedReferralChange(windowOf(row), before, after, now);
+      if (change) {
+        values.referral_pending_until = change.window.pendingUntil;
+        values.referral_lapsed_at = change.window.lapsedAt;
+      }
       const written = await repository.updateSubscriberUnlessTaken(trx, programId, Number(row.id), values);
       if ('taken' in written) throw fieldError(`${prefix}${written.taken}`, 'taken');
       const updated = written.updated;
-      if (row.referrer_id !== null) {
-        const delta = referralCountDelta(
-          { status: row.status, approved: Boolean(row.approved) },
-          { status: updated.status, approved: Boolean(updated.approved) },
-        );
-        await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), delta, now);
-      }
+      if (change && row.referrer_id !== null)
+        await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), change.delta, now);
       const subscriber = await serialize(trx, ctx, base, updated);
       await recordEvent(trx, programId, 'subscriber.updated', subscriber, now);
       return subscriber;
@@ -296,7 +350,8 @@ export async function deleteSubscriber(
     if (Number(row.referrals_count) > 0)
       await recordProgramActivity(trx, programId, now, { [programMetrics.referringCustomers]: -1 });
     if (row.referrer_id !== null) {
-      const delta = referralCountDelta({ status: row.status, approved: Boolean(row.approved) }, undefined);
+      const before = { status: row.status, approved: Boolean(row.approved) };
+      const { delta } = windowedReferralChange(windowOf(row), before, undefined, now);
       await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), delta, now);
     }
     await repository.deleteSubscriber(trx, programId, Number(row.id));
@@ -306,5 +361,6 @@ export async function deleteSubscriber(
 
 // The public pages' side (share page, portal) is subscribers.pages.service.ts.
 
+export { endReferralHold } from './subscribers.pending.ts';
 export { unlockForSubscribersPast } from './subscribers.unlocks.ts';
 export type { LinkBase, Subscriber } from './subscribers.wire.ts';

@@ -26,6 +26,10 @@ export interface SubscribersTable {
   referrals_count: Generated<number>;
   /** What the create request said, so the same request again replays (core/insert-or-replay.ts). */
   request_digest: string;
+  /** While set, the referral counts for no one yet (`referral_pending_days`, migration 0035). */
+  referral_pending_until: string | null;
+  /** Unsubscribed inside its pending window: this referral never counts. */
+  referral_lapsed_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -115,9 +115,20 @@ describeEachDatabase('tracking in a browser', (server, dialect) => {
       Math.abs(present(cookie, 'the referral cookie').expires - (Date.now() / 1000 + 60 * 86_400)) < 3600,
       String(cookie?.expires),
     );
+    // The click's id, kept first-party for the owner's backend (`context.click_id`), with the
+    // page's URL as its landing URL.
+    const clickId = (await context.cookies()).find((c) => c.name === 'vouch_click')?.value ?? '';
+    assert.match(clickId, /^[A-Za-z0-9_-]{12}$/);
+    assert.equal(await page.evaluate('window.vouch.click'), clickId);
     const deadline = Date.now() + 5000;
     while ((await clicks()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.equal(await clicks(), 1);
+    const landed = await server()
+      .deps.database.db.selectFrom('clicks')
+      .select('landing_url')
+      .where('public_id', '=', clickId)
+      .executeTakeFirst();
+    assert.equal(landed?.landing_url, `${siteUrl}/landing?aff=${key}`);
     await screenshotBoth(page, `tracking-landing-${dialect}`);
 
     await page.fill('input[name="email"]', `buyer-${dialect}@example.com`);

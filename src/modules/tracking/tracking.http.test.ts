@@ -398,9 +398,11 @@ describeEachDatabase('click tracking: POST /t/click', (server) => {
     const res = await report({ program: p.publicId, key });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.match(res.body.data.click_id ?? '', /^[A-Za-z0-9_-]{12}$/);
     assert.deepEqual(res.body, {
       data: {
         key,
+        click_id: res.body.data.click_id,
         cookie: 'vouch_partner',
         cookie_lifetime: 30,
         attribution: 'first_click',

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { definePreparedQuery, defineRowsInsert } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import { executeTogether } from '../../db/together.ts';
+import type { ClicksTable } from './tracking.tables.ts';
 
 /** A link as the public tracking routes need it: its program, its owner's state, its targets. */
 export interface TrackedLinkRow {
@@ -148,4 +150,48 @@ export async function countedSince(db: Kysely<DB>, visit: Omit<VisitParams, 'at'
 /** Visitors last counted before `cutoff` no longer decide anything. */
 export async function pruneVisitors(db: Kysely<DB>, cutoff: string) {
   await db.deleteFrom('click_visitors').where('counted_at', '<', cutoff).execute();
+}
+
+export type NewClick = Omit<ClicksTable, 'id'>;
+
+/** Rows per insert: one prepared statement per size, well under either database's parameter limit. */
+const CLICKS_PER_INSERT = 100;
+
+const clickRows = defineRowsInsert<NewClick>('clicks', [
+  'program_id',
+  'public_id',
+  'link_id',
+  'owner_kind',
+  'owner_id',
+  'landing_url',
+  'clicked_at',
+]);
+
+/** Stores a batch of reported clicks (their ids were answered already), as prepared inserts. */
+export async function insertClicks(db: Kysely<DB>, clicks: readonly NewClick[]) {
+  const statements = [];
+  for (let i = 0; i < clicks.length; i += CLICKS_PER_INSERT)
+    statements.push(...clickRows(db, clicks.slice(i, i + CLICKS_PER_INSERT)));
+  await executeTogether(db, statements);
+}
+
+const selectClick = definePreparedQuery<
+  Pick<ClicksTable, 'owner_kind' | 'owner_id' | 'landing_url' | 'clicked_at'>,
+  { programId: number; publicId: string }
+>((db, param) =>
+  db
+    .selectFrom('clicks')
+    .select(['owner_kind', 'owner_id', 'landing_url', 'clicked_at'])
+    .where('program_id', '=', param('programId'))
+    .where('public_id', '=', param('publicId')),
+);
+
+/** A program's click by its public id (one unique-index lookup). */
+export async function findClick(db: Kysely<DB>, programId: number, publicId: string) {
+  return (await selectClick(db, { programId, publicId }))[0];
+}
+
+/** Clicks older than `cutoff` are dropped: a click id that old no longer tells a rule anything. */
+export async function pruneClicks(db: Kysely<DB>, cutoff: string) {
+  await db.deleteFrom('clicks').where('clicked_at', '<', cutoff).execute();
 }

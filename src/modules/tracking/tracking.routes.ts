@@ -34,11 +34,16 @@ const NOT_FOUND_PAGE = `<!doctype html>
 </head><body><h1>Link not found</h1><p>This referral link does not exist or is no longer active.</p></body></html>
 `;
 
-const clickRequest = (request: FastifyRequest): ClickRequest => ({
+const clickRequest = (request: FastifyRequest, landingUrl?: string): ClickRequest => ({
   method: request.method,
   headers: request.headers,
   address: request.ip,
+  landingUrl,
 });
+
+/** `/r/…` as the visitor asked for it, when it has a query string: the click's landing URL. */
+const ownUrl = (request: FastifyRequest) =>
+  request.url.includes('?') ? `${request.protocol}://${request.host}${request.url}` : undefined;
 
 const sendNotFoundPage = (reply: FastifyReply) =>
   reply.code(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
@@ -46,10 +51,11 @@ const sendNotFoundPage = (reply: FastifyReply) =>
 function sendLinkAnswer(request: FastifyRequest, reply: FastifyReply, answer: LinkAnswer) {
   reply.header('cache-control', 'no-store');
   if ('notFound' in answer) return sendNotFoundPage(reply);
-  if (answer.cookie) {
-    reply.setCookie(answer.cookie.name, answer.cookie.value, {
+  for (const cookie of [answer.cookie, answer.click]) {
+    if (!cookie) continue;
+    reply.setCookie(cookie.name, cookie.value, {
       path: '/',
-      maxAge: answer.cookie.maxAgeSeconds,
+      maxAge: cookie.maxAgeSeconds,
       sameSite: 'lax',
       secure: request.protocol === 'https',
       httpOnly: false,
@@ -92,7 +98,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       await followLink(app.deps, tracker, {
         key: request.params.key,
         ...(request.params.program !== undefined ? { programPublicId: request.params.program } : {}),
-        request: clickRequest(request),
+        request: clickRequest(request, ownUrl(request)),
         cookie: cookieOf(request),
       }),
     );
@@ -111,7 +117,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     schema: {
       operationId: 'followReferralLink',
       description:
-        'Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie and redirects. A key the program does not know answers the HTML "Link not found" page.',
+        'Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie (with the click id in `vouch_click`; a query string on the link is kept as the click\'s landing URL) and redirects. A key the program does not know answers the HTML "Link not found" page.',
       summary:
         'Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target',
       tags,
@@ -194,11 +200,15 @@ export async function trackingRoutes(fastify: FastifyInstance) {
     schema: {
       operationId: 'reportClick',
       description:
-        'Reports a visit from the tracking script: counts the click as `/r/{key}` does and answers the cookie to store. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.',
+        'Reports a visit from the tracking script: counts the click as `/r/{key}` does, keeps the landing `url` with it and answers the cookie to store and the click id. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.',
       summary:
         'Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store',
       tags,
-      body: withExample(ReportClickBody, { program: 'Ab12Cd34Ef56', key: 'pat' }),
+      body: withExample(ReportClickBody, {
+        program: 'Ab12Cd34Ef56',
+        key: 'pat',
+        url: 'https://shop.example.com/?aff=pat',
+      }),
       response: { 200: ClickAnswer, ...errorResponses },
     },
     onRequest: [cors, limit],
@@ -206,7 +216,7 @@ export async function trackingRoutes(fastify: FastifyInstance) {
       data: await reportClick(app.deps, tracker, {
         program: request.body.program,
         key: request.body.key,
-        request: clickRequest(request),
+        request: clickRequest(request, request.body.url),
       }),
       status: 1 as const,
     }),

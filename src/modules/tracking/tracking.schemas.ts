@@ -13,6 +13,13 @@ export const ReportClickBody = Type.Object(
   {
     program: Type.String({ minLength: 1, maxLength: 255, description: "The program's public id" }),
     key: Type.String({ minLength: 1, maxLength: 255, description: 'The key from `?aff=` / `?ref=`' }),
+    url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description:
+          'The page the visitor landed on (`location.href`), kept with the click for the fraud rules (`paid_ads`); an absolute http(s) URL',
+      }),
+    ),
   },
   { title: 'ReportClickBody' },
 );
@@ -22,6 +29,10 @@ export const ClickAnswer = Success(
   Type.Object(
     {
       key: Type.String(),
+      click_id: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The id of this click, for the `vouch_click` cookie (your backend forwards it as `context.click_id`); null when the visit was not counted as a click (a bot, a prefetch)',
+      }),
       cookie: Type.String({
         description: '`vouch_partner` (affiliate) or `vouch_referral` (refer-a-friend)',
       }),

@@ -2,36 +2,26 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../context.ts';
-import { partnerMetrics } from '../../core/commissions.ts';
-import { AppError } from '../../core/errors.ts';
-import { deleteOldest } from '../../core/oldest.ts';
-import { present } from '../../core/present.ts';
+import { AppError, fieldError } from '../../core/errors.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
-import { customerMetrics } from '../../core/sales.ts';
-import { ShortCache } from '../../core/short-cache.ts';
-import { formatTimestamp, millisOn } from '../../core/time.ts';
 import {
   type Attribution,
   attributionOf,
-  COUNT_WINDOW_MS,
+  CLICK_COOKIE,
+  clickLandingUrl,
   cookieNameByType,
   isCountable,
   isPlausibleLinkKey,
   redirectTarget,
-  saltDays,
   shouldSetCookie,
-  visitorHash,
 } from '../../core/tracking.ts';
 import type { DB } from '../../db/tables.ts';
-import {
-  addCounterDeltas,
-  addDailyCounterDeltas,
-  type CounterDelta,
-} from '../counters/counters.repository.ts';
-import { programMetrics, recordProgramActivity } from '../program/program.service.ts';
 import type { TrackedLinkRow } from './tracking.repository.ts';
 import * as repository from './tracking.repository.ts';
+import type { ClickTracker, PendingClick } from './tracking.tracker.ts';
+
+export { CLICK_FLUSH_MS, type ClickTracker, clickTrackerOf, LINK_CACHE_MS } from './tracking.tracker.ts';
 
 /**
  * Click tracking (issue 12): `/r/{key}` redirects, `POST /t/click` reports from the tracking
@@ -46,6 +36,8 @@ export interface ClickRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The client's address; hashed with the user agent under the day's salt, never stored. */
   address: string;
+  /** The page the visitor landed on, as reported (the script's `url`, `/r/…` with its query). */
+  landingUrl?: string | undefined;
 }
 
 /** The cookie a click sets, when it sets one. */
@@ -53,181 +45,6 @@ export interface ClickCookie {
   name: string;
   value: string;
   maxAgeSeconds: number;
-}
-
-interface PendingClick {
-  programId: number;
-  linkId: number;
-  owner: { kind: 'partner' | 'customer'; id: number };
-  address: string;
-  userAgent: string;
-  micros: number;
-}
-
-/** Clicks wait in memory at most this long before they are written. */
-export const CLICK_FLUSH_MS = 500;
-/** A batch this large is written at once. */
-const MAX_PENDING = 2000;
-/** How often old visitors and salts are dropped. */
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/**
- * How long a link lookup is reused: a link archived or changed is followed as it was for at most
- * this long (like API keys, a documented short lifetime), and a busy link costs no query.
- */
-export const LINK_CACHE_MS = 1000;
-const LINK_CACHE_SIZE = 10_000;
-
-const trackers = new WeakMap<Deps, ClickTracker>();
-
-/** The one click tracker of an app: its routes count clicks with it; `flush()` writes them now. */
-export function clickTrackerOf(deps: Deps): ClickTracker {
-  let tracker = trackers.get(deps);
-  if (!tracker) trackers.set(deps, (tracker = new ClickTracker(deps)));
-  return tracker;
-}
-
-/** Buffers counted clicks and writes them in batches; `close` writes what is left. */
-export class ClickTracker {
-  #pending: PendingClick[] = [];
-  #timer: NodeJS.Timeout | undefined;
-  #flushing: Promise<void> = Promise.resolve();
-  #salts = new Map<string, string | undefined>();
-  #prunedAt = 0;
-  #closed = false;
-  #lookups: ShortCache<string, unknown>;
-
-  constructor(private readonly deps: Deps) {
-    // Lookups age on the app's clock, so a test moves past their lifetime instead of sleeping.
-    this.#lookups = new ShortCache({
-      ttlMs: LINK_CACHE_MS,
-      capacity: LINK_CACHE_SIZE,
-      now: millisOn(deps.clock),
-    });
-  }
-
-  /** `load()`, reused for LINK_CACHE_MS per `key` (this app's lookups only). */
-  cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.#lookups.get(key, load) as Promise<T>;
-  }
-
-  add(click: PendingClick): void {
-    this.#pending.push(click);
-    if (this.#pending.length >= MAX_PENDING) void this.flush();
-    else if (!this.#timer && !this.#closed) {
-      this.#timer = setTimeout(() => void this.flush(), CLICK_FLUSH_MS);
-      this.#timer.unref();
-    }
-  }
-
-  /** Writes every pending click; resolves once they (and any earlier batch) are written. */
-  flush(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const batch = this.#pending;
-    this.#pending = [];
-    this.#flushing = this.#flushing.then(() => (batch.length ? this.#write(batch) : undefined));
-    return this.#flushing;
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.flush();
-  }
-
-  async #salt(db: Kysely<DB>, day: string, create: boolean): Promise<string | undefined> {
-    if (this.#salts.has(day)) return this.#salts.get(day);
-    const salt = create
-      ? await repository.saltOf(db, day, randomBytes(32).toString('base64url'))
-      : await repository.findSalt(db, day);
-    if (create || salt !== undefined) this.#salts.set(day, salt);
-    if (this.#salts.size > 4) deleteOldest(this.#salts);
-    return salt;
-  }
-
-  async #write(batch: PendingClick[]): Promise<void> {
-    const { database, clock, log } = this.deps;
-    try {
-      const now = new Date(Math.floor(clock.nowMicros() / 1000));
-      const days = saltDays(now);
-      const today = present(await this.#salt(database.db, days.today, true), "today's salt");
-      const yesterday = await this.#salt(database.db, days.yesterday, false);
-      // One visitor's repeats within a batch are one click (the first): no query for the rest.
-      const seen = new Set<string>();
-      const distinct = batch.filter((click) => {
-        const id = `${click.programId}:${click.linkId}:${click.address}\u0000${click.userAgent}`;
-        if (seen.has(id)) return false;
-        seen.add(id);
-        return true;
-      });
-      await database.inWriteTransaction(async (trx) => {
-        const byProgram = new Map<number, { day: string; at: string; entities: CounterDelta[] }[]>();
-        for (const click of distinct) {
-          const at = formatTimestamp(click.micros);
-          const cutoff = formatTimestamp(click.micros - COUNT_WINDOW_MS * 1000);
-          const visit = { programId: click.programId, linkId: click.linkId, cutoff };
-          if (
-            yesterday !== undefined &&
-            (await repository.countedSince(trx, {
-              ...visit,
-              visitor: visitorHash(yesterday, click.address, click.userAgent),
-            }))
-          )
-            continue;
-          const visitor = visitorHash(today, click.address, click.userAgent);
-          if (!(await repository.claimVisit(trx, { ...visit, visitor, at }))) continue;
-          const entities: CounterDelta[] = [
-            { kind: 'link', id: click.linkId, metric: partnerMetrics.clicks, value: 1 },
-            {
-              kind: click.owner.kind,
-              id: click.owner.id,
-              metric: click.owner.kind === 'partner' ? partnerMetrics.clicks : customerMetrics.clicks,
-              value: 1,
-            },
-          ];
-          const list = byProgram.get(click.programId) ?? [];
-          list.push({ day: at.slice(0, 10), at, entities });
-          byProgram.set(click.programId, list);
-        }
-        for (const [programId, clicks] of byProgram) {
-          await addCounterDeltas(
-            trx,
-            programId,
-            clicks.flatMap((c) => c.entities),
-          );
-          for (const day of new Set(clicks.map((c) => c.day))) {
-            const ofDay = clicks.filter((c) => c.day === day);
-            const first = present(ofDay[0], 'a click of the day');
-            await addDailyCounterDeltas(
-              trx,
-              programId,
-              day,
-              ofDay.flatMap((c) => c.entities),
-            );
-            await recordProgramActivity(trx, programId, first.at, {
-              [programMetrics.clicks]: ofDay.length,
-            });
-          }
-        }
-      });
-    } catch (error) {
-      log.error({ err: error, clicks: batch.length }, 'click batch not written');
-    }
-    await this.#prune();
-  }
-
-  /** Drops visitors that no longer decide anything and salts older than yesterday's, hourly. */
-  async #prune(): Promise<void> {
-    const now = Math.floor(this.deps.clock.nowMicros() / 1000);
-    if (now - this.#prunedAt <= PRUNE_EVERY_MS) return;
-    this.#prunedAt = now;
-    try {
-      const db = this.deps.database.db;
-      await repository.pruneVisitors(db, formatTimestamp((now - 2 * COUNT_WINDOW_MS) * 1000));
-      await repository.dropSaltsBefore(db, saltDays(new Date(now)).yesterday);
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'old click visitors not pruned');
-    }
-  }
 }
 
 /** A program's tracking settings, from its stored settings over the defaults. */
@@ -265,15 +82,23 @@ function userAgentOf(request: ClickRequest): string {
   return (Array.isArray(agent) ? agent[0] : agent) ?? '';
 }
 
-function queueClick(tracker: ClickTracker, deps: Deps, row: TrackedLinkRow, request: ClickRequest) {
-  if (!isCountable(request.method, request.headers)) return;
-  tracker.add({
+/** Queues a countable click and answers its id; bots, HEAD and prefetches get none. */
+function queueClick(
+  tracker: ClickTracker,
+  deps: Deps,
+  row: TrackedLinkRow,
+  request: ClickRequest,
+  landingUrl: string | null,
+): string | undefined {
+  if (!isCountable(request.method, request.headers)) return undefined;
+  return tracker.add({
     programId: Number(row.program_id),
     linkId: Number(row.link_id),
     owner: ownerOf(row),
     address: request.address,
     userAgent: userAgentOf(request),
     micros: deps.clock.nowMicros(),
+    landingUrl,
   });
 }
 
@@ -293,7 +118,7 @@ const linkInProgram = (tracker: ClickTracker, deps: Deps, programPublicId: strin
   );
 
 /** Where `/r/…` answers: a redirect (with the cookie a counted link sets), or the 404 page. */
-export type LinkAnswer = { location: string; cookie?: ClickCookie } | { notFound: true };
+export type LinkAnswer = { location: string; cookie?: ClickCookie; click?: ClickCookie } | { notFound: true };
 
 /**
  * `GET /r/{key}` and `GET /r/{program}/{key}`: the link's target, the cookie, and the click
@@ -338,9 +163,17 @@ export async function followLink(
   });
   if (!location) return { notFound: true };
   if (!live) return { location };
-  queueClick(tracker, deps, live, input.request);
+  // `/r/…` keeps its own URL only when it carries a query string (the ad's click ids ride there).
+  const landing = input.request.landingUrl?.includes('?')
+    ? clickLandingUrl(input.request.landingUrl)
+    : undefined;
+  const clickId = queueClick(tracker, deps, live, input.request, landing ?? null);
   const cookie = cookieFor(live, settings, input.cookie);
-  return cookie ? { location, cookie } : { location };
+  if (!cookie) return { location };
+  // The click id goes with the key it came with: a first click kept keeps its click too.
+  return clickId === undefined
+    ? { location, cookie }
+    : { location, cookie, click: { ...cookie, name: CLICK_COOKIE, value: clickId } };
 }
 
 /**
@@ -353,15 +186,19 @@ export async function reportClick(
   tracker: ClickTracker,
   input: { program: string; key: string; request: ClickRequest },
 ) {
+  const reported = input.request.landingUrl;
+  const landing = reported === undefined ? undefined : clickLandingUrl(reported);
+  if (reported !== undefined && landing === undefined) throw fieldError('url', 'invalid');
   const row =
     isPlausibleLinkKey(input.program) && isPlausibleLinkKey(input.key)
       ? await linkInProgram(tracker, deps, input.program, input.key)
       : undefined;
   if (!row || !isLive(row)) throw new AppError('not_found', 'Referral link not found.');
   const settings = trackingSettings(row.program_type as ProgramType, row.settings);
-  queueClick(tracker, deps, row, input.request);
+  const clickId = queueClick(tracker, deps, row, input.request, landing ?? null);
   return {
     key: row.key,
+    click_id: clickId ?? null,
     cookie: cookieNameByType[row.program_type as ProgramType] ?? '',
     cookie_lifetime: settings.cookieLifetimeDays,
     attribution: settings.attribution,
@@ -393,4 +230,15 @@ export function trackingScript(): TrackingScript {
 export async function addressNameOf(db: Kysely<DB>, address: string, at: string): Promise<string> {
   const salt = await repository.saltOf(db, at.slice(0, 10), randomBytes(32).toString('base64url'));
   return createHmac('sha256', salt).update('address\u0000').update(address).digest('base64url');
+}
+
+/** What a click id tells the fraud rules: its owner, landing URL and time; undefined when unknown. */
+export async function findClickFacts(db: Kysely<DB>, programId: number, clickId: string) {
+  const row = await repository.findClick(db, programId, clickId);
+  if (!row) return undefined;
+  return {
+    owner: { kind: row.owner_kind, id: Number(row.owner_id) },
+    landingUrl: row.landing_url,
+    clickedAt: row.clicked_at,
+  };
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Tables of click tracking (migration 0015). */
 export interface ClickSaltsTable {
   /** `YYYY-MM-DD` (UTC). */
@@ -13,9 +15,23 @@ export interface ClickVisitorsTable {
   counted_at: string;
 }
 
+/** A reported click and the landing URL it came with (migration 0035), for the fraud rules. */
+export interface ClicksTable {
+  id: Generated<number>;
+  program_id: number;
+  /** The click id answered to the visitor (`vouch_click` cookie, `context.click_id`). */
+  public_id: string;
+  link_id: number;
+  owner_kind: string;
+  owner_id: number;
+  landing_url: string | null;
+  clicked_at: string;
+}
+
 declare module '../../db/tables.ts' {
   interface DB {
     click_salts: ClickSaltsTable;
     click_visitors: ClickVisitorsTable;
+    clicks: ClicksTable;
   }
 }

@@ -225,7 +225,7 @@ export async function readAffiliateUnlocked(
 export const affiliateSales: SaleHandler<Customer, AffiliatePrepared, AffiliateTransaction> = {
   prepare,
   salesBefore: (prepared) => prepared.salesBefore,
-  decide: (prepared, sale) =>
+  decide: (prepared, sale, fraud) =>
     decideAffiliateSale(
       prepared.settings.commissions,
       {
@@ -244,6 +244,7 @@ export const affiliateSales: SaleHandler<Customer, AffiliatePrepared, AffiliateT
             }
           : null,
         programCurrency: prepared.settings.currency,
+        ...(fraud !== undefined ? { fraud } : {}),
       },
       sale,
     ),

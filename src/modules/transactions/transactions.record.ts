@@ -9,6 +9,7 @@ import type { SaleDecision, SaleInput } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { saleCommissionEvents } from '../commissions/commissions.service.ts';
+import { openFlags, readSaleClick, type SaleClick, saleFraudOf } from '../fraud/fraud.service.ts';
 import {
   findCodeForSale,
   partnerAttributedBy,
@@ -120,7 +121,9 @@ export async function recordSale<
   const amountMicros = amountOrThrow(entry.amount, 'amount');
   const key = entry.key ?? newKey();
   const digest = transactionDigest(entry, amountMicros, entry.customer);
-  const steps = saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked);
+  // The click the sale names, read once before the write (clicks do not change), for its rules.
+  const click = await readSaleClick(db, ctx, entry.context?.click_id);
+  const steps = saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked, click);
   const outcome = await insertOrReplay({
     find: () => repository.findTransactionByKey(db, programId, key),
     sameRequest: (row) => row.request_digest === digest,
@@ -145,8 +148,14 @@ export function saleSteps<Customer, Prepared, Created>(
   entry: SaleEntry<Customer>,
   request: SaleRequest,
   unlocked: UnlockedSaleRead<Customer, Prepared> | undefined,
+  click?: SaleClick,
 ): SaleSteps<PreparedSale<Prepared>, Created> {
   const code = saleCodeOf(entry);
+  // A sale whose click fires a rule now opens flags in its transaction: never written unlocked
+  // (later, when it is decided, the rule can only have stopped firing).
+  const flagged =
+    click !== undefined && saleFraudOf(click, click.owner, nowTimestamp(ctx.clock)).fired.length > 0;
+  let held: { fraud: ReturnType<typeof saleFraudOf>; flag: string; partnerId: number } | undefined;
   return {
     key: request.key,
     prepare: async (trx) => {
@@ -156,7 +165,7 @@ export function saleSteps<Customer, Prepared, Created>(
     },
     // A sale with a code redeems it in the sale's transaction: never read unlocked.
     readUnlocked:
-      unlocked && !code
+      unlocked && !code && !flagged
         ? async (db) => {
             const read = await unlocked(db, ctx, entry);
             return read && { ...read, prepared: { prepared: read.prepared, target: undefined } };
@@ -164,12 +173,27 @@ export function saleSteps<Customer, Prepared, Created>(
         : undefined,
     decide: ({ prepared }) => {
       const sale = saleInputOf(entry, request.amountMicros, nowTimestamp(ctx.clock));
-      const decision = handler.decide(prepared, sale);
+      let decision = handler.decide(prepared, sale);
+      held = undefined;
+      const partnerId = decision.partnerId;
+      const owner = partnerId === null ? undefined : { kind: 'partner', id: partnerId };
+      const fraud = saleFraudOf(click, owner, sale.at);
+      if (partnerId !== null && fraud.fired.length > 0) {
+        const flag = fraud.blocked ? null : newKey();
+        decision = handler.decide(prepared, sale, { heldBy: flag, blocked: fraud.blocked });
+        if (flag !== null) held = { fraud, flag, partnerId };
+      }
       return { decision, row: saleRowOf(ctx.program.id, entry, request, sale, decision) };
     },
     // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's
     // field) rolls the sale back with it.
-    afterInsert: async (trx, { prepared, target }, _row, decision) => {
+    afterInsert: async (trx, { prepared, target }, row, decision) => {
+      if (held) {
+        const ref = handler.names?.(prepared, row).partners.get(held.partnerId) ?? '';
+        const subject = { kind: 'transaction' as const, id: row.id, ref: row.key };
+        const owner = { kind: 'partner' as const, id: held.partnerId, ref };
+        await openFlags(trx, ctx, held.fraud, subject, owner, held.flag);
+      }
       if (!target || !code) return;
       await redeemForSale(trx, ctx, target, {
         transactionKey: request.key,

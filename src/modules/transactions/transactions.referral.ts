@@ -235,6 +235,7 @@ export const referralSales: SaleHandler<Customer, ReferralPrepared, CreatedRefer
           purchasesBefore: prepared.purchasesBefore,
           rewardsBefore: prepared.rewardsBefore,
           selfReferral: Boolean(prepared.buyer.self_referral),
+          heldBy: prepared.buyer.fraud_flag,
         },
         programCurrency: prepared.currency,
       },
@@ -294,7 +295,12 @@ function commonOf(
         rewardOnWire(
           row,
           reward,
-          { status: reward.status, customer: idOf(reward.customer_id), deletedAt: reward.deleted_at },
+          // A reward a fraud flag holds is pending on the wire (stored `review_period`).
+          {
+            status: reward.status === 'review_period' ? 'pending' : reward.status,
+            customer: idOf(reward.customer_id),
+            deletedAt: reward.deleted_at,
+          },
           { referred_customer: buyer },
         ),
       ),

@@ -55,7 +55,8 @@ export interface SaleHandler<Customer, Prepared, Created> {
   ): Promise<Prepared>;
   /** Sales (or purchases) the buyer made before this one: a first-order-only code reads it. */
   salesBefore(prepared: Prepared): number;
-  decide(prepared: Prepared, sale: SaleInput): SaleDecision;
+  /** `fraud`: what the sale's own fraud rules decided (core/fraud.ts), when one fired. */
+  decide(prepared: Prepared, sale: SaleInput, fraud?: SaleFraudHold): SaleDecision;
   /** The create response of a sale just written, from what `prepare` read: no second read. */
   created(prepared: Prepared, row: TransactionRow, rewards: readonly RewardRow[]): Created;
   /** Public names of the partners and buyer of the sale (commission events), when the type has commissions. */
@@ -63,6 +64,12 @@ export interface SaleHandler<Customer, Prepared, Created> {
 }
 
 /** What the sale's promotion code adds to reading the buyer. */
+/** A sale's own fraud verdict for its handler: hold the rewards under `heldBy`, or earn nothing. */
+export interface SaleFraudHold {
+  heldBy: string | null;
+  blocked: boolean;
+}
+
 export interface SaleHints {
   /** The partner (public id) a buyer created without one gets: the code's only partner. */
   partner?: string | undefined;

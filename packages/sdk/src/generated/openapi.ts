@@ -2011,7 +2011,7 @@ export interface paths {
         };
         /**
          * Follow a referral link: counts the click, stores the key in the `vouch_partner` / `vouch_referral` cookie and redirects (302) to the stored target
-         * @description Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie and redirects. A key the program does not know answers the HTML "Link not found" page.
+         * @description Follows a referral link: counts the click (once per visitor and link in 24 hours; bots, HEAD and prefetches never), sets the referral cookie (with the click id in `vouch_click`; a query string on the link is kept as the click's landing URL) and redirects. A key the program does not know answers the HTML "Link not found" page.
          */
         get: operations["followReferralLink"];
         put?: never;
@@ -2073,7 +2073,7 @@ export interface paths {
         put?: never;
         /**
          * Report a visit from the tracking script (public, CORS, rate-limited per client address); answers the cookie to store
-         * @description Reports a visit from the tracking script: counts the click as `/r/{key}` does and answers the cookie to store. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.
+         * @description Reports a visit from the tracking script: counts the click as `/r/{key}` does, keeps the landing `url` with it and answers the cookie to store and the click id. Public, CORS-enabled and rate-limited per client address; takes JSON sent as `text/plain` too.
          */
         post: operations["reportClick"];
         delete?: never;
@@ -2571,6 +2571,8 @@ export interface components {
         /** ClickAnswer */
         ClickAnswer: {
             key: string;
+            /** @description The id of this click, for the `vouch_click` cookie (your backend forwards it as `context.click_id`); null when the visit was not counted as a click (a bot, a prefetch) */
+            click_id: string | null;
             /** @description `vouch_partner` (affiliate) or `vouch_referral` (refer-a-friend) */
             cookie: string;
             /** @description Days: the program's `cookie_lifetime` */
@@ -3046,6 +3048,15 @@ export interface components {
             };
             /** @description Refused: refer-a-friend customers have no partner */
             partner?: unknown;
+            /** @description The buyer's request as your backend saw it, for the fraud rules (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
+            };
         };
         /** CreateReferralCustomerNestedBody */
         CreateReferralCustomerNestedBody: {
@@ -3154,6 +3165,15 @@ export interface components {
             referral?: {
                 email?: string;
                 id?: string;
+            };
+            /** @description The buyer's request as your backend saw it, for the fraud rules (a Vouch extension) */
+            context?: {
+                /** @description The click id `vouch.js` kept in its cookie */
+                click_id?: string;
+                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                ip?: string;
+                /** @description The buyer's User-Agent header */
+                user_agent?: string;
             };
         };
         /** CreatedApiKey */
@@ -3305,7 +3325,7 @@ export interface components {
             rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
             status: "open" | "cleared" | "confirmed";
             subject: {
-                /** @description `customer` (today; `transaction`, `commission`, `reward`, `subscriber` later) */
+                /** @description `customer`, `transaction` (a sale `fast_conversion` flagged) or `subscriber` */
                 type: string;
                 /** @description The subject's key */
                 id: string;
@@ -3566,6 +3586,27 @@ export interface components {
                 program_settings: {
                     /** @description The subscriber portal shows the top 10 referrers by first name (Vouch extension) */
                     leaderboard_enabled: boolean;
+                    /** @description Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension) */
+                    referral_pending_days: number;
+                    /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                    fraud_rules: {
+                        /** @description Default `block` */
+                        self_referral?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        same_address?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        disposable_email?: "off" | "flag" | "block";
+                        /** @description Default `flag` */
+                        paid_ads?: "off" | "flag" | "block";
+                        /** @description Default `off` */
+                        fast_conversion?: "off" | "flag" | "block";
+                    };
+                    /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                    same_address_limit: number;
+                    /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                    fast_conversion_seconds: number;
+                    /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                    paid_ads_allowed: boolean;
                     /**
                      * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                      * @example Europe/Berlin
@@ -4069,6 +4110,17 @@ export interface components {
             referral_link: string;
             referral_links: string[];
             referring_customer: components["schemas"]["ReferringCustomer"] | null;
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /** ReferralCustomerEntry */
         ReferralCustomerEntry: {
@@ -4425,6 +4477,8 @@ export interface components {
             program: string;
             /** @description The key from `?aff=` / `?ref=` */
             key: string;
+            /** @description The page the visitor landed on (`location.href`), kept with the click for the fraud rules (`paid_ads`); an absolute http(s) URL */
+            url?: string;
         };
         /** Reward */
         Reward: {
@@ -4557,6 +4611,17 @@ export interface components {
              */
             updated_at: string;
             deleted_at: string | null;
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /**
          * SubscriberListResponse
@@ -4878,6 +4943,27 @@ export interface components {
             program_settings?: {
                 /** @description The subscriber portal shows the top 10 referrers by first name (Vouch extension) */
                 leaderboard_enabled?: boolean;
+                /** @description Days a referred subscriber waits before it counts toward its referrer’s milestones; one that unsubscribes within them never counts (default 0; a Vouch extension) */
+                referral_pending_days?: number;
+                /** @description What each fraud rule does when it fires (a Vouch extension); a PUT changes the rules it names and keeps the others */
+                fraud_rules?: {
+                    /** @description Default `block` */
+                    self_referral?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    same_address?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    disposable_email?: "off" | "flag" | "block";
+                    /** @description Default `flag` */
+                    paid_ads?: "off" | "flag" | "block";
+                    /** @description Default `off` */
+                    fast_conversion?: "off" | "flag" | "block";
+                };
+                /** @description Referred signups of one owner from one address within a day from which `same_address` fires (default 3) */
+                same_address_limit?: number;
+                /** @description A sale sooner than this after its click fires `fast_conversion` (default 10; 0 never fires) */
+                fast_conversion_seconds?: number;
+                /** @description Whether partners may bid on ads; false: a landing URL with ad click ids fires `paid_ads` (default true) */
+                paid_ads_allowed?: boolean;
                 /**
                  * @description IANA time zone the reports count days in (default UTC; a Vouch extension): exact for every figure read from rows, past ones included; clicks stay per UTC day
                  * @example Europe/Berlin
@@ -11010,7 +11096,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "program": "Ab12Cd34Ef56",
-                 *       "key": "pat"
+                 *       "key": "pat",
+                 *       "url": "https://shop.example.com/?aff=pat"
                  *     }
                  */
                 "application/json": components["schemas"]["ReportClickBody"];

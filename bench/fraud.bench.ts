@@ -1,0 +1,116 @@
+// Fraud rules on the sale path (issue 27): POST /v1/transactions for a referred buyer, with the
+// buyer's `context` (address, user agent, click id), with every rule off and with every rule on
+// (flag; paid ads forbidden; fast_conversion reading the click), on SQLite and on PostgreSQL when
+// reachable. The target: rules on stays within 10 % of rules off. The two settings alternate,
+// twice each, so a machine busy with something else weighs on both alike.
+// Run: `node --import tsx bench/fraud.bench.ts` (BENCH_DURATION seconds per load, default 10).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createProgram, type LoadResult, load, postgresDatabase, report, startVouch } from './lib.ts';
+import { recordFigure } from './results.ts';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131';
+
+const every = (action: 'off' | 'flag') => ({
+  fraud_rules: {
+    self_referral: action === 'off' ? 'off' : 'block',
+    same_address: action,
+    disposable_email: action,
+    paid_ads: action,
+    fast_conversion: action,
+  },
+  paid_ads_allowed: action === 'off',
+  fast_conversion_seconds: 1,
+});
+
+async function measure(name: string, databaseUrl: string) {
+  const program = await createProgram(databaseUrl, 'affiliate');
+  const vouch = await startVouch({ databaseUrl, env: { CLICK_RATE_LIMIT_PER_MINUTE: '0' } });
+  const auth = { authorization: `Bearer ${program.token}`, 'content-type': 'application/json' };
+  const call = async (
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = auth,
+  ) => {
+    const res = await fetch(`${vouch.url}${path}`, { method, headers, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { data: Record<string, unknown> };
+  };
+  try {
+    await call('PUT', '/v1/program', { website: 'https://shop.example.com' });
+    await call('POST', '/v1/partners', { email: 'bench@example.com', key: 'bench' });
+    const test = await fetch(`${vouch.url}/v1/test`, { headers: auth });
+    const publicId = ((await test.json()) as { data: { program: { pub_id: string } } }).data.program.pub_id;
+    const click = await call(
+      'POST',
+      '/t/click',
+      { program: publicId, key: 'bench', url: 'https://shop.example.com/?aff=bench' },
+      { 'content-type': 'text/plain', 'user-agent': BROWSER },
+    );
+    const context = { ip: '203.0.113.9', user_agent: BROWSER, click_id: String(click.data.click_id) };
+    await call('POST', '/v1/customers', {
+      key: 'buyer',
+      email: 'buyer@example.com',
+      partner: { key: 'bench' },
+    });
+    // Written within a second, and older than `fast_conversion_seconds` before the first sale.
+    await sleep(1500);
+    const results: Record<'off' | 'flag', LoadResult[]> = { off: [], flag: [] };
+    for (const round of [1, 2])
+      for (const action of ['off', 'flag'] as const) {
+        await call('PUT', '/v1/program', { program_settings: every(action) });
+        results[action].push(
+          await load({
+            url: vouch.url,
+            method: 'POST',
+            path: '/v1/transactions',
+            headers: { authorization: auth.authorization },
+            body: JSON.stringify({
+              key: `${action}${round}-{{n}}`,
+              amount: 49.99,
+              action: 'sale',
+              customer: { key: 'buyer' },
+              context,
+            }),
+            duration,
+          }),
+        );
+      }
+    const best = (all: LoadResult[]) => all.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const off = best(results.off);
+    const on = best(results.flag);
+    report(`Fraud rules on a sale (${name}; 50 connections, best of two alternating loads)`, [
+      { name: `POST /v1/transactions, rules off (${name})`, result: off },
+      { name: `POST /v1/transactions, every rule on (${name})`, result: on, target: '≥ 0.90× rules off' },
+    ]);
+    const ratio = on.rps / off.rps;
+    console.log(`rules on / rules off: ${ratio.toFixed(3)} (${name})`);
+    recordFigure(
+      'Fraud rules on a sale',
+      `rules on / rules off (${name})`,
+      `${ratio.toFixed(2)}×`,
+      '≥ 0.90×',
+    );
+  } finally {
+    await vouch.stop();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'vouch-fraud-bench-'));
+try {
+  await measure('SQLite', `sqlite:${join(dir, 'fraud.db')}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const postgres = await postgresDatabase();
+if (postgres) {
+  try {
+    await measure('PostgreSQL', postgres.url);
+  } finally {
+    await postgres.drop();
+  }
+} else console.log('PostgreSQL unreachable: SQLite only');
