@@ -29,6 +29,7 @@ import { ownerConsole } from './0030-console.ts';
 import { activity } from './0031-activity.ts';
 import { fraud } from './0032-fraud.ts';
 import { consoleResets } from './0033-console-resets.ts';
+import { reportCounters } from './0034-report-counters.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -67,4 +68,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0031_activity': activity,
   '0032_fraud': fraud,
   '0033_console_resets': consoleResets,
+  '0034_report_counters': reportCounters,
 };
