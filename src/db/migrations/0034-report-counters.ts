@@ -357,14 +357,15 @@ function postgresTriggers(): string[] {
   statements.push(
     `create function vouch_report_programs() returns trigger language plpgsql as $$
     begin delete from report_counters where program_id = old.id; return null; end $$`,
-    `create trigger programs_report_delete after delete on programs
-      for each row execute function vouch_report_programs()`,
+    // At the commit: after every cascade of the program's removal has counted what it removed.
+    `create constraint trigger programs_report_delete after delete on programs
+      deferrable initially deferred for each row execute function vouch_report_programs()`,
   );
   return statements;
 }
 
 /** Every existing row counted once, as the triggers would have (slot 0), one table at a time. */
-async function backfill(db: Kysely<unknown>, dialect: Dialect) {
+export async function backfill(db: Kysely<unknown>, dialect: Dialect) {
   for (const [table, contributions] of Object.entries(contributionsOf)) {
     await sql.raw(addStatement(dialect, contributions(dialect, 'r', 1, `from ${table} r`), '0')).execute(db);
   }
