@@ -72,64 +72,39 @@ const isTrue = (dialect: Dialect, expression: string) =>
   dialect === 'postgres' ? expression : `${expression} <> 0`;
 
 /**
- * A row's contributions as `(program_id, kind, owner, metric, day, currency, lo, hi)`, each delta
- * `sign × (hi × 10^12 + lo)` with both parts truncated toward zero: one select per owner and
- * metric. `r` is the row (`new`, `old`, or a table alias that `from` names: the backfill).
+ * What a row counts: each owner (kind, id expression) gets each figure (metric, currency, delta
+ * as its two parts truncated toward zero, an optional condition), when the row is live (`live`).
+ * `r` names the row: `new`, `old`, or a table alias (the backfill, a buyer's sales).
  */
-type Contributions = (dialect: Dialect, r: string, sign: 1 | -1, from?: string) => string[];
+type Owner = readonly [kind: string, id: string];
+type Figure = readonly [metric: string, currency: string, lo: string, hi: string, when?: string];
+type Counted = { owners: readonly Owner[]; figures: readonly Figure[]; live: string };
+type Describe = (dialect: Dialect, r: string, sign: 1 | -1) => Counted;
 
 const parts = (sign: 1 | -1, amount: string): [lo: string, hi: string] => [
   `${sign} * ((${amount}) % ${B})`,
   `${sign} * ((${amount}) / ${B})`,
 ];
 
-type Owner = readonly [kind: string, id: string];
-type Figure = readonly [metric: string, currency: string, lo: string, hi: string, when?: string];
-
-function figuresOf(
-  r: string,
-  owners: readonly Owner[],
-  figures: readonly Figure[],
-  condition: string,
-  from = '',
-): string[] {
-  return owners.flatMap(([kind, id]) =>
-    figures.map(
-      ([
-        metric,
-        currency,
-        lo,
-        hi,
-        when,
-      ]) => `select ${r}.program_id as program_id, '${kind}' as kind, ${id} as owner,
-        '${metric}' as metric, substr(${r}.created_at, 1, 10) as day, ${currency} as currency, ${lo} as lo, ${hi} as hi
-        ${from} where ${id} is not null and ${condition}${when ? ` and (${when})` : ''}`,
-    ),
-  );
-}
-
-const customerContributions: Contributions = (_dialect, r, sign, from) =>
-  figuresOf(
-    r,
+const customerCounts: Describe = (_dialect, r, sign) => ({
+  owners: [
+    ['program', `${r}.program_id`],
+    ['partner', `${r}.partner_id`],
+    ['customer', `${r}.referring_customer_id`],
+    ['link', `${r}.referral_link_id`],
+  ],
+  figures: [
+    ['customers', `''`, `${sign}`, '0'],
     [
-      ['program', `${r}.program_id`],
-      ['partner', `${r}.partner_id`],
-      ['customer', `${r}.referring_customer_id`],
-      ['link', `${r}.referral_link_id`],
+      'signups',
+      `''`,
+      `${sign}`,
+      '0',
+      `${r}.partner_id is not null or ${r}.referring_customer_id is not null`,
     ],
-    [
-      ['customers', `''`, `${sign}`, '0'],
-      [
-        'signups',
-        `''`,
-        `${sign}`,
-        '0',
-        `${r}.partner_id is not null or ${r}.referring_customer_id is not null`,
-      ],
-    ],
-    live.customers(r),
-    from,
-  );
+  ],
+  live: live.customers(r),
+});
 
 const buyerLink = (r: string) =>
   `(select c.referral_link_id from customers c where c.program_id = ${r}.program_id and c.id = ${r}.customer_id)`;
@@ -144,19 +119,16 @@ const saleFigures = (dialect: Dialect, r: string, sign: 1 | -1): Figure[] => [
   ],
 ];
 
-const saleContributions: Contributions = (dialect, r, sign, from) =>
-  figuresOf(
-    r,
-    [
-      ['program', `${r}.program_id`],
-      ['partner', `${r}.partner_id`],
-      ['customer', `${r}.referring_customer_id`],
-      ['link', buyerLink(r)],
-    ],
-    saleFigures(dialect, r, sign),
-    live.transactions(r),
-    from,
-  );
+const saleCounts: Describe = (dialect, r, sign) => ({
+  owners: [
+    ['program', `${r}.program_id`],
+    ['partner', `${r}.partner_id`],
+    ['customer', `${r}.referring_customer_id`],
+    ['link', buyerLink(r)],
+  ],
+  figures: saleFigures(dialect, r, sign),
+  live: live.transactions(r),
+});
 
 const saleLink = (r: string) =>
   `(select c.referral_link_id from transactions t join customers c on c.program_id = t.program_id and c.id = t.customer_id
@@ -172,44 +144,75 @@ const rewardFigures = (dialect: Dialect, r: string, sign: 1 | -1): Figure[] => [
   ],
 ];
 
-const rewardContributions: Contributions = (dialect, r, sign, from) =>
-  figuresOf(
-    r,
-    [
-      ['program', `${r}.program_id`],
-      ['partner', `${r}.partner_id`],
-      ['customer', `${r}.customer_id`],
-      ['link', saleLink(r)],
-    ],
-    rewardFigures(dialect, r, sign),
-    live.rewards(r),
-    from,
+const rewardCounts: Describe = (dialect, r, sign) => ({
+  owners: [
+    ['program', `${r}.program_id`],
+    ['partner', `${r}.partner_id`],
+    ['customer', `${r}.customer_id`],
+    ['link', saleLink(r)],
+  ],
+  figures: rewardFigures(dialect, r, sign),
+  live: live.rewards(r),
+});
+
+/**
+ * The contributions as selects of `(program_id, kind, owner, metric, day, currency, lo, hi)`, one
+ * per owner and figure, from the table `from` names (the backfill, a buyer's sales).
+ */
+function selectsOf(r: string, counted: Counted, from: string): string[] {
+  return counted.owners.flatMap(([kind, id]) =>
+    counted.figures.map(
+      ([
+        metric,
+        currency,
+        lo,
+        hi,
+        when,
+      ]) => `select ${r}.program_id as program_id, '${kind}' as kind, ${id} as owner,
+        '${metric}' as metric, substr(${r}.created_at, 1, 10) as day, ${currency} as currency, ${lo} as lo, ${hi} as hi
+        ${from} where ${id} is not null and ${counted.live}${when ? ` and (${when})` : ''}`,
+    ),
   );
+}
+
+/**
+ * The contributions of the trigger's row `r`: on PostgreSQL one select over a VALUES list
+ * (cheaper to plan and run on every write than a union of selects), on SQLite the union.
+ */
+function rowContributions(dialect: Dialect, r: string, counted: Counted): string {
+  if (dialect === 'sqlite') return selectsOf(r, counted, '').join('\n  union all\n');
+  const rows = counted.owners.flatMap(([kind, id]) =>
+    counted.figures.map(
+      ([metric, currency, lo, hi, when]) =>
+        `('${kind}', ${id}, '${metric}', ${currency}, ${lo}, ${hi}, ${when ? `(${when})` : 'true'})`,
+    ),
+  );
+  return `select ${r}.program_id as program_id, kind, owner, metric, substr(${r}.created_at, 1, 10) as day,
+    currency, lo, hi
+    from (values ${rows.join(', ')}) as v (kind, owner, metric, currency, lo, hi, counts)
+    where owner is not null and counts and ${counted.live}`;
+}
 
 /**
  * A buyer's link changed (`r` is its old or new row): its sales and their rewards move between
  * the links' figures.
  */
-const buyerLinkContributions = (dialect: Dialect, r: string, sign: 1 | -1): string[] => {
-  const link: Owner[] = [['link', `${r}.referral_link_id`]];
+const buyerLinkSelects = (dialect: Dialect, r: string, sign: 1 | -1): string[] => {
+  const owners: Owner[] = [['link', `${r}.referral_link_id`]];
   const moved =
     dialect === 'postgres'
       ? 'old.referral_link_id is distinct from new.referral_link_id'
       : 'old.referral_link_id is not new.referral_link_id';
   const ofBuyer = `${moved} and t.program_id = ${r}.program_id and t.customer_id = ${r}.id`;
   return [
-    ...figuresOf(
+    ...selectsOf(
       't',
-      link,
-      saleFigures(dialect, 't', sign),
-      `${ofBuyer} and ${live.transactions('t')}`,
+      { owners, figures: saleFigures(dialect, 't', sign), live: `${ofBuyer} and ${live.transactions('t')}` },
       'from transactions t',
     ),
-    ...figuresOf(
+    ...selectsOf(
       'w',
-      link,
-      rewardFigures(dialect, 'w', sign),
-      `${ofBuyer} and ${live.rewards('w')}`,
+      { owners, figures: rewardFigures(dialect, 'w', sign), live: `${ofBuyer} and ${live.rewards('w')}` },
       'from transactions t join rewards w on w.program_id = t.program_id and w.transaction_id = t.id',
     ),
   ];
@@ -220,27 +223,40 @@ const slotOf = (dialect: Dialect) =>
     ? `cast(coalesce(nullif(current_setting('vouch.counter_slot', true), ''), '0') as smallint)`
     : '0';
 
+const upsert = `
+  on conflict (program_id, owner_kind, owner_id, metric, day, currency, slot) do update set
+    value = (report_counters.value + excluded.value) % ${B},
+    value_hi = report_counters.value_hi + excluded.value_hi + (report_counters.value + excluded.value) / ${B}`;
+
+const columns = 'program_id, owner_kind, owner_id, metric, day, currency, slot, value, value_hi';
+/** `lo + hi × 10^12` as stored: the low part in [0, 10^12), the carry in the high part. */
+const normalised = `((lo % ${B}) + ${B}) % ${B}, hi + (lo - ((lo % ${B}) + ${B}) % ${B}) / ${B}`;
+
 /**
- * The upsert that adds the contributions' sums (per figure, zeros left out) to the counters, in
- * key order (PostgreSQL row locks), carrying as db/counter-parts.ts does.
+ * The upsert of one row's contributions (an insert's or a delete's: one per figure, so no sums),
+ * in key order (PostgreSQL row locks), carrying as db/counter-parts.ts does.
  */
-function addStatement(dialect: Dialect, contributions: string[], slot: string): string {
+function addRow(contributions: string, slot: string): string {
+  return `insert into report_counters (${columns})
+  select program_id, kind, owner, metric, day, currency, ${slot}, ${normalised}
+  from (${contributions}) as c
+  where lo <> 0 or hi <> 0
+  order by kind, owner, metric, currency ${upsert}`;
+}
+
+/** The upsert of the sums of contributions per figure (an update's old and new rows, the backfill), zeros left out. */
+function addSums(dialect: Dialect, contributions: string[], slot: string): string {
   const sum = (column: string) =>
     dialect === 'postgres' ? `cast(sum(${column}) as bigint)` : `sum(${column})`;
-  return `
-  insert into report_counters (program_id, owner_kind, owner_id, metric, day, currency, slot, value, value_hi)
-  select program_id, kind, owner, metric, day, currency, ${slot},
-    ((lo % ${B}) + ${B}) % ${B}, hi + (lo - ((lo % ${B}) + ${B}) % ${B}) / ${B}
+  return `insert into report_counters (${columns})
+  select program_id, kind, owner, metric, day, currency, ${slot}, ${normalised}
   from (
     select program_id, kind, owner, metric, day, currency, ${sum('lo')} as lo, ${sum('hi')} as hi
     from (${contributions.join('\n  union all\n')}) as c
     group by program_id, kind, owner, metric, day, currency
   ) as s
   where lo <> 0 or hi <> 0
-  order by program_id, kind, owner, metric, day, currency
-  on conflict (program_id, owner_kind, owner_id, metric, day, currency, slot) do update set
-    value = (report_counters.value + excluded.value) % ${B},
-    value_hi = report_counters.value_hi + excluded.value_hi + (report_counters.value + excluded.value) / ${B}`;
+  order by program_id, kind, owner, metric, day, currency ${upsert}`;
 }
 
 /** The columns whose change moves a table's figures (an update of any other fires nothing). */
@@ -272,10 +288,10 @@ const watched = {
 } as const;
 type Watched = keyof typeof watched;
 
-const contributionsOf: Record<Watched, Contributions> = {
-  customers: customerContributions,
-  transactions: saleContributions,
-  rewards: rewardContributions,
+const countsOf: Record<Watched, Describe> = {
+  customers: customerCounts,
+  transactions: saleCounts,
+  rewards: rewardCounts,
 };
 
 /**
@@ -288,28 +304,33 @@ const children = {
   transactions: `delete from rewards where program_id = old.program_id and transaction_id = old.id`,
 } as const;
 
-function updateParts(dialect: Dialect, table: Watched): string[] {
-  const own = [...contributionsOf[table](dialect, 'old', -1), ...contributionsOf[table](dialect, 'new', 1)];
-  if (table !== 'customers') return own;
-  return [
-    ...own,
-    ...buyerLinkContributions(dialect, 'old', -1),
-    ...buyerLinkContributions(dialect, 'new', 1),
+/** An update: what the old row counted taken off, what the new one counts added, summed per figure. */
+function updateStatement(dialect: Dialect, table: Watched, slot: string): string {
+  const own = [
+    rowContributions(dialect, 'old', countsOf[table](dialect, 'old', -1)),
+    rowContributions(dialect, 'new', countsOf[table](dialect, 'new', 1)),
   ];
+  const moves =
+    table === 'customers'
+      ? [...buyerLinkSelects(dialect, 'old', -1), ...buyerLinkSelects(dialect, 'new', 1)]
+      : [];
+  return addSums(dialect, [...own, ...moves], slot);
 }
+
+const rowStatement = (dialect: Dialect, table: Watched, r: 'new' | 'old', slot: string) =>
+  addRow(rowContributions(dialect, r, countsOf[table](dialect, r, r === 'new' ? 1 : -1)), slot);
 
 function sqliteTriggers(): string[] {
   const statements: string[] = [];
   for (const table of Object.keys(watched) as Watched[]) {
-    const add = (parts: string[]) => `${addStatement('sqlite', parts, '0')};`;
     const changed = watched[table].map((column) => `old.${column} is not new.${column}`).join(' or ');
     statements.push(
       `create trigger ${table}_report_insert after insert on ${table} begin
-        ${add(contributionsOf[table]('sqlite', 'new', 1))} end`,
+        ${rowStatement('sqlite', table, 'new', '0')}; end`,
       `create trigger ${table}_report_update after update of ${watched[table].join(', ')} on ${table}
-        when ${changed} begin ${add(updateParts('sqlite', table))} end`,
+        when ${changed} begin ${updateStatement('sqlite', table, '0')}; end`,
       `create trigger ${table}_report_delete after delete on ${table} begin
-        ${add(contributionsOf[table]('sqlite', 'old', -1))} end`,
+        ${rowStatement('sqlite', table, 'old', '0')}; end`,
     );
     if (table !== 'rewards')
       statements.push(
@@ -328,16 +349,15 @@ function postgresTriggers(): string[] {
   const slot = slotOf('postgres');
   for (const table of Object.keys(watched) as Watched[]) {
     const fn = `vouch_report_${table}`;
-    const add = (parts: string[]) => `${addStatement('postgres', parts, slot)};`;
     const changed = watched[table]
       .map((column) => `old.${column} is distinct from new.${column}`)
       .join(' or ');
     statements.push(
       `create function ${fn}() returns trigger language plpgsql as $$
       begin
-        if tg_op = 'INSERT' then ${add(contributionsOf[table]('postgres', 'new', 1))}
-        elsif tg_op = 'DELETE' then ${add(contributionsOf[table]('postgres', 'old', -1))}
-        else ${add(updateParts('postgres', table))}
+        if tg_op = 'INSERT' then ${rowStatement('postgres', table, 'new', slot)};
+        elsif tg_op = 'DELETE' then ${rowStatement('postgres', table, 'old', slot)};
+        else ${updateStatement('postgres', table, slot)};
         end if;
         return null;
       end $$`,
@@ -366,7 +386,9 @@ function postgresTriggers(): string[] {
 
 /** Every existing row counted once, as the triggers would have (slot 0), one table at a time. */
 export async function backfill(db: Kysely<unknown>, dialect: Dialect) {
-  for (const [table, contributions] of Object.entries(contributionsOf)) {
-    await sql.raw(addStatement(dialect, contributions(dialect, 'r', 1, `from ${table} r`), '0')).execute(db);
+  for (const [table, counts] of Object.entries(countsOf)) {
+    await sql
+      .raw(addSums(dialect, selectsOf('r', counts(dialect, 'r', 1), `from ${table} r`), '0'))
+      .execute(db);
   }
 }
