@@ -176,21 +176,36 @@ function selectsOf(r: string, counted: Counted, from: string): string[] {
 }
 
 /**
- * The contributions of the trigger's row `r`: on PostgreSQL one select over a VALUES list
- * (cheaper to plan and run on every write than a union of selects), on SQLite the union.
+ * The contributions of the trigger's row `r`: its owners (each id read once) crossed with its
+ * figures, filtered; on PostgreSQL both as VALUES lists (cheaper to plan and run on every write
+ * than a union of selects), on SQLite as unions (no column names on VALUES there).
  */
 function rowContributions(dialect: Dialect, r: string, counted: Counted): string {
-  if (dialect === 'sqlite') return selectsOf(r, counted, '').join('\n  union all\n');
-  const rows = counted.owners.flatMap(([kind, id]) =>
-    counted.figures.map(
-      ([metric, currency, lo, hi, when]) =>
-        `('${kind}', ${id}, '${metric}', ${currency}, ${lo}, ${hi}, ${when ? `(${when})` : 'true'})`,
-    ),
-  );
-  return `select ${r}.program_id as program_id, kind, owner, metric, substr(${r}.created_at, 1, 10) as day,
-    currency, lo, hi
-    from (values ${rows.join(', ')}) as v (kind, owner, metric, currency, lo, hi, counts)
-    where owner is not null and counts and ${counted.live}`;
+  const counts = (when: string | undefined) => (when ? `(${when})` : dialect === 'postgres' ? 'true' : '1');
+  const [owners, figures] =
+    dialect === 'postgres'
+      ? [
+          `(values ${counted.owners.map(([kind, id]) => `('${kind}', ${id})`).join(', ')}) as o (kind, owner)`,
+          `(values ${counted.figures
+            .map(
+              ([metric, currency, lo, hi, when]) =>
+                `('${metric}', ${currency}, ${lo}, ${hi}, ${counts(when)})`,
+            )
+            .join(', ')}) as m (metric, currency, lo, hi, counts)`,
+        ]
+      : [
+          `(${counted.owners.map(([kind, id]) => `select '${kind}' as kind, ${id} as owner`).join(' union all ')}) as o`,
+          `(${counted.figures
+            .map(
+              ([metric, currency, lo, hi, when]) =>
+                `select '${metric}' as metric, ${currency} as currency, ${lo} as lo, ${hi} as hi, ${counts(when)} as counts`,
+            )
+            .join(' union all ')}) as m`,
+        ];
+  return `select ${r}.program_id as program_id, o.kind as kind, o.owner as owner, m.metric as metric,
+    substr(${r}.created_at, 1, 10) as day, m.currency as currency, m.lo as lo, m.hi as hi
+    from ${owners} cross join ${figures}
+    where o.owner is not null and ${isTrue(dialect, 'm.counts')} and ${counted.live}`;
 }
 
 /**
