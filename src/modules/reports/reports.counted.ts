@@ -60,7 +60,7 @@ export async function countedByBucket(
     const figure = metric && answer.get(metric);
     if (!figure) continue;
     const bucket = bucketOf(row.day, range.interval);
-    if (row.currency === '') {
+    if (row.metric !== 'revenue' && row.metric !== 'commissions') {
       const counts = figure as Counts;
       counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.value));
       continue;
