@@ -136,9 +136,11 @@ describeEachDatabase(
         ])
           paths.push(`/v1/reports/top?by=${by}&metric=${metric}&limit=10&${range}`);
       const { counted, rows } = await both(paths);
-      paths.forEach((path, i) => assert.deepEqual(counted[i]?.data, rows[i]?.data, path));
+      paths.forEach((path, i) => {
+        assert.deepEqual(counted[i]?.data, rows[i]?.data, path);
+      });
       assert.deepEqual(
-        (counted[1]?.data as { key: string }[]).map((row) => row.key),
+        ((counted[1]?.data ?? []) as { key: string }[]).map((row) => row.key),
         ['pa', 'pb', 'pc'],
         'by sales',
       );
