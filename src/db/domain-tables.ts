@@ -223,6 +223,23 @@ export interface EntityCountersByDayTable {
   value_hi: Generated<number>;
 }
 
+/** Per-day report figures, kept by the triggers of migration 0034 (ADR 0123). */
+export interface ReportCountersTable {
+  program_id: number;
+  /** `program` (owner_id: the program's id), `partner`, `link`, `customer` (a referrer). */
+  owner_kind: string;
+  owner_id: number;
+  /** `customers`, `signups`, `sales`, `revenue`, `commissions`, `rewards`. */
+  metric: string;
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  /** The money metrics' currency; '' for counts. */
+  currency: string;
+  slot: Generated<number>;
+  value: number;
+  value_hi: Generated<number>;
+}
+
 declare module './tables.ts' {
   interface DB {
     partners: PartnersTable;
@@ -234,6 +251,7 @@ declare module './tables.ts' {
     balance_credits: BalanceCreditsTable;
     entity_counters: EntityCountersTable;
     entity_counters_by_day: EntityCountersByDayTable;
+    report_counters: ReportCountersTable;
     payouts: PayoutsTable;
     payout_items: PayoutItemsTable;
   }

@@ -29,6 +29,7 @@ import { ownerConsole } from './0030-console.ts';
 import { activity } from './0031-activity.ts';
 import { fraud } from './0032-fraud.ts';
 import { consoleResets } from './0033-console-resets.ts';
+import { reportCounters } from './0034-report-counters.ts';
 import { clicks } from './0035-clicks.ts';
 import { programLogos } from './0036-program-logos.ts';
 import { billingEventStorage } from './0038-billing-event-storage.ts';
@@ -70,6 +71,7 @@ export const migrations: Record<string, VouchMigration> = {
   '0031_activity': activity,
   '0032_fraud': fraud,
   '0033_console_resets': consoleResets,
+  '0034_report_counters': reportCounters,
   '0035_clicks': clicks,
   '0036_program_logos': programLogos,
   '0038_billing_event_storage': billingEventStorage,

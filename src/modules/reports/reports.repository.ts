@@ -213,7 +213,7 @@ export async function dailyClicks(
 
 export type Ranked = { owner_id: number; figure: number | bigint | string };
 
-/** Top owners' ids and figures, highest first, ties by id. */
+/** Top owners' ids and figures, highest first, ties by id; owners whose figure is zero are left out. */
 export async function topOwners(
   db: Kysely<DB>,
   programId: number,
@@ -223,7 +223,7 @@ export async function topOwners(
 ): Promise<Ranked[]> {
   const ranking = topQuery(db, programId, source, window);
   const result =
-    await sql<Ranked>`select owner_id, figure from (${ranking}) ranked order by figure desc, owner_id limit ${sql.lit(limit)}`.execute(
+    await sql<Ranked>`select owner_id, figure from (${ranking}) ranked where figure <> 0 order by figure desc, owner_id limit ${sql.lit(limit)}`.execute(
       db,
     );
   return result.rows;

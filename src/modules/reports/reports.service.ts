@@ -22,10 +22,19 @@ import {
 } from '../../core/report-buckets.ts';
 import { addDays } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
+import { rankReportOwners } from '../counters/counters.reports.repository.ts';
 import { findCustomerByRef } from '../customers/customers.service.ts';
 import { findPartnerByRef } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
 import { findLinkByKey } from '../referral-links/referral-links.service.ts';
+import {
+  type Counts,
+  countedByBucket,
+  countedRanking,
+  counterOwnerOf,
+  isCounted,
+  type Sums,
+} from './reports.counted.ts';
 import * as repository from './reports.repository.ts';
 import {
   type Metric,
@@ -133,12 +142,11 @@ function clickOwnerOf(filters: repository.RowFilters): repository.ClickOwner | u
   return undefined;
 }
 
-type Counts = Map<string, number>;
-type Sums = Map<string, Map<string, bigint>>;
-
 /**
  * `GET /v1/reports/timeseries`: each metric per bucket of `[start, end]`, every bucket present.
- * Figures from rows are put in the program zone's local days exactly; clicks are per UTC day.
+ * In a UTC program the counted metrics are read from the per-day counters (ADR 0123); otherwise,
+ * and for paying customers, figures from rows are put in the program zone's local days exactly.
+ * Clicks are per UTC day.
  */
 export async function getTimeseries(
   ctx: ProgramContext,
@@ -212,9 +220,20 @@ export async function getTimeseries(
         return summed(await repository.sumCommissions(db, programId, window, filters));
     }
   };
-  const figures = new Map<Metric, Counts | Sums>();
-  for (const metric of metrics) figures.set(metric, await figureOf(metric));
+  const owner = counterOwnerOf(programId, filters);
+  const fromCounters =
+    isUtc(zone) && owner !== undefined && ctx.program.type !== 'newsletter' ? metrics.filter(isCounted) : [];
+  const figures =
+    owner !== undefined && fromCounters.length > 0
+      ? await countedByBucket(db, programId, owner, fromCounters, { start, end, interval, currency })
+      : new Map<Metric, Counts | Sums>();
+  for (const metric of metrics) if (!figures.has(metric)) figures.set(metric, await figureOf(metric));
 
+  // A currency is shown when one of its buckets is not zero (or when it was asked for).
+  const shown = new Set<Map<string, bigint>>();
+  for (const metric of metrics.filter(isMoney))
+    for (const byBucket of (figures.get(metric) as Sums).values())
+      if ([...byBucket.values()].some((micros) => micros !== 0n)) shown.add(byBucket);
   const data = buckets.map((date) => {
     const point: Record<string, unknown> = { date };
     for (const metric of metrics) {
@@ -224,7 +243,8 @@ export async function getTimeseries(
         const money: Record<string, number> = {};
         if (currency !== undefined) money[currency] = 0;
         for (const [code, byBucket] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1)))
-          money[code] = microsToNumber(byBucket.get(date) ?? 0n);
+          if (code === currency || shown.has(byBucket))
+            money[code] = microsToNumber(byBucket.get(date) ?? 0n);
         point[metric] = money;
       } else point[metric] = (figure as Counts).get(date) ?? 0;
     }
@@ -315,13 +335,23 @@ export async function getTop(ctx: ProgramContext, query: TopQuery): Promise<TopR
   const window = isUtc(zone)
     ? { from: start, until: addDays(end, 1) }
     : { from: localMidnightUtc(zone, start), until: localMidnightUtc(zone, addDays(end, 1)) };
-  const ranked = await repository.topOwners(
-    db,
-    programId,
-    source,
-    { ...window, startDay: start, endDay: end },
-    query.limit,
-  );
+  const ranked =
+    isUtc(zone) && source.metric !== 'clicks' && source.metric !== 'redemptions'
+      ? await rankReportOwners(
+          db,
+          programId,
+          countedRanking(source.by, source.metric, 'currency' in source ? source.currency : undefined),
+          start,
+          end,
+          query.limit,
+        )
+      : await repository.topOwners(
+          db,
+          programId,
+          source,
+          { ...window, startDay: start, endDay: end },
+          query.limit,
+        );
   const labels = await repository.ownerLabels(
     db,
     programId,

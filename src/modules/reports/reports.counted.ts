@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import { bucketOf, type Interval } from '../../core/report-buckets.ts';
+import type { DB } from '../../db/tables.ts';
+import {
+  type ReportFigure,
+  type ReportOwner,
+  readReportDays,
+} from '../counters/counters.reports.repository.ts';
+import type { RowFilters } from './reports.repository.ts';
+import type { Metric } from './reports.schemas.ts';
+
+/** A count per bucket. */
+export type Counts = Map<string, number>;
+/** Micro-units per currency, then per bucket. */
+export type Sums = Map<string, Map<string, bigint>>;
+
+/** The metrics the per-day counters keep (ADR 0123), by their name in a report. */
+const counted: Partial<Record<Metric, ReportFigure>> = {
+  signups: 'signups',
+  customers: 'customers',
+  sales: 'sales',
+  revenue: 'revenue',
+  commissions: 'commissions',
+  rewards: 'rewards',
+};
+
+export const isCounted = (metric: Metric): boolean => counted[metric] !== undefined;
+
+/** The owner whose counters answer a filter: the program, or the one partner, link or referrer named. */
+export function counterOwnerOf(programId: number, filters: RowFilters): ReportOwner | undefined {
+  const named: ReportOwner[] = [];
+  if (filters.partnerId !== undefined) named.push({ kind: 'partner', id: filters.partnerId });
+  if (filters.linkId !== undefined) named.push({ kind: 'link', id: filters.linkId });
+  if (filters.referrerId !== undefined) named.push({ kind: 'customer', id: filters.referrerId });
+  if (named.length > 1) return undefined;
+  return named[0] ?? { kind: 'program', id: programId };
+}
+
+/**
+ * The counted `metrics` per bucket of the UTC days `[start, end]`, read from the per-day counters
+ * in one statement: counts as `Counts`, money as `Sums` (only `currency` when given).
+ */
+export async function countedByBucket(
+  db: Kysely<DB>,
+  programId: number,
+  owner: ReportOwner,
+  metrics: readonly Metric[],
+  range: { start: string; end: string; interval: Interval; currency: string | undefined },
+): Promise<Map<Metric, Counts | Sums>> {
+  const figures = new Map<ReportFigure, Metric>();
+  for (const metric of metrics) {
+    const figure = counted[metric];
+    if (figure) figures.set(figure, metric);
+  }
+  const answer = new Map<Metric, Counts | Sums>();
+  for (const metric of figures.values()) answer.set(metric, new Map());
+  const days = await readReportDays(db, programId, owner, [...figures.keys()], range.start, range.end);
+  for (const row of days) {
+    const metric = figures.get(row.metric);
+    const figure = metric && answer.get(metric);
+    if (!figure) continue;
+    const bucket = bucketOf(row.day, range.interval);
+    if (row.metric !== 'revenue' && row.metric !== 'commissions') {
+      const counts = figure as Counts;
+      counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.value));
+      continue;
+    }
+    if (range.currency !== undefined && row.currency !== range.currency) continue;
+    const sums = figure as Sums;
+    const ofCurrency = sums.get(row.currency) ?? new Map<string, bigint>();
+    ofCurrency.set(bucket, (ofCurrency.get(bucket) ?? 0n) + row.value);
+    sums.set(row.currency, ofCurrency);
+  }
+  return answer;
+}
+
+/** A ranking the counters answer: which owners, which figure (signups are every customer an owner brought). */
+export function countedRanking(
+  by: 'partner' | 'link' | 'referrer',
+  metric: 'signups' | 'sales' | 'revenue' | 'commissions',
+  currency: string | undefined,
+) {
+  return {
+    kind: by === 'referrer' ? ('customer' as const) : by,
+    metric: metric === 'signups' ? ('customers' as const) : metric,
+    currency: currency ?? '',
+  };
+}
