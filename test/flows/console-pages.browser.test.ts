@@ -3,13 +3,15 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
 import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
+import { commissionProgram, sell } from '../commission-factories.ts';
 import { CONSOLE_PASSWORD, consoleUser } from '../console.ts';
 import { describeEachDatabase, type TestServer } from '../harness.ts';
 
 /**
  * The console's pages of customers, transactions, leads, coupons, subscribers, milestones,
  * rewards and commission rules in a real browser, for each program type: a refund above what is
- * left said next to its field, a lead converted, a coupon created. Screenshots of each page at
+ * left said next to its field, a lead converted, a coupon created; the fraud review with a flag
+ * cleared, and the activity log it leaves. Screenshots of each page at
  * desktop and phone width go to test-results/screenshots/.
  */
 const skip = !browserAvailable && !process.env.CI ? 'Chromium is not installed' : false;
@@ -143,5 +145,46 @@ describeEachDatabase('owner console pages in a browser', (server, dialect) => {
     await shot('subscribers');
     await page.getByRole('link', { name: 'Milestones' }).click();
     await shot('milestones');
+  });
+
+  test('the fraud review: open flags with their evidence, one cleared, and the activity it logs', {
+    skip,
+  }, async () => {
+    const s = server();
+    const { p } = await commissionProgram(s, {});
+    // Customers of partner `pa` with disposable addresses: flagged under the default rules.
+    for (const key of ['c-one', 'c-two']) {
+      await api(s, p.token, 'POST', '/v1/customers', {
+        key,
+        email: `${key}@mailinator.com`,
+        partner: { key: 'pa' },
+      });
+      await sell(s, p, key, `sale-${key}`, 100);
+    }
+    await consoleUser(s, 'reviewer@example.com');
+    const page = await present(browser, 'the browser').newPage();
+    const shot = async (name: string) => {
+      await assertAccessible(page, name);
+      if (dialect === 'sqlite') await screenshotBoth(page, `console-${name}`);
+    };
+    await page.goto(`${s.url}/admin/sign-in`);
+    await page.getByLabel('Email').fill('reviewer@example.com');
+    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.goto(`${s.url}/admin/programs/${p.publicId}/review`);
+    assert.equal(await h1(page), 'Review');
+    assert.match((await page.locator('main').textContent()) ?? '', /mailinator\.com/);
+    // The partner by its e-mail (it has no name), linked to its page.
+    assert.equal(await page.getByRole('link', { name: 'pa@example.com' }).count(), 2);
+    await shot('review');
+    await page.getByRole('button', { name: 'Clear the flag on customer c-one' }).click();
+    assert.ok(await page.getByRole('status').isVisible());
+    await shot('review-cleared');
+
+    await page.getByRole('link', { name: 'Activity' }).click();
+    assert.equal(await h1(page), 'Activity');
+    assert.match((await page.locator('main').textContent()) ?? '', /reviewer@example\.com/);
+    await shot('activity');
   });
 });

@@ -42,13 +42,15 @@ export function ActivityPage(props: {
               <tbody>
                 {list.items.map((entry) => (
                   <tr key={entry.id}>
-                    <td data-label="When">
-                      {entry.created_at.slice(0, 16).replace('T', ' ')}
-                      <br />
-                      <span class="muted">{entry.address ?? ''}</span>
-                    </td>
+                    <td data-label="When">{entry.created_at.slice(0, 16).replace('T', ' ')} UTC</td>
                     <td data-label="Who">
                       {entry.actor.kind === 'key' ? `API key “${entry.actor.name}”` : entry.actor.name}
+                      {entry.address ? (
+                        <>
+                          <br />
+                          <span class="muted">from {entry.address}</span>
+                        </>
+                      ) : null}
                     </td>
                     <td data-label="What">
                       <code>{entry.action}</code>

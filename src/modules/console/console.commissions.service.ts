@@ -3,7 +3,7 @@ import { renderProblem } from '../../core/messages.ts';
 import { moneyInWords } from '../../core/portal.ts';
 import { dayOf } from '../../core/time.ts';
 import { listCommissions, reviewCommissions } from '../commissions/commissions.service.ts';
-import { findPartnerByRef } from '../partners/partners.service.ts';
+import { partnerNamesByPublicIds } from '../partners/partners.service.ts';
 import type { CommissionFilter, CommissionItem } from './console.commissions.views.tsx';
 import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
@@ -19,12 +19,16 @@ export async function commissionsPage(program: ConsoleProgram, filter: Commissio
     ...(filter !== '' ? { status: filter } : {}),
   });
   const shown = rows.slice(0, PAGE_SIZE);
-  // Each partner of the page once, by the id the commission names it with.
-  const names = new Map<string, string>();
-  for (const id of new Set(shown.map((row) => row.partner))) {
-    const partner = await findPartnerByRef(program.ctx.database.db, program.ctx.program.id, { id });
-    if (partner) names.set(id, [partner.name, partner.surname].filter(Boolean).join(' ') || partner.email);
-  }
+  // The page's partners in one read, by the ids the commissions name them with.
+  const partners = await partnerNamesByPublicIds(program.ctx.database.db, program.ctx.program.id, [
+    ...new Set(shown.map((row) => row.partner)),
+  ]);
+  const names = new Map(
+    partners.map((partner) => [
+      partner.public_id,
+      [partner.name, partner.surname].filter(Boolean).join(' ') || partner.email,
+    ]),
+  );
   const items: CommissionItem[] = shown.map((row) => ({
     id: row.id,
     partner: names.get(row.partner) ?? row.partner,

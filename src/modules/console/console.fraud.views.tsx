@@ -67,22 +67,32 @@ export function FraudPage(props: {
               <table class="stack">
                 <thead>
                   <tr>
-                    <th scope="col">Rule</th>
+                    <th scope="col">Rule, flagged</th>
                     <th scope="col">Referral</th>
                     <th scope="col">Evidence</th>
-                    <th scope="col">Flagged</th>
                     {writable ? <th scope="col">Decision</th> : null}
                   </tr>
                 </thead>
                 <tbody>
                   {list.items.map((flag) => (
                     <tr key={flag.id}>
-                      <td data-label="Rule">{ruleWords[flag.rule] ?? flag.rule}</td>
+                      <td data-label="Rule, flagged">
+                        {ruleWords[flag.rule] ?? flag.rule}
+                        <br />
+                        <span class="muted">{flag.created_at.slice(0, 10)}</span>
+                      </td>
                       <td data-label="Referral">
                         {flag.subject.type} {flag.subject.id}
                         <br />
                         <span class="muted">
-                          by {flag.owner.type} {flag.owner.id}
+                          by {flag.owner.type}{' '}
+                          {flag.ownerName !== undefined ? (
+                            <a href={`${program.base}/partners/${encodeURIComponent(flag.owner.id)}`}>
+                              {flag.ownerName}
+                            </a>
+                          ) : (
+                            flag.owner.id
+                          )}
                         </span>
                       </td>
                       <td data-label="Evidence">
@@ -94,7 +104,6 @@ export function FraudPage(props: {
                           ))}
                         </ul>
                       </td>
-                      <td data-label="Flagged">{flag.created_at.slice(0, 10)}</td>
                       {writable ? (
                         <td>
                           <span class="actions">

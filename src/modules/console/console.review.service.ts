@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import { renderProblem } from '../../core/messages.ts';
 import { clearFraudFlag, confirmFraudFlag } from '../commissions/commissions.service.ts';
 import { listFraudFlags } from '../fraud/fraud.service.ts';
+import { partnerNamesByPublicIds } from '../partners/partners.service.ts';
 import { type ConsoleProgram, logActivity } from './console.programs.service.ts';
 
 /** The fraud review queue: flags by status, cleared or confirmed as `/v1/fraud/flags` does it. */
@@ -12,7 +13,22 @@ export type FlagStatus = (typeof flagStatuses)[number];
 
 export async function flagsPage(program: ConsoleProgram, status: FlagStatus, page: number) {
   const rows = await listFraudFlags(program.ctx, { page, limit: PAGE_SIZE, sort: 'desc', status });
-  return { items: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE };
+  const shown = rows.slice(0, PAGE_SIZE);
+  // The partners the flags name, by name (or e-mail), in one read.
+  const partners = await partnerNamesByPublicIds(program.ctx.database.db, program.ctx.program.id, [
+    ...new Set(shown.filter((flag) => flag.owner.type === 'partner').map((flag) => flag.owner.id)),
+  ]);
+  const names = new Map(
+    partners.map((partner) => [
+      partner.public_id,
+      [partner.name, partner.surname].filter(Boolean).join(' ') || partner.email,
+    ]),
+  );
+  const items = shown.map((flag) => ({
+    ...flag,
+    ownerName: flag.owner.type === 'partner' ? names.get(flag.owner.id) : undefined,
+  }));
+  return { items, hasNext: rows.length > PAGE_SIZE };
 }
 
 export type FlagDecision = 'clear' | 'confirm' | 'confirm-archive';

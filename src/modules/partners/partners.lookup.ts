@@ -19,6 +19,10 @@ export async function findPartnerByRef(db: Kysely<DB>, programId: number, ref: P
   return undefined;
 }
 
+/** Several partners' names by public id, in one read: for lists that name each row's partner. */
+export const partnerNamesByPublicIds = (db: Kysely<DB>, programId: number, publicIds: readonly string[]) =>
+  repository.partnerNamesByPublicIds(db, programId, publicIds);
+
 /** A path segment: a partner id first, then one of the partner's referral keys (contract §4.8). */
 export async function getPartnerByPathOrThrow(db: Kysely<DB>, programId: number, segment: string) {
   const row =

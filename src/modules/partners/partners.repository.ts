@@ -90,6 +90,21 @@ export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: 
     .execute();
 }
 
+/** The names of several partners by public id at once (one read on the program's public ids). */
+export async function partnerNamesByPublicIds(
+  db: Kysely<DB>,
+  programId: number,
+  publicIds: readonly string[],
+) {
+  if (publicIds.length === 0) return [];
+  return db
+    .selectFrom('partners')
+    .select(['public_id', 'email', 'name', 'surname'])
+    .where('program_id', '=', programId)
+    .where('public_id', 'in', [...publicIds])
+    .execute();
+}
+
 /** The partner owning the referral link with this key. */
 export async function findPartnerByLinkKey(db: Kysely<DB>, programId: number, key: string) {
   return (await selectPartnerByLinkKey(db, { programId, key }))[0];

@@ -43,6 +43,7 @@ export {
   findPartnerByRef,
   getPartnerByPathOrThrow,
   type PartnerRef,
+  partnerNamesByPublicIds,
   partnerNotFound,
 } from './partners.lookup.ts';
 
