@@ -33,6 +33,7 @@ import { reportCounters } from './0034-report-counters.ts';
 import { clicks } from './0035-clicks.ts';
 import { programLogos } from './0036-program-logos.ts';
 import { billingEventStorage } from './0038-billing-event-storage.ts';
+import { pendingPartners } from './0039-pending-partners.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -75,4 +76,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0035_clicks': clicks,
   '0036_program_logos': programLogos,
   '0038_billing_event_storage': billingEventStorage,
+  '0039_pending_partners': pendingPartners,
 };
