@@ -224,13 +224,16 @@ export interface EntityCountersByDayTable {
 }
 
 /** Per-day report figures, kept by the triggers of migration 0034 (ADR 0123). */
+/** Whose figure a report counter is: the program's (owner_id: its id), a partner's, a link's, a referrer's. */
+export type ReportCounterOwner = 'program' | 'partner' | 'link' | 'customer';
+/** The figures the report counters keep. */
+export type ReportCounterMetric = 'customers' | 'signups' | 'sales' | 'revenue' | 'commissions' | 'rewards';
+
 export interface ReportCountersTable {
   program_id: number;
-  /** `program` (owner_id: the program's id), `partner`, `link`, `customer` (a referrer). */
-  owner_kind: string;
+  owner_kind: ReportCounterOwner;
   owner_id: number;
-  /** `customers`, `signups`, `sales`, `revenue`, `commissions`, `rewards`. */
-  metric: string;
+  metric: ReportCounterMetric;
   /** `YYYY-MM-DD` (UTC). */
   day: string;
   /** The money metrics' currency; '' for counts. */

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { COUNTER_BASE, joinCounterParts } from '../../db/counter-parts.ts';
+import type { ReportCounterMetric, ReportCounterOwner } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -7,10 +8,10 @@ import type { DB } from '../../db/tables.ts';
  * migration 0034 keep in every write's own transaction. A figure is the sum of its slot rows;
  * days are UTC days.
  */
-export type ReportOwner = { kind: 'program' | 'partner' | 'link' | 'customer'; id: number };
+export type ReportOwner = { kind: ReportCounterOwner; id: number };
 
 /** The figures the triggers keep, as stored in `metric`. */
-export type ReportFigure = 'customers' | 'signups' | 'sales' | 'revenue' | 'commissions' | 'rewards';
+export type ReportFigure = ReportCounterMetric;
 
 export type ReportDay = { metric: ReportFigure; day: string; currency: string; value: bigint };
 
@@ -44,7 +45,7 @@ export async function readReportDays(
     .groupBy(['metric', 'day', 'currency'])
     .execute();
   return rows.map((row) => ({
-    metric: row.metric as ReportFigure,
+    metric: row.metric,
     day: row.day,
     currency: row.currency,
     value: joinCounterParts(row.lo, row.hi),

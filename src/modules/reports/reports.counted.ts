@@ -52,27 +52,31 @@ export async function countedByBucket(
     const figure = counted[metric];
     if (figure) figures.set(figure, metric);
   }
-  const answer = new Map<Metric, Counts | Sums>();
-  for (const metric of figures.values()) answer.set(metric, new Map());
+  // Counts and money apart, each in its own type; one map of both for the answer.
+  const counts = new Map<ReportFigure, Counts>();
+  const sums = new Map<ReportFigure, Sums>();
+  for (const figure of figures.keys()) {
+    if (isMoney(figure)) sums.set(figure, new Map());
+    else counts.set(figure, new Map());
+  }
   const days = await readReportDays(db, programId, owner, [...figures.keys()], range.start, range.end);
   for (const row of days) {
-    const metric = figures.get(row.metric);
-    const figure = metric && answer.get(metric);
-    if (!figure) continue;
     const bucket = bucketOf(row.day, range.interval);
-    if (row.metric !== 'revenue' && row.metric !== 'commissions') {
-      const counts = figure as Counts;
-      counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.value));
-      continue;
-    }
-    if (range.currency !== undefined && row.currency !== range.currency) continue;
-    const sums = figure as Sums;
-    const ofCurrency = sums.get(row.currency) ?? new Map<string, bigint>();
+    const count = counts.get(row.metric);
+    if (count) count.set(bucket, (count.get(bucket) ?? 0) + Number(row.value));
+    const sum = sums.get(row.metric);
+    if (!sum || (range.currency !== undefined && row.currency !== range.currency)) continue;
+    const ofCurrency = sum.get(row.currency) ?? new Map<string, bigint>();
     ofCurrency.set(bucket, (ofCurrency.get(bucket) ?? 0n) + row.value);
-    sums.set(row.currency, ofCurrency);
+    sum.set(row.currency, ofCurrency);
   }
+  const answer = new Map<Metric, Counts | Sums>();
+  for (const [figure, metric] of figures)
+    answer.set(metric, counts.get(figure) ?? sums.get(figure) ?? new Map());
   return answer;
 }
+
+const isMoney = (figure: ReportFigure) => figure === 'revenue' || figure === 'commissions';
 
 /** A ranking the counters answer: which owners, which figure (signups are every customer an owner brought). */
 export function countedRanking(
