@@ -10,6 +10,8 @@ import {
   type FraudFacts,
   type FraudRule,
   type FraudSettings,
+  type HoldEnd,
+  holdEndOf,
   runsSaleRules,
 } from './fraud.ts';
 import { isDisposableDomain } from './fraud-disposable.ts';
@@ -209,4 +211,23 @@ test('a sale runs fast_conversion only, over its click', () => {
   assert.deepEqual(decideSaleFraud({ soldAt: '2026-01-01T10:00:01.000000Z' }, every).fired, []);
   assert.equal(runsSaleRules(defaultFraudSettings), false);
   assert.equal(runsSaleRules(every), true);
+});
+
+test('the end of a hold: denied or voided when confirmed with deny, else passed on or released', () => {
+  const cases: [type: 'affiliate' | 'referral', deny: boolean, anotherOpenFlag: boolean, end: HoldEnd][] = [
+    ['affiliate', true, false, 'deny'],
+    ['affiliate', true, true, 'deny'],
+    ['affiliate', false, true, 'pass'],
+    ['affiliate', false, false, 'release'],
+    ['referral', true, false, 'void'],
+    ['referral', true, true, 'void'],
+    ['referral', false, true, 'pass'],
+    ['referral', false, false, 'release'],
+  ];
+  for (const [type, deny, anotherOpenFlag, end] of cases)
+    assert.equal(
+      holdEndOf(type, { deny, anotherOpenFlag }),
+      end,
+      `${type} deny=${deny} next=${anotherOpenFlag}`,
+    );
 });

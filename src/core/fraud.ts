@@ -1,4 +1,5 @@
 import { isDisposableDomain } from './fraud-disposable.ts';
+import type { ProgramType } from './program-types.ts';
 import { canonicalEmail } from './self-referral.ts';
 
 /**
@@ -208,4 +209,17 @@ export const runsSaleRules = (settings: FraudSettings): boolean =>
 export function exceptRule(decision: FraudDecision, rule: FraudRule): FraudDecision {
   const fired = decision.fired.filter((v) => v.rule !== rule);
   return { blocked: fired.some((v) => v.action === 'block'), fired };
+}
+
+/**
+ * What a decided flag does to the money it held (issue 27): `pass` to the customer's next open
+ * flag, `release` to the normal rules (a refer-a-friend reward enters its balance), or, when the
+ * owner confirms with `deny`, `void` a refer-a-friend reward or `deny` a commission (a newsletter
+ * holds no money: its hold ends in nothing).
+ */
+export type HoldEnd = 'pass' | 'release' | 'deny' | 'void';
+
+export function holdEndOf(type: ProgramType, decided: { deny: boolean; anotherOpenFlag: boolean }): HoldEnd {
+  if (decided.deny) return type === 'referral' ? 'void' : 'deny';
+  return decided.anotherOpenFlag ? 'pass' : 'release';
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
 import { commissionMoveFigures } from '../../core/commission-status.ts';
 import { fieldError } from '../../core/errors.ts';
+import { type HoldEnd, holdEndOf } from '../../core/fraud.ts';
 import { microsFrom } from '../../core/money.ts';
 import { balanceMetric } from '../../core/rewards.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -20,8 +21,9 @@ import { serializeCommissions } from './commissions.wire.ts';
 
 /**
  * Resolves an open flag in one transaction: its status, the hold on its customer and commissions
- * (passed to the customer's next open flag, or ended as `then` says), and its event. Resolving a
- * flag again the same way answers it as it is; the other way is a 422 on `id`.
+ * (passed to the customer's next open flag, released, denied or voided, as `holdEndOf` decides),
+ * and its event. Resolving a flag again the same way answers it as it is; the other way is a 422
+ * on `id`.
  */
 async function resolveFlag(ctx: ProgramContext, id: string, to: 'cleared' | 'confirmed', deny: boolean) {
   const programId = ctx.program.id;
@@ -37,12 +39,8 @@ async function resolveFlag(ctx: ProgramContext, id: string, to: 'cleared' | 'con
     // A referred subscriber stays held while another flag on it is open.
     if (row.subject_kind === 'subscriber' && !next)
       await endReferralHold(trx, ctx, Number(row.subject_id), to === 'cleared' || !deny);
-    const then = deny
-      ? { deny: true as const }
-      : next
-        ? { passTo: next.public_id }
-        : { release: true as const };
-    await endCommissionHold(trx, ctx, row.public_id, then, now);
+    const end = holdEndOf(ctx.program.type, { deny, anotherOpenFlag: next !== undefined });
+    await endCommissionHold(trx, ctx, row.public_id, end, next?.public_id, now);
     return { row: resolved, changed: true };
   });
 }
@@ -71,16 +69,17 @@ async function endCommissionHold(
   trx: Kysely<DB>,
   ctx: ProgramContext,
   flag: string,
-  then: { passTo: string } | { release: true } | { deny: true },
+  end: HoldEnd,
+  nextFlag: string | undefined,
   now: string,
 ): Promise<number> {
   const programId = ctx.program.id;
-  if ('passTo' in then) {
-    await repository.passHold(trx, programId, flag, then.passTo);
+  if (end === 'pass' && nextFlag !== undefined) {
+    await repository.passHold(trx, programId, flag, nextFlag);
     return 0;
   }
-  if (ctx.program.type === 'referral') return endRewardHold(trx, programId, flag, 'release' in then, now);
-  if ('release' in then) {
+  if (ctx.program.type === 'referral') return endRewardHold(trx, programId, flag, end === 'release', now);
+  if (end === 'release') {
     await repository.releaseHold(trx, programId, flag, now);
     return 0;
   }
