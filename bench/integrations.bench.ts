@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  backendPids,
+  cpuMillis,
   createProgram,
   type LoadResult,
   load,
@@ -14,6 +16,7 @@ import {
   type ReportRow,
   report,
   startVouch,
+  TEST_DATABASE_URL,
 } from './lib.ts';
 import { recordFigure } from './results.ts';
 
@@ -59,7 +62,8 @@ function combined(a: LoadResult, b: LoadResult): LoadResult {
 
 async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
   const program = await createProgram(databaseUrl, 'affiliate');
-  const vouch = await startVouch({ databaseUrl });
+  const appName = `vouch-bench-${process.pid}`;
+  const vouch = await startVouch({ databaseUrl, env: { PGAPPNAME: appName } });
   try {
     const { data } = await call(vouch.url, program.token, 'GET', '/v1/test');
     const publicId = data.program.pub_id as string;
@@ -90,6 +94,7 @@ async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
           customer: { key: 'cus_bench_{{n%200}}' },
         }),
         duration: seconds,
+        warmup: 0,
       });
     const loadEvents = (seconds: number) =>
       load({
@@ -99,14 +104,31 @@ async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
         body: invoiceTemplate(),
         stripeSecret: SECRET,
         duration: seconds,
+        warmup: 0,
       });
     // A-B-B-A halves: a machine that speeds up or slows down during the run (other work, a
     // growing table) weighs on both loads alike, so their ratio is the figure to read.
     const half = Math.max(1, duration / 2);
-    const apiFirst = await loadApi(half);
-    const eventsFirst = await loadEvents(half);
-    const eventsSecond = await loadEvents(half);
-    const apiSecond = await loadApi(half);
+    await loadApi(2);
+    await loadEvents(2);
+    // CPU per request of Vouch and, on PostgreSQL, of its backends: what a request costs whatever
+    // else the machine runs, where the rates above swing with it.
+    const pids = [vouch.process.pid ?? 0];
+    if (name === 'PostgreSQL') pids.push(...(await backendPids(TEST_DATABASE_URL, appName)));
+    const cpu = { api: { vouch: 0, all: 0, requests: 0 }, events: { vouch: 0, all: 0, requests: 0 } };
+    const counted = async (kind: 'api' | 'events', run: () => Promise<LoadResult>) => {
+      const vouchBefore = cpuMillis(pids.slice(0, 1)) ?? 0;
+      const allBefore = cpuMillis(pids) ?? 0;
+      const result = await run();
+      cpu[kind].vouch += (cpuMillis(pids.slice(0, 1)) ?? 0) - vouchBefore;
+      cpu[kind].all += (cpuMillis(pids) ?? 0) - allBefore;
+      cpu[kind].requests += result.total;
+      return result;
+    };
+    const apiFirst = await counted('api', () => loadApi(half));
+    const eventsFirst = await counted('events', () => loadEvents(half));
+    const eventsSecond = await counted('events', () => loadEvents(half));
+    const apiSecond = await counted('api', () => loadApi(half));
     const api = combined(apiFirst, apiSecond);
     const events = combined(eventsFirst, eventsSecond);
     rows.push({ name: `POST /v1/transactions (${name})`, result: api });
@@ -116,6 +138,22 @@ async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
       bare: api,
       target: '≥ 0.7× the API',
     });
+    const perRequest = (kind: 'api' | 'events', part: 'vouch' | 'all') =>
+      (cpu[kind][part] * 1000) / Math.max(1, cpu[kind].requests);
+    if (cpuMillis(pids.slice(0, 1)) !== undefined) {
+      const part = name === 'PostgreSQL' ? 'all' : 'vouch';
+      const of = name === 'PostgreSQL' ? 'Vouch and its database backends' : 'Vouch';
+      const line = `API ${perRequest('api', part).toFixed(0)} µs, events ${perRequest('events', part).toFixed(0)} µs`;
+      console.log(`CPU per request, ${of} (${name}): ${line}`);
+      recordFigure(
+        'Billing integrations',
+        `CPU per request, ${of} (${name})`,
+        `API ${perRequest('api', part).toFixed(0)} µs, events ${perRequest('events', part).toFixed(0)} µs: ${(
+          perRequest('api', part) / perRequest('events', part)
+        ).toFixed(2)}×`,
+        '≥ 0.7×',
+      );
+    }
     recordFigure(
       'Billing integrations',
       `signed invoice.paid ÷ POST /v1/transactions (${name})`,

@@ -242,3 +242,42 @@ export function report(title: string, rows: ReportRow[]): void {
     );
   }
 }
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time, in milliseconds, that the processes `pids` have used so far (user and system),
+ * read from /proc: Linux only, `undefined` elsewhere. A process that has gone counts as nothing.
+ */
+export function cpuMillis(pids: readonly number[]): number | undefined {
+  let ticks = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      if (pid === pids[0]) return undefined;
+      continue;
+    }
+    // The fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** The PostgreSQL backends serving the connections of `applicationName` (Vouch started with PGAPPNAME). */
+export async function backendPids(databaseUrl: string, applicationName: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where application_name = $1',
+      [applicationName],
+    );
+    return rows.map((row) => Number(row.pid));
+  } finally {
+    await client.end();
+  }
+}
