@@ -74,3 +74,40 @@ export function SearchBox(props: { base: string; label: string; value: string })
     </form>
   );
 }
+
+/** A column heading of a ListTable: a plain label, or a right-aligned number column. */
+export type Column = string | { label: string; num: true };
+
+export const numeric = (label: string): Column => ({ label, num: true });
+
+/** A list's table (stacked into cards at phone width), or a muted line when it is empty. */
+export function ListTable<T>(props: {
+  empty: string;
+  columns: readonly Column[];
+  rows: readonly T[];
+  row: (item: T) => ComponentChildren;
+}) {
+  if (props.rows.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <div class="scroll">
+      <table class="stack">
+        <thead>
+          <tr>
+            {props.columns.map((column) =>
+              typeof column === 'string' ? (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ) : (
+                <th key={column.label} scope="col" class="num">
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.rows.map(props.row)}</tbody>
+      </table>
+    </div>
+  );
+}

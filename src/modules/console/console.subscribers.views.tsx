@@ -1,7 +1,7 @@
 import { CsrfField, Field, FieldsToCorrect, Select } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done, Pager, SearchBox } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric, Pager, SearchBox } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import {
   fulfillmentChoices,
@@ -32,53 +32,35 @@ export function SubscribersPage(props: {
       <div class="card">
         <h1>Subscribers</h1>
         <SearchBox base={base} label="Search by e-mail or id" value={props.search} />
-        {list.items.length === 0 ? (
-          <p class="muted">No subscribers here.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Subscriber</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Referrals
-                  </th>
-                  <th scope="col" class="num">
-                    Milestones reached
-                  </th>
-                  <th scope="col">Joined</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((subscriber) => (
-                  <tr key={subscriber.id}>
-                    <td data-label="Subscriber">
-                      {subscriber.name}
-                      {subscriber.email !== subscriber.name ? (
-                        <>
-                          <br />
-                          <span class="muted">{subscriber.email}</span>
-                        </>
-                      ) : null}
-                      {subscriber.referred ? <span class="muted"> · referred</span> : null}
-                    </td>
-                    <td data-label="Status">
-                      <Badge kind={subscriber.status.toLowerCase()}>{subscriber.status}</Badge>
-                    </td>
-                    <td data-label="Referrals" class="num">
-                      {subscriber.referrals}
-                    </td>
-                    <td data-label="Milestones reached" class="num">
-                      {subscriber.rewards}
-                    </td>
-                    <td data-label="Joined">{subscriber.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No subscribers here."
+          columns={['Subscriber', 'Status', numeric('Referrals'), numeric('Milestones reached'), 'Joined']}
+          rows={list.items}
+          row={(subscriber) => (
+            <tr key={subscriber.id}>
+              <td data-label="Subscriber">
+                {subscriber.name}
+                {subscriber.email !== subscriber.name ? (
+                  <>
+                    <br />
+                    <span class="muted">{subscriber.email}</span>
+                  </>
+                ) : null}
+                {subscriber.referred ? <span class="muted"> · referred</span> : null}
+              </td>
+              <td data-label="Status">
+                <Badge kind={subscriber.status.toLowerCase()}>{subscriber.status}</Badge>
+              </td>
+              <td data-label="Referrals" class="num">
+                {subscriber.referrals}
+              </td>
+              <td data-label="Milestones reached" class="num">
+                {subscriber.rewards}
+              </td>
+              <td data-label="Joined">{subscriber.created}</td>
+            </tr>
+          )}
+        />
         <Pager
           base={base}
           query={props.search ? { q: props.search } : {}}
