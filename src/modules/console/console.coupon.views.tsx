@@ -2,7 +2,7 @@ import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { CouponDetail } from './console.coupons.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 
 /** One coupon: `Deactivate` / `Activate`, its promotion codes with `Delete`, and `Add code`. */
@@ -59,53 +59,28 @@ export function CouponPage(props: {
       </div>
       <div class="card">
         <h2>Promotion codes</h2>
-        {coupon.codes.length === 0 ? (
-          <p class="muted">No codes yet: customers cannot redeem this coupon.</p>
-        ) : (
-          <form method="post" action={`${base}/codes/delete`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Code</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col" class="num">
-                      Redemptions allowed
-                    </th>
-                    {writable ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {coupon.codes.map((code) => (
-                    <tr key={code.code}>
-                      <td data-label="Code">
-                        <code>{code.code}</code>
-                      </td>
-                      <td data-label="Expires">{code.expires || 'Never'}</td>
-                      <td data-label="Redemptions allowed" class="num">
-                        {code.limit ?? 'Any'}
-                      </td>
-                      {writable ? (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="code"
-                            value={code.code}
-                            aria-label={`Delete ${code.code}`}
-                          >
-                            Delete
-                          </button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="No codes yet: customers cannot redeem this coupon."
+          columns={['Code', 'Expires', numeric('Redemptions allowed'), writable ? 'Actions' : null]}
+          rows={coupon.codes}
+          form={{ action: `${base}/codes/delete`, csrf: props.csrf }}
+          row={(code) => (
+            <tr key={code.code}>
+              <td data-label="Code">
+                <code>{code.code}</code>
+              </td>
+              <td data-label="Expires">{code.expires || 'Never'}</td>
+              <td data-label="Redemptions allowed" class="num">
+                {code.limit ?? 'Any'}
+              </td>
+              {writable ? (
+                <RowButton name="code" value={code.code} label={`Delete ${code.code}`}>
+                  Delete
+                </RowButton>
+              ) : null}
+            </tr>
+          )}
+        />
       </div>
       {writable ? (
         <form method="post" action={`${base}/codes`} class="card" novalidate>

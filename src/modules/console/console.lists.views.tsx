@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { CsrfField } from '../../pages/forms.tsx';
 
 /** Pieces the console's lists share: filter tabs, a notice after an action, the pager. */
 
@@ -75,8 +76,8 @@ export function SearchBox(props: { base: string; label: string; value: string })
   );
 }
 
-/** A column heading of a ListTable: a plain label, or a right-aligned number column. */
-export type Column = string | { label: string; num: true };
+/** A column heading of a ListTable: a plain label, a right-aligned number column, or none (left out). */
+export type Column = string | { label: string; num: true } | null;
 
 export const numeric = (label: string): Column => ({ label, num: true });
 
@@ -86,15 +87,17 @@ export function ListTable<T>(props: {
   columns: readonly Column[];
   rows: readonly T[];
   row: (item: T) => ComponentChildren;
+  /** Where the rows' buttons post (a form around the table, with its CSRF field). */
+  form?: { action: string; csrf: string };
 }) {
   if (props.rows.length === 0) return <p class="muted">{props.empty}</p>;
-  return (
+  const table = (
     <div class="scroll">
       <table class="stack">
         <thead>
           <tr>
             {props.columns.map((column) =>
-              typeof column === 'string' ? (
+              column === null ? null : typeof column === 'string' ? (
                 <th key={column} scope="col">
                   {column}
                 </th>
@@ -109,5 +112,34 @@ export function ListTable<T>(props: {
         <tbody>{props.rows.map(props.row)}</tbody>
       </table>
     </div>
+  );
+  if (!props.form) return table;
+  return (
+    <form method="post" action={props.form.action}>
+      <CsrfField token={props.form.csrf} />
+      {table}
+    </form>
+  );
+}
+
+/** A row's own button in a table's form (`Delete`, `Remove`...), named for the row to screen readers. */
+export function RowButton(props: {
+  name: string;
+  value: string | number;
+  label: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <td>
+      <button
+        type="submit"
+        class="small secondary"
+        name={props.name}
+        value={props.value}
+        aria-label={props.label}
+      >
+        {props.children}
+      </button>
+    </td>
   );
 }

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Done } from './console.lists.views.tsx';
+import { Done, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import { type CommissionRules, kindChoices, rewardSides, triggerChoices } from './console.rules.service.ts';
 
@@ -264,17 +264,13 @@ export function CommissionRulesPage(props: {
                         {rule.type === 'percent' ? `${rule.value} %` : `${rule.value} fixed`}
                       </td>
                       {readOnly ? null : (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="index"
-                            value={String(rule.index)}
-                            aria-label={`Remove the commission of ${rule.productId || rule.productType}`}
-                          >
-                            Remove
-                          </button>
-                        </td>
+                        <RowButton
+                          name="index"
+                          value={String(rule.index)}
+                          label={`Remove the commission of ${rule.productId || rule.productType}`}
+                        >
+                          Remove
+                        </RowButton>
                       )}
                     </tr>
                   ))}

@@ -1,7 +1,7 @@
 import { CsrfField, Field, FieldsToCorrect, Select } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done, ListTable, numeric, Pager, SearchBox } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric, Pager, RowButton, SearchBox } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import {
   fulfillmentChoices,
@@ -102,62 +102,37 @@ export function MilestonesPage(props: {
         <h1>Milestones</h1>
         <p class="muted">A subscriber whose referrals reach a milestone unlocks its reward.</p>
         {props.done ? <Done>{props.done}</Done> : null}
-        {props.milestones.length === 0 ? (
-          <p class="muted">No milestones yet.</p>
-        ) : (
-          <form method="post" action={`${base}/delete`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col" class="num">
-                      Referrals
-                    </th>
-                    <th scope="col">Reward</th>
-                    <th scope="col">Given as</th>
-                    {writable ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.milestones.map((milestone) => (
-                    <tr key={milestone.id}>
-                      <td data-label="Referrals" class="num">
-                        {milestone.referrals}
-                      </td>
-                      <td data-label="Reward">
-                        <strong>{milestone.name}</strong>
-                        {milestone.description ? (
-                          <>
-                            <br />
-                            <span class="muted">{milestone.description}</span>
-                          </>
-                        ) : null}
-                      </td>
-                      <td data-label="Given as">
-                        {milestone.fulfillment}
-                        {milestone.value ? <span class="muted">: {milestone.value}</span> : null}
-                      </td>
-                      {writable ? (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="id"
-                            value={milestone.id}
-                            aria-label={`Delete ${milestone.name}`}
-                          >
-                            Delete
-                          </button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="No milestones yet."
+          columns={[numeric('Referrals'), 'Reward', 'Given as', writable ? 'Actions' : null]}
+          rows={props.milestones}
+          form={{ action: `${base}/delete`, csrf: props.csrf }}
+          row={(milestone) => (
+            <tr key={milestone.id}>
+              <td data-label="Referrals" class="num">
+                {milestone.referrals}
+              </td>
+              <td data-label="Reward">
+                <strong>{milestone.name}</strong>
+                {milestone.description ? (
+                  <>
+                    <br />
+                    <span class="muted">{milestone.description}</span>
+                  </>
+                ) : null}
+              </td>
+              <td data-label="Given as">
+                {milestone.fulfillment}
+                {milestone.value ? <span class="muted">: {milestone.value}</span> : null}
+              </td>
+              {writable ? (
+                <RowButton name="id" value={milestone.id} label={`Delete ${milestone.name}`}>
+                  Delete
+                </RowButton>
+              ) : null}
+            </tr>
+          )}
+        />
       </div>
       {writable ? (
         <form method="post" action={base} class="card" novalidate>
