@@ -1,6 +1,7 @@
-import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
+import { CsrfField, Field } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { CouponDetail } from './console.coupons.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
 import { Badge, Done, ListTable, numeric, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
@@ -83,10 +84,7 @@ export function CouponPage(props: {
         />
       </div>
       {writable ? (
-        <form method="post" action={`${base}/codes`} class="card" novalidate>
-          <h2>Add a promotion code</h2>
-          <FieldsToCorrect errors={errors} />
-          <CsrfField token={props.csrf} />
+        <FormCard action={`${base}/codes`} title="Add a promotion code" csrf={props.csrf} errors={errors}>
           <Field
             name="code"
             label="Code"
@@ -113,7 +111,7 @@ export function CouponPage(props: {
           <p class="actions">
             <button type="submit">Add code</button>
           </p>
-        </form>
+        </FormCard>
       ) : null}
     </ConsoleLayout>
   );

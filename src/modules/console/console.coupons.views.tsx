@@ -1,7 +1,8 @@
-import { CsrfField, Field, FieldsToCorrect, Select } from '../../pages/forms.tsx';
+import { Field, Select } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { couponsPage } from './console.coupons.service.ts';
 import { discountChoices, durationChoices } from './console.coupons.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
 import { Badge, ListTable, numeric, Pager } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
@@ -69,10 +70,7 @@ export function CouponsPage(props: {
         <Pager base={base} query={{}} page={props.page} hasNext={list.hasNext} />
       </div>
       {mayWrite(program.role) ? (
-        <form method="post" action={base} class="card" novalidate>
-          <h2>New coupon</h2>
-          <FieldsToCorrect errors={errors} />
-          <CsrfField token={props.csrf} />
+        <FormCard action={base} title="New coupon" csrf={props.csrf} errors={errors}>
           <Field
             name="name"
             label="Name"
@@ -120,7 +118,7 @@ export function CouponsPage(props: {
           <p class="actions">
             <button type="submit">Create coupon</button>
           </p>
-        </form>
+        </FormCard>
       ) : null}
     </ConsoleLayout>
   );

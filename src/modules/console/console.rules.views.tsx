@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
 import { Done, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
@@ -281,9 +282,7 @@ export function CommissionRulesPage(props: {
         )}
       </div>
       {readOnly ? null : (
-        <form method="post" action={`${base}/products`} class="card" novalidate>
-          <h2>Add a product commission</h2>
-          <CsrfField token={props.csrf} />
+        <FormCard action={`${base}/products`} title="Add a product commission" csrf={props.csrf}>
           <Field
             name="product_id"
             label="Product id"
@@ -317,7 +316,7 @@ export function CommissionRulesPage(props: {
           <p class="actions">
             <button type="submit">Add product commission</button>
           </p>
-        </form>
+        </FormCard>
       )}
     </Frame>
   );

@@ -1,5 +1,6 @@
-import { CsrfField, Field, FieldsToCorrect, Select } from '../../pages/forms.tsx';
+import { Field, Select } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
 import { Badge, Done, ListTable, numeric, Pager, RowButton, SearchBox } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
@@ -135,10 +136,7 @@ export function MilestonesPage(props: {
         />
       </div>
       {writable ? (
-        <form method="post" action={base} class="card" novalidate>
-          <h2>Add a milestone</h2>
-          <FieldsToCorrect errors={errors} />
-          <CsrfField token={props.csrf} />
+        <FormCard action={base} title="Add a milestone" csrf={props.csrf} errors={errors}>
           <Field name="name" label="Reward" value={props.values?.name} error={errors.name} />
           <Field
             name="subscribers_count"
@@ -171,7 +169,7 @@ export function MilestonesPage(props: {
           <p class="actions">
             <button type="submit">Add milestone</button>
           </p>
-        </form>
+        </FormCard>
       ) : null}
     </ConsoleLayout>
   );
