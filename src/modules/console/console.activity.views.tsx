@@ -1,7 +1,7 @@
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { activityPage } from './console.activity.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Pager } from './console.lists.views.tsx';
+import { ListTable, Pager } from './console.lists.views.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 
 /** The program's activity log: who changed what, when and from where, newest first. */
@@ -26,55 +26,42 @@ export function ActivityPage(props: {
       <div class="card">
         <h1>Activity</h1>
         <p class="lead">Every change made in the console and every write of an API key, newest first.</p>
-        {list.items.length === 0 ? (
-          <p class="muted">Nothing has been changed yet.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Changes</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((entry) => (
-                  <tr key={entry.id}>
-                    <td data-label="When">{entry.created_at.slice(0, 16).replace('T', ' ')} UTC</td>
-                    <td data-label="Who">
-                      {entry.actor.kind === 'key' ? `API key “${entry.actor.name}”` : entry.actor.name}
-                      {entry.address ? (
-                        <>
-                          <br />
-                          <span class="muted">from {entry.address}</span>
-                        </>
-                      ) : null}
-                    </td>
-                    <td data-label="What">
-                      <code>{entry.action}</code>
-                      {entry.subject ? <span class="muted"> · {entry.subject}</span> : null}
-                    </td>
-                    <td data-label="Changes">
-                      {entry.changes ? (
-                        <ul class="changes">
-                          {Object.entries(entry.changes).map(([field, change]) => (
-                            <li key={field}>
-                              {field}: {shown(change.before)} → {shown(change.after)}
-                            </li>
-                          ))}
-                        </ul>
-                      ) : (
-                        <span class="muted">—</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="Nothing has been changed yet."
+          columns={['When', 'Who', 'What', 'Changes']}
+          rows={list.items}
+          row={(entry) => (
+            <tr key={entry.id}>
+              <td data-label="When">{entry.created_at.slice(0, 16).replace('T', ' ')} UTC</td>
+              <td data-label="Who">
+                {entry.actor.kind === 'key' ? `API key “${entry.actor.name}”` : entry.actor.name}
+                {entry.address ? (
+                  <>
+                    <br />
+                    <span class="muted">from {entry.address}</span>
+                  </>
+                ) : null}
+              </td>
+              <td data-label="What">
+                <code>{entry.action}</code>
+                {entry.subject ? <span class="muted"> · {entry.subject}</span> : null}
+              </td>
+              <td data-label="Changes">
+                {entry.changes ? (
+                  <ul class="changes">
+                    {Object.entries(entry.changes).map(([field, change]) => (
+                      <li key={field}>
+                        {field}: {shown(change.before)} → {shown(change.after)}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <span class="muted">—</span>
+                )}
+              </td>
+            </tr>
+          )}
+        />
         <Pager base={`${program.base}/activity`} query={{}} page={props.page} hasNext={list.hasNext} />
       </div>
     </ConsoleLayout>

@@ -1,8 +1,9 @@
-import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
+import { CsrfField, Field } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { CouponDetail } from './console.coupons.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 
 /** One coupon: `Deactivate` / `Activate`, its promotion codes with `Delete`, and `Add code`. */
@@ -59,59 +60,31 @@ export function CouponPage(props: {
       </div>
       <div class="card">
         <h2>Promotion codes</h2>
-        {coupon.codes.length === 0 ? (
-          <p class="muted">No codes yet: customers cannot redeem this coupon.</p>
-        ) : (
-          <form method="post" action={`${base}/codes/delete`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Code</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col" class="num">
-                      Redemptions allowed
-                    </th>
-                    {writable ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {coupon.codes.map((code) => (
-                    <tr key={code.code}>
-                      <td data-label="Code">
-                        <code>{code.code}</code>
-                      </td>
-                      <td data-label="Expires">{code.expires || 'Never'}</td>
-                      <td data-label="Redemptions allowed" class="num">
-                        {code.limit ?? 'Any'}
-                      </td>
-                      {writable ? (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="code"
-                            value={code.code}
-                            aria-label={`Delete ${code.code}`}
-                          >
-                            Delete
-                          </button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="No codes yet: customers cannot redeem this coupon."
+          columns={['Code', 'Expires', numeric('Redemptions allowed'), writable ? 'Actions' : null]}
+          rows={coupon.codes}
+          form={{ action: `${base}/codes/delete`, csrf: props.csrf }}
+          row={(code) => (
+            <tr key={code.code}>
+              <td data-label="Code">
+                <code>{code.code}</code>
+              </td>
+              <td data-label="Expires">{code.expires || 'Never'}</td>
+              <td data-label="Redemptions allowed" class="num">
+                {code.limit ?? 'Any'}
+              </td>
+              {writable ? (
+                <RowButton name="code" value={code.code} label={`Delete ${code.code}`}>
+                  Delete
+                </RowButton>
+              ) : null}
+            </tr>
+          )}
+        />
       </div>
       {writable ? (
-        <form method="post" action={`${base}/codes`} class="card" novalidate>
-          <h2>Add a promotion code</h2>
-          <FieldsToCorrect errors={errors} />
-          <CsrfField token={props.csrf} />
+        <FormCard action={`${base}/codes`} title="Add a promotion code" csrf={props.csrf} errors={errors}>
           <Field
             name="code"
             label="Code"
@@ -138,7 +111,7 @@ export function CouponPage(props: {
           <p class="actions">
             <button type="submit">Add code</button>
           </p>
-        </form>
+        </FormCard>
       ) : null}
     </ConsoleLayout>
   );

@@ -20,6 +20,7 @@ import {
   type ProgramParams,
   pageNumber,
   programOf,
+  programRequest,
   signedIn,
 } from './console.requests.pages.tsx';
 
@@ -57,9 +58,9 @@ export async function consoleCouponRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: { page?: string } }>('/programs/:program/coupons', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       const page = pageNumber(request.query.page);
       const list = await couponsPage(program, page);
       const csrf = reply.generateCsrf();
@@ -74,10 +75,9 @@ export async function consoleCouponRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/coupons', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const values: CouponForm = {
         name: formText(request.body, 'name'),
         uuid_code: formText(request.body, 'uuid_code'),

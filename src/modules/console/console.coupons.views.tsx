@@ -1,9 +1,10 @@
-import { CsrfField, Field, FieldsToCorrect, Select } from '../../pages/forms.tsx';
+import { Field, Select } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { couponsPage } from './console.coupons.service.ts';
 import { discountChoices, durationChoices } from './console.coupons.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Pager } from './console.lists.views.tsx';
+import { Badge, ListTable, numeric, Pager } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 
 /** Coupons: the list, and `New coupon` checked as `POST /v1/coupons` checks it. */
@@ -36,59 +37,40 @@ export function CouponsPage(props: {
       <div class="card">
         <h1>Coupons</h1>
         <p class="muted">A coupon is a discount; customers redeem it with one of its promotion codes.</p>
-        {list.items.length === 0 ? (
-          <p class="muted">No coupons yet.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Coupon</th>
-                  <th scope="col">Discount</th>
-                  <th scope="col">Lasts</th>
-                  <th scope="col" class="num">
-                    Codes
-                  </th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((coupon) => (
-                  <tr key={coupon.uuid}>
-                    <td data-label="Coupon">
-                      <a href={`${base}/${encodeURIComponent(coupon.uuid)}`}>{coupon.name}</a>
-                      {coupon.name !== coupon.uuid ? (
-                        <>
-                          <br />
-                          <span class="muted">{coupon.uuid}</span>
-                        </>
-                      ) : null}
-                    </td>
-                    <td data-label="Discount">{coupon.discount}</td>
-                    <td data-label="Lasts">{coupon.duration}</td>
-                    <td data-label="Codes" class="num">
-                      {coupon.codes}
-                    </td>
-                    <td data-label="Status">
-                      {coupon.active ? (
-                        <Badge kind="approved">Active</Badge>
-                      ) : (
-                        <Badge kind="archived">Inactive</Badge>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No coupons yet."
+          columns={['Coupon', 'Discount', 'Lasts', numeric('Codes'), 'Status']}
+          rows={list.items}
+          row={(coupon) => (
+            <tr key={coupon.uuid}>
+              <td data-label="Coupon">
+                <a href={`${base}/${encodeURIComponent(coupon.uuid)}`}>{coupon.name}</a>
+                {coupon.name !== coupon.uuid ? (
+                  <>
+                    <br />
+                    <span class="muted">{coupon.uuid}</span>
+                  </>
+                ) : null}
+              </td>
+              <td data-label="Discount">{coupon.discount}</td>
+              <td data-label="Lasts">{coupon.duration}</td>
+              <td data-label="Codes" class="num">
+                {coupon.codes}
+              </td>
+              <td data-label="Status">
+                {coupon.active ? (
+                  <Badge kind="approved">Active</Badge>
+                ) : (
+                  <Badge kind="archived">Inactive</Badge>
+                )}
+              </td>
+            </tr>
+          )}
+        />
         <Pager base={base} query={{}} page={props.page} hasNext={list.hasNext} />
       </div>
       {mayWrite(program.role) ? (
-        <form method="post" action={base} class="card" novalidate>
-          <h2>New coupon</h2>
-          <FieldsToCorrect errors={errors} />
-          <CsrfField token={props.csrf} />
+        <FormCard action={base} title="New coupon" csrf={props.csrf} errors={errors}>
           <Field
             name="name"
             label="Name"
@@ -136,7 +118,7 @@ export function CouponsPage(props: {
           <p class="actions">
             <button type="submit">Create coupon</button>
           </p>
-        </form>
+        </FormCard>
       ) : null}
     </ConsoleLayout>
   );

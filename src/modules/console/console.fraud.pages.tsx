@@ -2,14 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { formText } from '../../pages/forms.tsx';
 import { formRoute, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { FraudPage } from './console.fraud.views.tsx';
-import {
-  affiliateOnly,
-  checkWrite,
-  type ProgramParams,
-  pageNumber,
-  programOf,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
 import { decideFlag, flagStatuses, flagsPage } from './console.review.service.ts';
 
 /** `/admin/programs/{program}/review`: the fraud flags of an affiliate program. */
@@ -28,10 +21,9 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
-        affiliateOnly(program);
+        const signed = await programRequest(request, reply, { affiliate: true });
+        if (!signed) return reply;
+        const { user, program } = signed;
         const status = flagStatuses.find((s) => s === request.query.status) ?? 'open';
         const page = pageNumber(request.query.page);
         return sendPage(
@@ -54,11 +46,9 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/review/decide', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const chosen = /^(clear|confirm|confirm-archive):(.{1,64})$/.exec(formText(request.body, 'one'));
       const base = `${program.base}/review`;
       const decision = chosen?.[1];

@@ -3,7 +3,7 @@ import { formText } from '../../pages/forms.tsx';
 import { formRoute, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { createKey, keysOf, revokeKey } from './console.keys.service.ts';
 import { KeysPage } from './console.keys.views.tsx';
-import { type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
+import { type ProgramParams, programRequest } from './console.requests.pages.tsx';
 import { checkOwner } from './console.team.pages.tsx';
 
 /** `/admin/programs/{program}/keys` (owners only). */
@@ -13,9 +13,9 @@ export async function consoleKeyRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: { done?: string } }>('/programs/:program/keys', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       checkOwner(program);
       const done =
         request.query.done === 'revoked'
@@ -38,9 +38,9 @@ export async function consoleKeyRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/keys', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       checkOwner(program);
       const values = { name: formText(request.body, 'name'), scope: formText(request.body, 'scope') };
       const outcome = await createKey(program, values);
@@ -64,9 +64,9 @@ export async function consoleKeyRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/keys/revoke', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { program } = signed;
       checkOwner(program);
       await revokeKey(program, formText(request.body, 'key'));
       return seeOther(reply, `${program.base}/keys?done=revoked`);

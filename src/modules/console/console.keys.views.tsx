@@ -2,7 +2,7 @@ import { CopyField, CsrfField, Field, FieldsToCorrect, Select } from '../../page
 import type { ConsoleUser } from './console.accounts.service.ts';
 import type { KeyErrors, keysOf } from './console.keys.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done } from './console.lists.views.tsx';
+import { Badge, Done, ListTable } from './console.lists.views.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 
 /** The program's API keys (owners only): create one (its token shown once), revoke one. */
@@ -42,49 +42,34 @@ export function KeysPage(props: {
             <CopyField id="new-token" url={props.created.token} label="Token" button="Copy token" />
           </div>
         ) : null}
-        {props.keys.length === 0 ? (
-          <p class="muted">This program has no key.</p>
-        ) : (
-          <form method="post" action={`${program.base}/keys/revoke`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scope</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.keys.map((key) => (
-                    <tr key={key.id}>
-                      <td data-label="Name">{key.name}</td>
-                      <td data-label="Scope">{key.scope === 'read' ? 'Read' : 'Full'}</td>
-                      <td data-label="Created">{key.created}</td>
-                      <td data-label="State">
-                        {key.revoked ? (
-                          <Badge kind="denied">Revoked {key.revoked}</Badge>
-                        ) : (
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="key"
-                            value={key.id}
-                            aria-label={`Revoke ${key.name}`}
-                          >
-                            Revoke
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="This program has no key."
+          columns={['Name', 'Scope', 'Created', 'State']}
+          rows={props.keys}
+          form={{ action: `${program.base}/keys/revoke`, csrf: props.csrf }}
+          row={(key) => (
+            <tr key={key.id}>
+              <td data-label="Name">{key.name}</td>
+              <td data-label="Scope">{key.scope === 'read' ? 'Read' : 'Full'}</td>
+              <td data-label="Created">{key.created}</td>
+              <td data-label="State">
+                {key.revoked ? (
+                  <Badge kind="denied">Revoked {key.revoked}</Badge>
+                ) : (
+                  <button
+                    type="submit"
+                    class="small secondary"
+                    name="key"
+                    value={key.id}
+                    aria-label={`Revoke ${key.name}`}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       </div>
       <div class="card">
         <h2>Create key</h2>

@@ -20,6 +20,7 @@ import {
   type ProgramParams,
   pageNumber,
   programOf,
+  programRequest,
   signedIn,
 } from './console.requests.pages.tsx';
 
@@ -65,10 +66,9 @@ export async function consoleLeadRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
-        affiliateOnly(program);
+        const signed = await programRequest(request, reply, { affiliate: true });
+        if (!signed) return reply;
+        const { user, program } = signed;
         const status = leadStatuses.find((s) => s === request.query.status);
         const page = pageNumber(request.query.page);
         const list = await leadsPage(program, status, page);

@@ -2,7 +2,7 @@ import { CsrfField, Field, Notice } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
 import type { LeadDetail, leadsPage } from './console.leads.service.ts';
-import { Badge, Done, FilterTabs, Pager } from './console.lists.views.tsx';
+import { Badge, Done, FilterTabs, ListTable, Pager } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 
 /** Leads: the list by status, and one lead with its answers, `Convert` (with a sale's amount) and `Reject`. */
@@ -32,38 +32,25 @@ export function LeadsPage(props: {
         <h1>Leads</h1>
         <p class="muted">Leads are the prospects partners submit in the partner portal.</p>
         <FilterTabs label="Lead status" base={base} current={props.filter} tabs={leadFilters} />
-        {list.items.length === 0 ? (
-          <p class="muted">No leads here.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Lead</th>
-                  <th scope="col">Submitted by</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Date</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((lead) => (
-                  <tr key={lead.id}>
-                    <td data-label="Lead">
-                      <a href={`${base}/${lead.id}`}>{lead.name}</a>
-                      <br />
-                      <span class="muted">{lead.email}</span>
-                    </td>
-                    <td data-label="Submitted by">{lead.submitter}</td>
-                    <td data-label="Status">
-                      <Badge kind={lead.status}>{capitalized(lead.status)}</Badge>
-                    </td>
-                    <td data-label="Date">{lead.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No leads here."
+          columns={['Lead', 'Submitted by', 'Status', 'Date']}
+          rows={list.items}
+          row={(lead) => (
+            <tr key={lead.id}>
+              <td data-label="Lead">
+                <a href={`${base}/${lead.id}`}>{lead.name}</a>
+                <br />
+                <span class="muted">{lead.email}</span>
+              </td>
+              <td data-label="Submitted by">{lead.submitter}</td>
+              <td data-label="Status">
+                <Badge kind={lead.status}>{capitalized(lead.status)}</Badge>
+              </td>
+              <td data-label="Date">{lead.created}</td>
+            </tr>
+          )}
+        />
         <Pager
           base={base}
           query={props.filter ? { status: props.filter } : {}}

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { CsrfField } from '../../pages/forms.tsx';
 
 /** Pieces the console's lists share: filter tabs, a notice after an action, the pager. */
 
@@ -72,5 +73,73 @@ export function SearchBox(props: { base: string; label: string; value: string })
         Search
       </button>
     </form>
+  );
+}
+
+/** A column heading of a ListTable: a plain label, a right-aligned number column, or none (left out). */
+export type Column = string | { label: string; num: true } | null;
+
+export const numeric = (label: string): Column => ({ label, num: true });
+
+/** A list's table (stacked into cards at phone width), or a muted line when it is empty. */
+export function ListTable<T>(props: {
+  empty: string;
+  columns: readonly Column[];
+  rows: readonly T[];
+  row: (item: T) => ComponentChildren;
+  /** Where the rows' buttons post (a form around the table, with its CSRF field). */
+  form?: { action: string; csrf: string };
+}) {
+  if (props.rows.length === 0) return <p class="muted">{props.empty}</p>;
+  const table = (
+    <div class="scroll">
+      <table class="stack">
+        <thead>
+          <tr>
+            {props.columns.map((column) =>
+              column === null ? null : typeof column === 'string' ? (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ) : (
+                <th key={column.label} scope="col" class="num">
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.rows.map(props.row)}</tbody>
+      </table>
+    </div>
+  );
+  if (!props.form) return table;
+  return (
+    <form method="post" action={props.form.action}>
+      <CsrfField token={props.form.csrf} />
+      {table}
+    </form>
+  );
+}
+
+/** A row's own button in a table's form (`Delete`, `Remove`...), named for the row to screen readers. */
+export function RowButton(props: {
+  name: string;
+  value: string | number;
+  label: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <td>
+      <button
+        type="submit"
+        class="small secondary"
+        name={props.name}
+        value={props.value}
+        aria-label={props.label}
+      >
+        {props.children}
+      </button>
+    </td>
   );
 }

@@ -3,13 +3,7 @@ import { formText } from '../../pages/forms.tsx';
 import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { partnerDetail, setArchived } from './console.partner.service.ts';
 import { PartnerPage } from './console.partner.views.tsx';
-import {
-  affiliateOnly,
-  checkWrite,
-  type ProgramParams,
-  programOf,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { type ProgramParams, programRequest } from './console.requests.pages.tsx';
 
 /** `/admin/programs/{program}/partners/{id}`: one partner of an affiliate program. */
 
@@ -26,10 +20,9 @@ export async function consolePartnerRoutes(app: FastifyInstance) {
   app.get<{ Params: PartnerParams; Querystring: { done?: string } }>('/programs/:program/partners/:id', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
+      const signed = await programRequest(request, reply, { affiliate: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const partner = await partnerDetail(program, request.params.id);
       if (!partner) throw pageNotFound();
       return sendPage(
@@ -49,11 +42,9 @@ export async function consolePartnerRoutes(app: FastifyInstance) {
   app.post<{ Params: PartnerParams }>('/programs/:program/partners/:id/archive', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      if (!signed) return reply;
+      const { program } = signed;
       const action = formText(request.body, 'action');
       if (action !== 'archive' && action !== 'unarchive') throw pageNotFound();
       if (!(await setArchived(program, request.params.id, action === 'archive'))) throw pageNotFound();

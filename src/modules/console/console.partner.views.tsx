@@ -1,7 +1,7 @@
 import { CsrfField } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric } from './console.lists.views.tsx';
 import type { PartnerDetail } from './console.partner.service.ts';
 import { stateOf } from './console.partners.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
@@ -87,75 +87,47 @@ export function PartnerPage(props: {
       </div>
       <div class="card">
         <h2>Newest customers</h2>
-        {partner.customers.length === 0 ? (
-          <p class="muted">No customers yet.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Since</th>
-                </tr>
-              </thead>
-              <tbody>
-                {partner.customers.map((customer) => (
-                  <tr key={customer.key}>
-                    <td data-label="Customer">
-                      {customer.name}
-                      {customer.email && customer.email !== customer.name ? (
-                        <>
-                          <br />
-                          <span class="muted">{customer.email}</span>
-                        </>
-                      ) : null}
-                    </td>
-                    <td data-label="Key">{customer.key}</td>
-                    <td data-label="Since">{customer.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No customers yet."
+          columns={['Customer', 'Key', 'Since']}
+          rows={partner.customers}
+          row={(customer) => (
+            <tr key={customer.key}>
+              <td data-label="Customer">
+                {customer.name}
+                {customer.email && customer.email !== customer.name ? (
+                  <>
+                    <br />
+                    <span class="muted">{customer.email}</span>
+                  </>
+                ) : null}
+              </td>
+              <td data-label="Key">{customer.key}</td>
+              <td data-label="Since">{customer.created}</td>
+            </tr>
+          )}
+        />
       </div>
       <div class="card">
         <h2>Newest commissions</h2>
-        {partner.commissions.length === 0 ? (
-          <p class="muted">No commissions yet.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Commission</th>
-                  <th scope="col">Sale</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {partner.commissions.map((commission) => (
-                  <tr key={commission.id}>
-                    <td data-label="Commission">#{commission.id}</td>
-                    <td data-label="Sale">{commission.sale}</td>
-                    <td data-label="Amount" class="num">
-                      {commission.amount}
-                    </td>
-                    <td data-label="Status">
-                      <Badge kind={commission.status}>{capitalized(commission.status)}</Badge>
-                    </td>
-                    <td data-label="Created">{commission.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No commissions yet."
+          columns={['Commission', 'Sale', numeric('Amount'), 'Status', 'Created']}
+          rows={partner.commissions}
+          row={(commission) => (
+            <tr key={commission.id}>
+              <td data-label="Commission">#{commission.id}</td>
+              <td data-label="Sale">{commission.sale}</td>
+              <td data-label="Amount" class="num">
+                {commission.amount}
+              </td>
+              <td data-label="Status">
+                <Badge kind={commission.status}>{capitalized(commission.status)}</Badge>
+              </td>
+              <td data-label="Created">{commission.created}</td>
+            </tr>
+          )}
+        />
       </div>
     </ConsoleLayout>
   );

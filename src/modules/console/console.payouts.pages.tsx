@@ -13,14 +13,7 @@ import {
 } from './console.payouts.service.ts';
 import { PayoutPage, PayoutsPage } from './console.payouts.views.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import {
-  affiliateOnly,
-  checkWrite,
-  type ProgramParams,
-  pageNumber,
-  programOf,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
 
 /** `/admin/programs/{program}/payouts…` of affiliate programs. */
 
@@ -59,10 +52,9 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
-        affiliateOnly(program);
+        const signed = await programRequest(request, reply, { affiliate: true });
+        if (!signed) return reply;
+        const { user, program } = signed;
         const view = await listPage(program, request.query, {});
         return sendPage(
           reply,
@@ -76,11 +68,9 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/payouts', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const currency = formText(request.body, 'currency').toUpperCase();
       const outcome = await createConsolePayout(program, currency);
       if (outcome.kind === 'done')
@@ -97,10 +87,9 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
   app.get<{ Params: PayoutParams; Querystring: { done?: string } }>('/programs/:program/payouts/:id', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
+      const signed = await programRequest(request, reply, { affiliate: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const payout = await payoutDetail(program, request.params.id);
       if (!payout) throw pageNotFound();
       return sendPage(
@@ -120,11 +109,9 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
   app.post<{ Params: PayoutParams }>('/programs/:program/payouts/:id/settle', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const action = formText(request.body, 'action');
       if (action !== 'mark-paid' && action !== 'cancel') throw pageNotFound();
       const outcome = await settlePayout(program, request.params.id, action);
@@ -151,10 +138,9 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
-        affiliateOnly(program);
+        const signed = await programRequest(request, reply, { affiliate: true });
+        if (!signed) return reply;
+        const { program } = signed;
         const format = formats.find((f) => f === request.query.format) ?? 'csv';
         if (!(await payoutDetail(program, request.params.id))) throw pageNotFound();
         const file = await payoutFile(program, request.params.id, format);

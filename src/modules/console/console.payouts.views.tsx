@@ -1,7 +1,7 @@
 import { CsrfField, Field, Notice } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done, FilterTabs, Pager } from './console.lists.views.tsx';
+import { Badge, Done, FilterTabs, ListTable, numeric, Pager } from './console.lists.views.tsx';
 import type { payoutDetail, payoutsPage } from './console.payouts.service.ts';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 
@@ -51,46 +51,28 @@ export function PayoutsPage(props: {
           </form>
         ) : null}
         <FilterTabs label="Payout status" base={base} current={props.filter} tabs={payoutFilters} />
-        {list.items.length === 0 ? (
-          <p class="muted">No payouts here.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Payout</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Total
-                  </th>
-                  <th scope="col" class="num">
-                    Partners
-                  </th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((payout) => (
-                  <tr key={payout.id}>
-                    <td data-label="Payout">
-                      <a href={`${base}/${payout.id}`}>{payout.id}</a>
-                    </td>
-                    <td data-label="Status">
-                      <Badge kind={payout.status}>{capitalized(payout.status)}</Badge>
-                    </td>
-                    <td data-label="Total" class="num">
-                      {payout.total}
-                    </td>
-                    <td data-label="Partners" class="num">
-                      {payout.partners}
-                    </td>
-                    <td data-label="Created">{payout.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No payouts here."
+          columns={['Payout', 'Status', numeric('Total'), numeric('Partners'), 'Created']}
+          rows={list.items}
+          row={(payout) => (
+            <tr key={payout.id}>
+              <td data-label="Payout">
+                <a href={`${base}/${payout.id}`}>{payout.id}</a>
+              </td>
+              <td data-label="Status">
+                <Badge kind={payout.status}>{capitalized(payout.status)}</Badge>
+              </td>
+              <td data-label="Total" class="num">
+                {payout.total}
+              </td>
+              <td data-label="Partners" class="num">
+                {payout.partners}
+              </td>
+              <td data-label="Created">{payout.created}</td>
+            </tr>
+          )}
+        />
         <Pager
           base={base}
           query={props.filter ? { status: props.filter } : {}}

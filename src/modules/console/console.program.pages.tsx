@@ -5,7 +5,7 @@ import { getOverview } from './console.overview.service.ts';
 import { OverviewPage } from './console.overview.views.tsx';
 import { createConsoleProgram, isProgramType, programsOf } from './console.programs.service.ts';
 import { type NewProgramErrors, NewProgramPage, ProgramsPage } from './console.programs.views.tsx';
-import { CONSOLE_PATH, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
+import { CONSOLE_PATH, type ProgramParams, programRequest, signedIn } from './console.requests.pages.tsx';
 
 /** `/admin/programs`: the user's programs, a new program, and each program's overview. */
 export async function consoleProgramRoutes(app: FastifyInstance) {
@@ -76,9 +76,9 @@ export async function consoleProgramRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams }>('/programs/:program', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       const view = await getOverview(program, linkBase(request));
       return sendPage(
         reply,

@@ -73,3 +73,21 @@ export function pageNumber(value: unknown): number {
   const page = typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : 1;
   return Math.max(1, page);
 }
+
+/**
+ * The preamble of a program's page or form: the signed-in user (else undefined, the browser sent to
+ * sign in) and the program of the URL, refused as 404 unless affiliate when `affiliate`, and as 403
+ * for a read-only role when `write`.
+ */
+export async function programRequest(
+  request: FastifyRequest<{ Params: ProgramParams }>,
+  reply: FastifyReply,
+  options: { affiliate?: boolean; write?: boolean } = {},
+): Promise<{ user: ConsoleUser; program: ConsoleProgram } | undefined> {
+  const user = await signedIn(request, reply);
+  if (!user) return undefined;
+  const program = await programOf(request, user);
+  if (options.affiliate) affiliateOnly(program);
+  if (options.write) checkWrite(program);
+  return { user, program };
+}

@@ -5,15 +5,7 @@ import { commissionsPage, reviewSelected } from './console.commissions.service.t
 import { type CommissionFilter, CommissionsPage, commissionFilters } from './console.commissions.views.tsx';
 import { partnersPage, reviewPartners } from './console.partners.service.ts';
 import { type PartnerFilter, PartnersPage, partnerFilters } from './console.partners.views.tsx';
-import {
-  affiliateOnly,
-  checkWrite,
-  formList,
-  type ProgramParams,
-  pageNumber,
-  programOf,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { formList, type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
 
 /** `/admin/programs/{program}/partners` and `/commissions`: the lists an owner reviews. */
 
@@ -39,10 +31,9 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: ListQuery }>('/programs/:program/partners', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
+      const signed = await programRequest(request, reply, { affiliate: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const filter: PartnerFilter = oneOf(partnerFilters, request.query.status) ?? '';
       const search = (request.query.q ?? '').trim().slice(0, 255);
       const page = pageNumber(request.query.page);
@@ -68,11 +59,9 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/partners/review', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      if (!signed) return reply;
+      const { program } = signed;
       // A row's own button names its action and partner; the buttons below the list act on the selection.
       const one = /^(approve|reject):(.{1,255})$/.exec(formText(request.body, 'one'));
       const action = one?.[1] ?? formText(request.body, 'action');
@@ -87,10 +76,9 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: ListQuery }>('/programs/:program/commissions', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
+      const signed = await programRequest(request, reply, { affiliate: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const filter: CommissionFilter = oneOf(commissionFilters, request.query.status) ?? '';
       const page = pageNumber(request.query.page);
       const { items, hasNext } = await commissionsPage(program, filter, page);
@@ -114,11 +102,9 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/commissions/review', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      affiliateOnly(program);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const action = formText(request.body, 'action');
       const back = `${program.base}/commissions`;
       if (action !== 'approve' && action !== 'deny') return seeOther(reply, back);

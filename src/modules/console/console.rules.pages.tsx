@@ -9,6 +9,7 @@ import {
   checkWrite,
   type ProgramParams,
   programOf,
+  programRequest,
   signedIn,
 } from './console.requests.pages.tsx';
 import {
@@ -57,9 +58,9 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: { saved?: string } }>('/programs/:program/rewards', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       if (program.type !== 'referral') throw pageNotFound();
       const values = await rewardValues(program, linkBase(request));
       const saved = request.query.saved === '1';
@@ -80,9 +81,9 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/rewards', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       if (program.type !== 'referral') throw pageNotFound();
       checkWrite(program);
       const links = linkBase(request);

@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Done } from './console.lists.views.tsx';
+import { Done, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import { type CommissionRules, kindChoices, rewardSides, triggerChoices } from './console.rules.service.ts';
 
@@ -264,17 +265,13 @@ export function CommissionRulesPage(props: {
                         {rule.type === 'percent' ? `${rule.value} %` : `${rule.value} fixed`}
                       </td>
                       {readOnly ? null : (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="index"
-                            value={String(rule.index)}
-                            aria-label={`Remove the commission of ${rule.productId || rule.productType}`}
-                          >
-                            Remove
-                          </button>
-                        </td>
+                        <RowButton
+                          name="index"
+                          value={String(rule.index)}
+                          label={`Remove the commission of ${rule.productId || rule.productType}`}
+                        >
+                          Remove
+                        </RowButton>
                       )}
                     </tr>
                   ))}
@@ -285,9 +282,7 @@ export function CommissionRulesPage(props: {
         )}
       </div>
       {readOnly ? null : (
-        <form method="post" action={`${base}/products`} class="card" novalidate>
-          <h2>Add a product commission</h2>
-          <CsrfField token={props.csrf} />
+        <FormCard action={`${base}/products`} title="Add a product commission" csrf={props.csrf}>
           <Field
             name="product_id"
             label="Product id"
@@ -321,7 +316,7 @@ export function CommissionRulesPage(props: {
           <p class="actions">
             <button type="submit">Add product commission</button>
           </p>
-        </form>
+        </FormCard>
       )}
     </Frame>
   );

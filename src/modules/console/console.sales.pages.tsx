@@ -3,13 +3,7 @@ import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { problemsByField } from './console.outcomes.service.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import {
-  checkWrite,
-  type ProgramParams,
-  pageNumber,
-  programOf,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { checkWrite, type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
 import {
   customersPage,
   RefundTransactionBody,
@@ -38,9 +32,9 @@ export async function consoleSalesRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: ListQuery }>('/programs/:program/customers', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       salesOnly(program);
       const search = (request.query.q ?? '').trim().slice(0, 255);
       const page = pageNumber(request.query.page);
@@ -54,9 +48,9 @@ export async function consoleSalesRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: ListQuery }>('/programs/:program/transactions', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       salesOnly(program);
       const search = (request.query.q ?? '').trim().slice(0, 255);
       const page = pageNumber(request.query.page);
@@ -70,9 +64,9 @@ export async function consoleSalesRoutes(app: FastifyInstance) {
   app.get<{ Params: SaleParams; Querystring: { done?: string } }>('/programs/:program/transactions/:key', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       salesOnly(program);
       const sale = await transactionDetail(program, request.params.key);
       if (!sale) throw pageNotFound();
@@ -88,9 +82,9 @@ export async function consoleSalesRoutes(app: FastifyInstance) {
   app.post<{ Params: SaleParams }>('/programs/:program/transactions/:key/refund', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       salesOnly(program);
       checkWrite(program);
       const sale = await transactionDetail(program, request.params.key);

@@ -1,6 +1,6 @@
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Pager, SearchBox } from './console.lists.views.tsx';
+import { Badge, ListTable, numeric, Pager, SearchBox } from './console.lists.views.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import type { customersPage, transactionsPage } from './console.sales.service.ts';
 
@@ -103,45 +103,27 @@ export function TransactionsPage(props: ListProps<Awaited<ReturnType<typeof tran
       <div class="card">
         <h1>Transactions</h1>
         <SearchBox base={base} label="Search by transaction key or customer key" value={props.search} />
-        {list.items.length === 0 ? (
-          <p class="muted">No transactions here.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col" class="num">
-                    Refunded
-                  </th>
-                  <th scope="col">Date</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((sale) => (
-                  <tr key={sale.key}>
-                    <td data-label="Transaction">
-                      <a href={`${base}/${encodeURIComponent(sale.key)}`}>{sale.key}</a>{' '}
-                      {sale.archived ? <Badge kind="archived">Archived</Badge> : null}
-                    </td>
-                    <td data-label="Customer">{sale.customer || '—'}</td>
-                    <td data-label="Amount" class="num">
-                      {sale.amount}
-                    </td>
-                    <td data-label="Refunded" class="num">
-                      {sale.refunded || '—'}
-                    </td>
-                    <td data-label="Date">{sale.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No transactions here."
+          columns={['Transaction', 'Customer', numeric('Amount'), numeric('Refunded'), 'Date']}
+          rows={list.items}
+          row={(sale) => (
+            <tr key={sale.key}>
+              <td data-label="Transaction">
+                <a href={`${base}/${encodeURIComponent(sale.key)}`}>{sale.key}</a>{' '}
+                {sale.archived ? <Badge kind="archived">Archived</Badge> : null}
+              </td>
+              <td data-label="Customer">{sale.customer || '—'}</td>
+              <td data-label="Amount" class="num">
+                {sale.amount}
+              </td>
+              <td data-label="Refunded" class="num">
+                {sale.refunded || '—'}
+              </td>
+              <td data-label="Date">{sale.created}</td>
+            </tr>
+          )}
+        />
         <Pager
           base={base}
           query={props.search ? { q: props.search } : {}}

@@ -3,7 +3,7 @@ import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { fileForms, formFile } from '../../pages/uploads.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import { checkWrite, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
+import { type ProgramParams, programRequest } from './console.requests.pages.tsx';
 import {
   bodyOf,
   currentLogo,
@@ -39,9 +39,9 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: { saved?: string } }>('/programs/:program/settings', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       const links = linkBase(request);
       return sendPage(
         reply,
@@ -61,10 +61,9 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/settings', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const { body, values } = bodyOf(program.type, (path) => formText(request.body, path));
       // Checked by the schema of `PUT /v1/program` for the program's type.
       const parsed = validators[program.type](body);
@@ -96,10 +95,9 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
     scope.post<{ Params: ProgramParams }>('/programs/:program/settings/logo', {
       ...formRoute(scope),
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
-        checkWrite(program);
+        const signed = await programRequest(request, reply, { write: true });
+        if (!signed) return reply;
+        const { user, program } = signed;
         const outcome = await saveLogo(program, formFile(request.body, 'logo'));
         if (outcome.kind === 'saved') return seeOther(reply, `${program.base}/settings?saved=1`);
         const links = linkBase(request);
@@ -122,10 +120,9 @@ export async function consoleSettingsRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/settings/logo/remove', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { program } = signed;
       await deleteLogo(program);
       return seeOther(reply, `${program.base}/settings?saved=1`);
     },

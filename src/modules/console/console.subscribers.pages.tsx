@@ -3,13 +3,7 @@ import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { problemsByField } from './console.outcomes.service.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import {
-  checkWrite,
-  type ProgramParams,
-  pageNumber,
-  programOf,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { checkWrite, type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
 import {
   addMilestone,
   CreateRewardBody,
@@ -40,9 +34,9 @@ export async function consoleSubscriberRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
+        const signed = await programRequest(request, reply);
+        if (!signed) return reply;
+        const { user, program } = signed;
         newsletterOnly(program);
         const search = (request.query.q ?? '').trim().slice(0, 255);
         const page = pageNumber(request.query.page);
@@ -57,9 +51,9 @@ export async function consoleSubscriberRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: { done?: string } }>('/programs/:program/milestones', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       newsletterOnly(program);
       return sendPage(
         reply,
@@ -78,9 +72,9 @@ export async function consoleSubscriberRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/milestones', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       newsletterOnly(program);
       checkWrite(program);
       const values: MilestoneForm = {
@@ -117,9 +111,9 @@ export async function consoleSubscriberRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/milestones/delete', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { program } = signed;
       newsletterOnly(program);
       checkWrite(program);
       if (!(await removeMilestone(program, formText(request.body, 'id')))) throw pageNotFound();

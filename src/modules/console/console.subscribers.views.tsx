@@ -1,7 +1,8 @@
-import { CsrfField, Field, FieldsToCorrect, Select } from '../../pages/forms.tsx';
+import { Field, Select } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
+import { FormCard } from './console.forms.views.tsx';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done, Pager, SearchBox } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric, Pager, RowButton, SearchBox } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import {
   fulfillmentChoices,
@@ -32,53 +33,35 @@ export function SubscribersPage(props: {
       <div class="card">
         <h1>Subscribers</h1>
         <SearchBox base={base} label="Search by e-mail or id" value={props.search} />
-        {list.items.length === 0 ? (
-          <p class="muted">No subscribers here.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Subscriber</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Referrals
-                  </th>
-                  <th scope="col" class="num">
-                    Milestones reached
-                  </th>
-                  <th scope="col">Joined</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.items.map((subscriber) => (
-                  <tr key={subscriber.id}>
-                    <td data-label="Subscriber">
-                      {subscriber.name}
-                      {subscriber.email !== subscriber.name ? (
-                        <>
-                          <br />
-                          <span class="muted">{subscriber.email}</span>
-                        </>
-                      ) : null}
-                      {subscriber.referred ? <span class="muted"> · referred</span> : null}
-                    </td>
-                    <td data-label="Status">
-                      <Badge kind={subscriber.status.toLowerCase()}>{subscriber.status}</Badge>
-                    </td>
-                    <td data-label="Referrals" class="num">
-                      {subscriber.referrals}
-                    </td>
-                    <td data-label="Milestones reached" class="num">
-                      {subscriber.rewards}
-                    </td>
-                    <td data-label="Joined">{subscriber.created}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="No subscribers here."
+          columns={['Subscriber', 'Status', numeric('Referrals'), numeric('Milestones reached'), 'Joined']}
+          rows={list.items}
+          row={(subscriber) => (
+            <tr key={subscriber.id}>
+              <td data-label="Subscriber">
+                {subscriber.name}
+                {subscriber.email !== subscriber.name ? (
+                  <>
+                    <br />
+                    <span class="muted">{subscriber.email}</span>
+                  </>
+                ) : null}
+                {subscriber.referred ? <span class="muted"> · referred</span> : null}
+              </td>
+              <td data-label="Status">
+                <Badge kind={subscriber.status.toLowerCase()}>{subscriber.status}</Badge>
+              </td>
+              <td data-label="Referrals" class="num">
+                {subscriber.referrals}
+              </td>
+              <td data-label="Milestones reached" class="num">
+                {subscriber.rewards}
+              </td>
+              <td data-label="Joined">{subscriber.created}</td>
+            </tr>
+          )}
+        />
         <Pager
           base={base}
           query={props.search ? { q: props.search } : {}}
@@ -120,68 +103,40 @@ export function MilestonesPage(props: {
         <h1>Milestones</h1>
         <p class="muted">A subscriber whose referrals reach a milestone unlocks its reward.</p>
         {props.done ? <Done>{props.done}</Done> : null}
-        {props.milestones.length === 0 ? (
-          <p class="muted">No milestones yet.</p>
-        ) : (
-          <form method="post" action={`${base}/delete`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col" class="num">
-                      Referrals
-                    </th>
-                    <th scope="col">Reward</th>
-                    <th scope="col">Given as</th>
-                    {writable ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.milestones.map((milestone) => (
-                    <tr key={milestone.id}>
-                      <td data-label="Referrals" class="num">
-                        {milestone.referrals}
-                      </td>
-                      <td data-label="Reward">
-                        <strong>{milestone.name}</strong>
-                        {milestone.description ? (
-                          <>
-                            <br />
-                            <span class="muted">{milestone.description}</span>
-                          </>
-                        ) : null}
-                      </td>
-                      <td data-label="Given as">
-                        {milestone.fulfillment}
-                        {milestone.value ? <span class="muted">: {milestone.value}</span> : null}
-                      </td>
-                      {writable ? (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="id"
-                            value={milestone.id}
-                            aria-label={`Delete ${milestone.name}`}
-                          >
-                            Delete
-                          </button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="No milestones yet."
+          columns={[numeric('Referrals'), 'Reward', 'Given as', writable ? 'Actions' : null]}
+          rows={props.milestones}
+          form={{ action: `${base}/delete`, csrf: props.csrf }}
+          row={(milestone) => (
+            <tr key={milestone.id}>
+              <td data-label="Referrals" class="num">
+                {milestone.referrals}
+              </td>
+              <td data-label="Reward">
+                <strong>{milestone.name}</strong>
+                {milestone.description ? (
+                  <>
+                    <br />
+                    <span class="muted">{milestone.description}</span>
+                  </>
+                ) : null}
+              </td>
+              <td data-label="Given as">
+                {milestone.fulfillment}
+                {milestone.value ? <span class="muted">: {milestone.value}</span> : null}
+              </td>
+              {writable ? (
+                <RowButton name="id" value={milestone.id} label={`Delete ${milestone.name}`}>
+                  Delete
+                </RowButton>
+              ) : null}
+            </tr>
+          )}
+        />
       </div>
       {writable ? (
-        <form method="post" action={base} class="card" novalidate>
-          <h2>Add a milestone</h2>
-          <FieldsToCorrect errors={errors} />
-          <CsrfField token={props.csrf} />
+        <FormCard action={base} title="Add a milestone" csrf={props.csrf} errors={errors}>
           <Field name="name" label="Reward" value={props.values?.name} error={errors.name} />
           <Field
             name="subscribers_count"
@@ -214,7 +169,7 @@ export function MilestonesPage(props: {
           <p class="actions">
             <button type="submit">Add milestone</button>
           </p>
-        </form>
+        </FormCard>
       ) : null}
     </ConsoleLayout>
   );

@@ -11,13 +11,7 @@ import {
 } from '../../pages/plugin.tsx';
 import { rawText } from './console.account.pages.tsx';
 import { type ConsoleProgram, mayManageTeam } from './console.programs.service.ts';
-import {
-  CONSOLE_PATH,
-  type ProgramParams,
-  programOf,
-  setSession,
-  signedIn,
-} from './console.requests.pages.tsx';
+import { CONSOLE_PATH, type ProgramParams, programRequest, setSession } from './console.requests.pages.tsx';
 import { acceptInvite, invite, readInvite, removeMember, teamOf } from './console.team.service.ts';
 import { InvitePage, TeamPage } from './console.team.views.tsx';
 
@@ -50,9 +44,9 @@ export async function consoleTeamRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const user = await signedIn(request, reply);
-        if (!user) return reply;
-        const program = await programOf(request, user);
+        const signed = await programRequest(request, reply);
+        if (!signed) return reply;
+        const { user, program } = signed;
         checkOwner(program);
         return sendPage(
           reply,
@@ -73,9 +67,9 @@ export async function consoleTeamRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/team/invite', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       checkOwner(program);
       const values = { email: formText(request.body, 'email'), role: formText(request.body, 'role') };
       const outcome = await invite(program, user, values, linkBase(request));
@@ -98,9 +92,9 @@ export async function consoleTeamRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/team/remove', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { program } = signed;
       checkOwner(program);
       const id = formText(request.body, 'user');
       const outcome = /^\d{1,15}$/.test(id) ? await removeMember(program, Number(id)) : 'missing';

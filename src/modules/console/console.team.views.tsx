@@ -2,7 +2,7 @@ import { CsrfField, Field, FieldsToCorrect, Notice, Select } from '../../pages/f
 import { Layout } from '../../pages/layout.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Done } from './console.lists.views.tsx';
+import { Done, ListTable, RowButton } from './console.lists.views.tsx';
 import {
   type ConsoleProgram,
   type ConsoleRole,
@@ -39,43 +39,21 @@ export function TeamPage(props: {
         {props.done ? <Done>{props.done}</Done> : null}
         {props.problem ? <Notice>{props.problem}</Notice> : null}
         <p class="lead">Operators of this server run every program besides the members below.</p>
-        {team.members.length === 0 ? (
-          <p class="muted">No members yet.</p>
-        ) : (
-          <form method="post" action={`${program.base}/team/remove`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">Member</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {team.members.map((member) => (
-                    <tr key={member.userId}>
-                      <td data-label="Member">{member.email}</td>
-                      <td data-label="Role">{roleLabel[member.role]}</td>
-                      <td>
-                        <button
-                          type="submit"
-                          class="small secondary"
-                          name="user"
-                          value={String(member.userId)}
-                          aria-label={`Remove ${member.email}`}
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="No members yet."
+          columns={['Member', 'Role', 'Actions']}
+          rows={team.members}
+          form={{ action: `${program.base}/team/remove`, csrf: props.csrf }}
+          row={(member) => (
+            <tr key={member.userId}>
+              <td data-label="Member">{member.email}</td>
+              <td data-label="Role">{roleLabel[member.role]}</td>
+              <RowButton name="user" value={String(member.userId)} label={`Remove ${member.email}`}>
+                Remove
+              </RowButton>
+            </tr>
+          )}
+        />
       </div>
       <div class="card">
         <h2>Invite</h2>

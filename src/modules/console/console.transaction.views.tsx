@@ -1,7 +1,7 @@
 import { CsrfField, Field, FieldsToCorrect } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, numeric } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import type { TransactionDetail } from './console.sales.service.ts';
 
@@ -72,36 +72,22 @@ export function TransactionPage(props: {
       </div>
       <div class="card">
         <h2>Rewards</h2>
-        {sale.rewards.length === 0 ? (
-          <p class="muted">This transaction made no rewards.</p>
-        ) : (
-          <div class="scroll">
-            <table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">For</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sale.rewards.map((reward) => (
-                  <tr key={reward.id}>
-                    <td data-label="For">{reward.to}</td>
-                    <td data-label="Amount" class="num">
-                      {reward.amount}
-                    </td>
-                    <td data-label="Status">
-                      <Badge kind={reward.status}>{capitalized(reward.status)}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          empty="This transaction made no rewards."
+          columns={['For', numeric('Amount'), 'Status']}
+          rows={sale.rewards}
+          row={(reward) => (
+            <tr key={reward.id}>
+              <td data-label="For">{reward.to}</td>
+              <td data-label="Amount" class="num">
+                {reward.amount}
+              </td>
+              <td data-label="Status">
+                <Badge kind={reward.status}>{capitalized(reward.status)}</Badge>
+              </td>
+            </tr>
+          )}
+        />
       </div>
     </ConsoleLayout>
   );

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import { checkWrite, formList, type ProgramParams, programOf, signedIn } from './console.requests.pages.tsx';
+import { formList, type ProgramParams, programRequest } from './console.requests.pages.tsx';
 import {
   addWebhook,
   CreateWebhookBodyByType,
@@ -53,9 +53,9 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: { done?: string } }>('/programs/:program/webhooks', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       return sendPage(
         reply,
         200,
@@ -74,10 +74,9 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/webhooks', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const values = formOf(request);
       const checked = parsed(program, values);
       const outcome =
@@ -120,9 +119,9 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
   app.get<{ Params: WebhookParams; Querystring: { done?: string } }>('/programs/:program/webhooks/:key', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
+      const signed = await programRequest(request, reply);
+      if (!signed) return reply;
+      const { user, program } = signed;
       const done = doneText[request.query.done ?? ''];
       const view = await detailPage(request, program, done ? { done } : {});
       return sendPage(
@@ -136,10 +135,9 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
   app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       const values = formOf(request);
       const checked = parsed(program, values);
       const outcome =
@@ -161,10 +159,9 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
   const sendAndShow =
     (deliveryOf: (request: FastifyRequest) => string | undefined) =>
     async (request: FastifyRequest<{ Params: WebhookParams }>, reply: FastifyReply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { user, program } = signed;
       await detailPage(request, program, {}); // an unknown webhook is the 404 page
       const sent = await sendNow(program, request.params.key, deliveryOf(request));
       const view = await detailPage(request, program, { sent });
@@ -188,10 +185,9 @@ export async function consoleWebhookRoutes(app: FastifyInstance) {
   app.post<{ Params: WebhookParams }>('/programs/:program/webhooks/:key/delete', {
     ...form,
     handler: async (request, reply) => {
-      const user = await signedIn(request, reply);
-      if (!user) return reply;
-      const program = await programOf(request, user);
-      checkWrite(program);
+      const signed = await programRequest(request, reply, { write: true });
+      if (!signed) return reply;
+      const { program } = signed;
       await detailPage(request, program, {});
       await removeWebhook(program, request.params.key);
       return seeOther(reply, `${program.base}/webhooks?done=deleted`);

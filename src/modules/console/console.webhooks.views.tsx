@@ -1,7 +1,7 @@
 import { CopyField, CsrfField, Field, FieldsToCorrect, Notice } from '../../pages/forms.tsx';
 import type { ConsoleUser } from './console.accounts.service.ts';
 import { ConsoleLayout } from './console.layout.views.tsx';
-import { Badge, Done } from './console.lists.views.tsx';
+import { Badge, Done, ListTable, RowButton } from './console.lists.views.tsx';
 import { type ConsoleProgram, mayWrite } from './console.programs.service.ts';
 import type { WebhookForm, webhookDetail, webhooksOf } from './console.webhooks.service.ts';
 
@@ -163,59 +163,39 @@ export function WebhookPage(props: {
       </div>
       <div class="card">
         <h2>Deliveries</h2>
-        {detail.attempts.length === 0 ? (
-          <p class="muted">Nothing was sent yet.</p>
-        ) : (
-          <form method="post" action={`${base}/redeliver`}>
-            <CsrfField token={props.csrf} />
-            <div class="scroll">
-              <table class="stack">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Attempt</th>
-                    <th scope="col">Answer</th>
-                    {writable ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {detail.attempts.map((attempt) => (
-                    <tr key={attempt.id}>
-                      <td data-label="When">{attempt.created_at.slice(0, 19).replace('T', ' ')}</td>
-                      <td data-label="Event">
-                        {attempt.event}
-                        {attempt.test ? <span class="muted"> (test)</span> : null}
-                      </td>
-                      <td data-label="Attempt">{attempt.attempt}</td>
-                      <td data-label="Answer">
-                        <Badge kind={attempt.status === 'succeeded' ? 'approved' : 'denied'}>
-                          {attempt.response_code ?? 'no answer'}
-                        </Badge>{' '}
-                        <span class="muted">
-                          {attempt.duration_ms} ms{attempt.error ? ` · ${attempt.error}` : ''}
-                        </span>
-                      </td>
-                      {writable ? (
-                        <td>
-                          <button
-                            type="submit"
-                            class="small secondary"
-                            name="delivery"
-                            value={attempt.delivery_id}
-                            aria-label={`Redeliver ${attempt.event} (attempt ${attempt.id})`}
-                          >
-                            Redeliver
-                          </button>
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </form>
-        )}
+        <ListTable
+          empty="Nothing was sent yet."
+          columns={['When', 'Event', 'Attempt', 'Answer', writable ? 'Actions' : null]}
+          rows={detail.attempts}
+          form={{ action: `${base}/redeliver`, csrf: props.csrf }}
+          row={(attempt) => (
+            <tr key={attempt.id}>
+              <td data-label="When">{attempt.created_at.slice(0, 19).replace('T', ' ')}</td>
+              <td data-label="Event">
+                {attempt.event}
+                {attempt.test ? <span class="muted"> (test)</span> : null}
+              </td>
+              <td data-label="Attempt">{attempt.attempt}</td>
+              <td data-label="Answer">
+                <Badge kind={attempt.status === 'succeeded' ? 'approved' : 'denied'}>
+                  {attempt.response_code ?? 'no answer'}
+                </Badge>{' '}
+                <span class="muted">
+                  {attempt.duration_ms} ms{attempt.error ? ` · ${attempt.error}` : ''}
+                </span>
+              </td>
+              {writable ? (
+                <RowButton
+                  name="delivery"
+                  value={attempt.delivery_id}
+                  label={`Redeliver ${attempt.event} (attempt ${attempt.id})`}
+                >
+                  Redeliver
+                </RowButton>
+              ) : null}
+            </tr>
+          )}
+        />
       </div>
       {writable ? (
         <div class="card">
