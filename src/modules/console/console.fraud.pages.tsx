@@ -21,7 +21,7 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const signed = await programRequest(request, reply, { affiliate: true });
+        const signed = await programRequest(request, reply, { section: 'review' });
         if (!signed) return reply;
         const { user, program } = signed;
         const status = flagStatuses.find((s) => s === request.query.status) ?? 'open';
@@ -46,7 +46,7 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/review/decide', {
     ...form,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      const signed = await programRequest(request, reply, { section: 'review', write: true });
       if (!signed) return reply;
       const { user, program } = signed;
       const chosen = /^(clear|confirm|confirm-archive):(.{1,64})$/.exec(formText(request.body, 'one'));

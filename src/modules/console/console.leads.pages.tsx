@@ -15,12 +15,12 @@ import { LeadPage, LeadsPage } from './console.leads.views.tsx';
 import { problemsByField } from './console.outcomes.service.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import {
-  affiliateOnly,
   checkWrite,
   type ProgramParams,
   pageNumber,
   programOf,
   programRequest,
+  sectionShown,
   signedIn,
 } from './console.requests.pages.tsx';
 
@@ -43,7 +43,7 @@ export async function consoleLeadRoutes(app: FastifyInstance) {
     const user = await signedIn(request, reply);
     if (!user) return undefined;
     const program = await programOf(request, user);
-    affiliateOnly(program);
+    sectionShown(program, 'leads');
     const lead = await leadDetail(program, request.params.id);
     if (!lead) throw pageNotFound();
     return { user, program, lead };
@@ -66,7 +66,7 @@ export async function consoleLeadRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const signed = await programRequest(request, reply, { affiliate: true });
+        const signed = await programRequest(request, reply, { section: 'leads' });
         if (!signed) return reply;
         const { user, program } = signed;
         const status = leadStatuses.find((s) => s === request.query.status);

@@ -20,7 +20,7 @@ export async function consolePartnerRoutes(app: FastifyInstance) {
   app.get<{ Params: PartnerParams; Querystring: { done?: string } }>('/programs/:program/partners/:id', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true });
+      const signed = await programRequest(request, reply, { section: 'partners' });
       if (!signed) return reply;
       const { user, program } = signed;
       const partner = await partnerDetail(program, request.params.id);
@@ -42,7 +42,7 @@ export async function consolePartnerRoutes(app: FastifyInstance) {
   app.post<{ Params: PartnerParams }>('/programs/:program/partners/:id/archive', {
     ...form,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      const signed = await programRequest(request, reply, { section: 'partners', write: true });
       if (!signed) return reply;
       const { program } = signed;
       const action = formText(request.body, 'action');

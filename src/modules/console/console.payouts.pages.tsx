@@ -52,7 +52,7 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const signed = await programRequest(request, reply, { affiliate: true });
+        const signed = await programRequest(request, reply, { section: 'payouts' });
         if (!signed) return reply;
         const { user, program } = signed;
         const view = await listPage(program, request.query, {});
@@ -68,7 +68,7 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/payouts', {
     ...form,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      const signed = await programRequest(request, reply, { section: 'payouts', write: true });
       if (!signed) return reply;
       const { user, program } = signed;
       const currency = formText(request.body, 'currency').toUpperCase();
@@ -87,7 +87,7 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
   app.get<{ Params: PayoutParams; Querystring: { done?: string } }>('/programs/:program/payouts/:id', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true });
+      const signed = await programRequest(request, reply, { section: 'payouts' });
       if (!signed) return reply;
       const { user, program } = signed;
       const payout = await payoutDetail(program, request.params.id);
@@ -109,7 +109,7 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
   app.post<{ Params: PayoutParams }>('/programs/:program/payouts/:id/settle', {
     ...form,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      const signed = await programRequest(request, reply, { section: 'payouts', write: true });
       if (!signed) return reply;
       const { user, program } = signed;
       const action = formText(request.body, 'action');
@@ -138,7 +138,7 @@ export async function consolePayoutRoutes(app: FastifyInstance) {
     {
       ...pageRoute,
       handler: async (request, reply) => {
-        const signed = await programRequest(request, reply, { affiliate: true });
+        const signed = await programRequest(request, reply, { section: 'payouts' });
         if (!signed) return reply;
         const { program } = signed;
         const format = formats.find((f) => f === request.query.format) ?? 'csv';

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PageError, pageDeps, pageNotFound, seeOther, setSessionCookie } from '../../pages/plugin.tsx';
 import { type ConsoleUser, currentUser, SESSION_DAYS } from './console.accounts.service.ts';
 import { type ConsoleProgram, consoleProgram, mayWrite } from './console.programs.service.ts';
+import { type Section, showsSection } from './console.sections.service.ts';
 
 /** What every console page reads of a request: the session cookie, the user, the program of the URL. */
 
@@ -46,9 +47,9 @@ export async function programOf(
   return program;
 }
 
-/** Pages of affiliate programs only (partners, commissions, payouts, review): any other answers 404. */
-export function affiliateOnly(program: ConsoleProgram) {
-  if (program.type !== 'affiliate') throw pageNotFound();
+/** A page of `section`: a program whose menu has no such section (by its type) answers 404. */
+export function sectionShown(program: ConsoleProgram, section: Section) {
+  if (!showsSection(program, section)) throw pageNotFound();
 }
 
 /** A write from the console: refused with 403 for a role that only reads. */
@@ -82,12 +83,12 @@ export function pageNumber(value: unknown): number {
 export async function programRequest(
   request: FastifyRequest<{ Params: ProgramParams }>,
   reply: FastifyReply,
-  options: { affiliate?: boolean; write?: boolean } = {},
+  options: { section?: Section; write?: boolean } = {},
 ): Promise<{ user: ConsoleUser; program: ConsoleProgram } | undefined> {
   const user = await signedIn(request, reply);
   if (!user) return undefined;
   const program = await programOf(request, user);
-  if (options.affiliate) affiliateOnly(program);
+  if (options.section) sectionShown(program, options.section);
   if (options.write) checkWrite(program);
   return { user, program };
 }

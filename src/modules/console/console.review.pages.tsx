@@ -31,7 +31,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: ListQuery }>('/programs/:program/partners', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true });
+      const signed = await programRequest(request, reply, { section: 'review' });
       if (!signed) return reply;
       const { user, program } = signed;
       const filter: PartnerFilter = oneOf(partnerFilters, request.query.status) ?? '';
@@ -59,7 +59,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/partners/review', {
     ...form,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      const signed = await programRequest(request, reply, { section: 'review', write: true });
       if (!signed) return reply;
       const { program } = signed;
       // A row's own button names its action and partner; the buttons below the list act on the selection.
@@ -76,7 +76,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.get<{ Params: ProgramParams; Querystring: ListQuery }>('/programs/:program/commissions', {
     ...pageRoute,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true });
+      const signed = await programRequest(request, reply, { section: 'review' });
       if (!signed) return reply;
       const { user, program } = signed;
       const filter: CommissionFilter = oneOf(commissionFilters, request.query.status) ?? '';
@@ -102,7 +102,7 @@ export async function consoleReviewRoutes(app: FastifyInstance) {
   app.post<{ Params: ProgramParams }>('/programs/:program/commissions/review', {
     ...form,
     handler: async (request, reply) => {
-      const signed = await programRequest(request, reply, { affiliate: true, write: true });
+      const signed = await programRequest(request, reply, { section: 'review', write: true });
       if (!signed) return reply;
       const { user, program } = signed;
       const action = formText(request.body, 'action');

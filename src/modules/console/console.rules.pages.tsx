@@ -5,11 +5,11 @@ import type { ConsoleUser } from './console.accounts.service.ts';
 import { problemsByField } from './console.outcomes.service.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
 import {
-  affiliateOnly,
   checkWrite,
   type ProgramParams,
   programOf,
   programRequest,
+  sectionShown,
   signedIn,
 } from './console.requests.pages.tsx';
 import {
@@ -61,7 +61,7 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
       const signed = await programRequest(request, reply);
       if (!signed) return reply;
       const { user, program } = signed;
-      if (program.type !== 'referral') throw pageNotFound();
+      sectionShown(program, 'rewards');
       const values = await rewardValues(program, linkBase(request));
       const saved = request.query.saved === '1';
       return sendPage(
@@ -84,7 +84,7 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
       const signed = await programRequest(request, reply);
       if (!signed) return reply;
       const { user, program } = signed;
-      if (program.type !== 'referral') throw pageNotFound();
+      sectionShown(program, 'rewards');
       checkWrite(program);
       const links = linkBase(request);
       const { body, values } = rewardsBody((name) => formText(request.body, name));
@@ -142,7 +142,7 @@ export async function consoleRuleRoutes(app: FastifyInstance) {
     const user = await signedIn(request, reply);
     if (!user) return undefined;
     const program = await programOf(request, user);
-    affiliateOnly(program);
+    sectionShown(program, 'commissions');
     return { user, program };
   };
 

@@ -3,7 +3,13 @@ import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { problemsByField } from './console.outcomes.service.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import { checkWrite, type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
+import {
+  checkWrite,
+  type ProgramParams,
+  pageNumber,
+  programRequest,
+  sectionShown,
+} from './console.requests.pages.tsx';
 import {
   customersPage,
   RefundTransactionBody,
@@ -23,7 +29,7 @@ const refundForm = formParser(RefundTransactionBody);
 
 /** Customers and transactions are kept by affiliate and refer-a-friend programs: newsletters 404. */
 function salesOnly(program: ConsoleProgram) {
-  if (program.type === 'newsletter') throw pageNotFound();
+  sectionShown(program, 'customers');
 }
 
 export async function consoleSalesRoutes(app: FastifyInstance) {

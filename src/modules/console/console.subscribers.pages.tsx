@@ -3,7 +3,13 @@ import { formParser, formText } from '../../pages/forms.tsx';
 import { formRoute, linkBase, pageNotFound, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { problemsByField } from './console.outcomes.service.ts';
 import type { ConsoleProgram } from './console.programs.service.ts';
-import { checkWrite, type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
+import {
+  checkWrite,
+  type ProgramParams,
+  pageNumber,
+  programRequest,
+  sectionShown,
+} from './console.requests.pages.tsx';
 import {
   addMilestone,
   CreateRewardBody,
@@ -18,7 +24,7 @@ import { type MilestoneForm, MilestonesPage, SubscribersPage } from './console.s
 const milestoneForm = formParser(CreateRewardBody);
 
 function newsletterOnly(program: ConsoleProgram) {
-  if (program.type !== 'newsletter') throw pageNotFound();
+  sectionShown(program, 'subscribers');
 }
 
 const doneText: Record<string, string | undefined> = {
