@@ -243,6 +243,17 @@ export interface ReportCountersTable {
   value_hi: Generated<number>;
 }
 
+/** All-time figures per ranked owner, best first (migration 0040, SQLite only, ADR 0124). */
+export interface ReportTotalsTable {
+  program_id: number;
+  owner_kind: Exclude<ReportCounterOwner, 'program'>;
+  owner_id: number;
+  metric: Extract<ReportCounterMetric, 'customers' | 'sales' | 'revenue'>;
+  currency: string;
+  value: number;
+  value_hi: number;
+}
+
 declare module './tables.ts' {
   interface DB {
     partners: PartnersTable;
@@ -255,6 +266,7 @@ declare module './tables.ts' {
     entity_counters: EntityCountersTable;
     entity_counters_by_day: EntityCountersByDayTable;
     report_counters: ReportCountersTable;
+    report_totals: ReportTotalsTable;
     payouts: PayoutsTable;
     payout_items: PayoutItemsTable;
   }

@@ -101,6 +101,30 @@ async function recounted(db: Kysely<DB>, programId: number): Promise<Figures> {
   return new Map([...figures].filter(([, value]) => value !== 0n).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/** The all-time totals (SQLite, ADR 0124): `kind|owner|metric|currency`, zeros left out. */
+async function totalled(db: Kysely<DB>, programId: number): Promise<Figures> {
+  const rows = await db.selectFrom('report_totals').selectAll().where('program_id', '=', programId).execute();
+  const figures: Figures = new Map();
+  for (const row of rows) {
+    const value = joinCounterParts(row.value, row.value_hi);
+    if (value !== 0n)
+      figures.set(`${row.owner_kind}|${Number(row.owner_id)}|${row.metric}|${row.currency}`, value);
+  }
+  return new Map([...figures].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** What the totals should be: the ranked owners' signups, sales and revenue of every day summed. */
+function totalsOf(days: Figures): Figures {
+  const figures: Figures = new Map();
+  for (const [key, value] of days) {
+    const [kind, owner, metric, , currency] = key.split('|');
+    if (kind === 'program' || !['customers', 'sales', 'revenue'].includes(metric ?? '')) continue;
+    const total = `${kind}|${owner}|${metric}|${currency}`;
+    figures.set(total, (figures.get(total) ?? 0n) + value);
+  }
+  return new Map([...figures].filter(([, value]) => value !== 0n).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 describeEachDatabase(
   'report counters',
   (server) => {
@@ -113,6 +137,8 @@ describeEachDatabase(
     const same = async (p: TestProgram, step: string) => {
       const figures = await counted(db(), p.id);
       assert.deepEqual(figures, await recounted(db(), p.id), step);
+      if (server().deps.database.dialect === 'sqlite')
+        assert.deepEqual(await totalled(db(), p.id), totalsOf(figures), `${step}: the all-time totals`);
       return figures;
     };
 
@@ -174,6 +200,7 @@ describeEachDatabase(
       await db().deleteFrom('report_counters').execute();
       await backfill(db() as Kysely<unknown>, server().deps.database.dialect);
       assert.deepEqual(await counted(db(), p.id), last, 'the backfill counts what the writes counted');
+      await same(p, 'after the backfill');
     });
 
     test('count a refer-a-friend program per referrer, and go with a removed program', async () => {
@@ -213,6 +240,13 @@ describeEachDatabase(
       await same(p, 'after deletes');
       await db().deleteFrom('programs').where('id', '=', p.id).execute();
       assert.equal((await counted(db(), p.id)).size, 0, 'nothing left of a removed program');
+      if (server().deps.database.dialect === 'sqlite')
+        assert.equal(
+          (await db().selectFrom('report_totals').select('owner_id').where('program_id', '=', p.id).execute())
+            .length,
+          0,
+          'no totals left of a removed program',
+        );
     });
   },
   { clock },

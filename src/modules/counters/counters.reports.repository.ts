@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { COUNTER_BASE, joinCounterParts } from '../../db/counter-parts.ts';
-import type { ReportCounterMetric, ReportCounterOwner } from '../../db/domain-tables.ts';
+import { isPostgres } from '../../db/counter-slots.ts';
+import type { ReportCounterMetric, ReportCounterOwner, ReportTotalsTable } from '../../db/domain-tables.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -54,6 +55,8 @@ export async function readReportDays(
 
 export type RankedOwner = { owner_id: number; figure: bigint };
 
+type Ranking = { kind: Exclude<ReportOwner['kind'], 'program'>; metric: ReportFigure; currency: string };
+
 /**
  * The owners of one kind ranked by one figure summed over `[startDay, endDay]`, highest first,
  * ties by id; owners whose figure is zero are left out. Exact: the sum is ordered as its two
@@ -62,7 +65,24 @@ export type RankedOwner = { owner_id: number; figure: bigint };
 export async function rankReportOwners(
   db: Kysely<DB>,
   programId: number,
-  ranking: { kind: Exclude<ReportOwner['kind'], 'program'>; metric: ReportFigure; currency: string },
+  ranking: Ranking,
+  startDay: string,
+  endDay: string,
+  limit: number,
+): Promise<RankedOwner[]> {
+  const { metric } = ranking;
+  const fromTotals =
+    !isPostgres(db) && isTotalled(metric)
+      ? await rankFromTotals(db, programId, { ...ranking, metric }, startDay, endDay, limit)
+      : undefined;
+  return fromTotals ?? (await rankFromDays(db, programId, ranking, startDay, endDay, limit));
+}
+
+/** Every owner's day rows summed, then ordered: reads one row per owner and day of the range. */
+async function rankFromDays(
+  db: Kysely<DB>,
+  programId: number,
+  ranking: Ranking,
   startDay: string,
   endDay: string,
   limit: number,
@@ -88,4 +108,86 @@ export async function rankReportOwners(
     owner_id: Number(row.owner_id),
     figure: joinCounterParts(row.lo, row.hi),
   }));
+}
+
+/** The figures migration 0040 keeps all-time totals of, in order (SQLite only, ADR 0124). */
+type Totalled = ReportTotalsTable['metric'];
+const isTotalled = (metric: ReportFigure): metric is Totalled =>
+  metric === 'customers' || metric === 'sales' || metric === 'revenue';
+
+/** How many owners a ranking reads by their totals before it sums every day row instead. */
+const MOST_CANDIDATES = 2_000;
+
+/**
+ * The same ranking read best total first (a threshold algorithm): owners are taken in order of
+ * their all-time figure, each one's range summed from its day rows, until the owners found beat
+ * every total left, since no owner's figure over a range exceeds its total (these figures are
+ * never negative on any day). `undefined` when that takes more than `MOST_CANDIDATES` owners (a
+ * short range of a program whose best owners of all time are quiet in it).
+ */
+async function rankFromTotals(
+  db: Kysely<DB>,
+  programId: number,
+  ranking: Ranking & { metric: Totalled },
+  startDay: string,
+  endDay: string,
+  limit: number,
+): Promise<RankedOwner[] | undefined> {
+  const best: RankedOwner[] = [];
+  // One more than asked first (enough when the range holds most of the figures), then twice as many each time.
+  for (let read = 0, batch = limit + 1; read < MOST_CANDIDATES; read += batch, batch *= 2) {
+    const totals = await db
+      .selectFrom('report_totals')
+      .select(['owner_id', 'value', 'value_hi'])
+      .where('program_id', '=', programId)
+      .where('owner_kind', '=', ranking.kind)
+      .where('metric', '=', ranking.metric)
+      .where('currency', '=', ranking.currency)
+      .orderBy('value_hi', 'desc')
+      .orderBy('value', 'desc')
+      .orderBy('owner_id')
+      .limit(batch)
+      .offset(read)
+      .execute();
+    const ids = totals.map((row) => Number(row.owner_id));
+    if (ids.length > 0) best.push(...(await rangeFigures(db, programId, ranking, ids, startDay, endDay)));
+    best.sort((a, b) => (a.figure === b.figure ? a.owner_id - b.owner_id : a.figure > b.figure ? -1 : 1));
+    best.splice(limit);
+    const last = totals.at(-1);
+    // The highest figure an owner not read yet can have (its total is at most the last one read).
+    const left = last && totals.length === batch ? joinCounterParts(last.value, last.value_hi) : 0n;
+    const lowest = best.at(-1)?.figure;
+    if (left === 0n || (best.length === limit && lowest !== undefined && lowest > left)) return best;
+  }
+  return undefined;
+}
+
+/** The owners' figures over the range, from their day rows (zeros left out). */
+async function rangeFigures(
+  db: Kysely<DB>,
+  programId: number,
+  ranking: Ranking,
+  ownerIds: readonly number[],
+  startDay: string,
+  endDay: string,
+): Promise<RankedOwner[]> {
+  const rows = await db
+    .selectFrom('report_counters')
+    .select([
+      'owner_id',
+      sql<string>`cast(sum(value) as bigint)`.as('lo'),
+      sql<string>`cast(sum(value_hi) as bigint)`.as('hi'),
+    ])
+    .where('program_id', '=', programId)
+    .where('owner_kind', '=', ranking.kind)
+    .where('owner_id', 'in', [...ownerIds])
+    .where('metric', '=', ranking.metric)
+    .where('day', '>=', startDay)
+    .where('day', '<=', endDay)
+    .where('currency', '=', ranking.currency)
+    .groupBy('owner_id')
+    .execute();
+  return rows
+    .map((row) => ({ owner_id: Number(row.owner_id), figure: joinCounterParts(row.lo, row.hi) }))
+    .filter((row) => row.figure !== 0n);
 }

@@ -146,6 +146,52 @@ describeEachDatabase(
       );
       assert.deepEqual(counted[3]?.data, [], 'a refunded partner has no GBP revenue to rank');
     });
+
+    test('short ranges, where the best owner of all time sold little or nothing, rank the same', async () => {
+      const paths: string[] = [];
+      for (let day = 0; day < 6; day++)
+        for (const limit of [1, 2])
+          for (const metric of ['sales', 'revenue&currency=USD', 'signups'])
+            paths.push(
+              `/v1/reports/top?by=partners&metric=${metric}&limit=${limit}&start=${addDays('2026-02-20', day)}&end=${addDays('2026-02-21', day)}`,
+            );
+      const { counted, rows } = await both(paths);
+      paths.forEach((path, i) => {
+        assert.deepEqual(counted[i]?.data, rows[i]?.data, path);
+      });
+      const keys = (i: number) => ((counted[i]?.data ?? []) as { key: string }[]).map((row) => row.key);
+      assert.deepEqual(keys(paths.indexOf(paths[0] ?? '')), ['pa'], 'both days: the leader of all time');
+      const quiet = `/v1/reports/top?by=partners&metric=sales&limit=1&start=2026-02-21&end=2026-02-21`;
+      const [alone] = (await both([quiet])).counted;
+      assert.deepEqual(
+        ((alone?.data ?? []) as { key: string }[]).map((row) => row.key),
+        ['pb'],
+        'a day only the second partner sold on',
+      );
+
+      // A new partner, last of all by its totals, is the only one to sell on a later day.
+      clock.set('2026-05-10T10:00:00.000Z');
+      for (const [path, body] of [
+        ['/v1/partners', { email: 'pd@example.com', key: 'pd' }],
+        ['/v1/customers', { key: 'c-pd', partner: { key: 'pd' } }],
+        ['/v1/transactions', { key: 'late', amount: 3, action: 'sale', customer: { key: 'c-pd' } }],
+      ] as const) {
+        const res = await server().request('POST', path, { token: p.token, body });
+        assert.ok(res.status < 300, res.text);
+      }
+      const late = ['sales', 'revenue&currency=USD', 'signups'].map(
+        (metric) => `/v1/reports/top?by=partners&metric=${metric}&limit=1&start=2026-05-01&end=2026-05-31`,
+      );
+      const lateBoth = await both(late);
+      late.forEach((path, i) => {
+        assert.deepEqual(lateBoth.counted[i]?.data, lateBoth.rows[i]?.data, path);
+        assert.deepEqual(
+          ((lateBoth.counted[i]?.data ?? []) as { key: string }[]).map((row) => row.key),
+          ['pd'],
+          path,
+        );
+      });
+    });
   },
   { clock },
 );
