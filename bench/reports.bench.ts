@@ -2,7 +2,8 @@
 // metrics, a 3-year weekly series, the top 10 partners by revenue over a year (20 connections
 // each), and the streaming speed of the full transactions export. The seed's scale defaults to
 // 100k partners, 1M customers and 2M sales; BENCH_PARTNERS / BENCH_CUSTOMERS / BENCH_TRANSACTIONS
-// scale it down on a small machine. SQLite only, like the affiliate bench.
+// scale it down on a small machine; BENCH_REPORTS_DATABASE names an already seeded SQLite file to
+// use instead (left in place). SQLite only, like the affiliate bench.
 // Run: `npm run bench -- reports`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,19 +17,31 @@ const partners = Number(process.env.BENCH_PARTNERS ?? 100_000);
 const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 2_000_000);
 
-const dir = mkdtempSync(join(tmpdir(), 'vouch-reports-bench-'));
-const databaseUrl = `sqlite:${join(dir, 'reports.db')}`;
+const existing = process.env.BENCH_REPORTS_DATABASE;
+const dir = existing ? undefined : mkdtempSync(join(tmpdir(), 'vouch-reports-bench-'));
+const databaseUrl = `sqlite:${existing ?? join(dir ?? '', 'reports.db')}`;
+
+/** A key of the seeded program: the seed's own, or a new read key of the existing file's first program. */
+async function seededKey(): Promise<string> {
+  if (!existing) {
+    const seeded = await vouchCli(databaseUrl, [
+      'seed',
+      '--partners',
+      String(partners),
+      '--customers',
+      String(customers),
+      '--transactions',
+      String(transactions),
+    ]);
+    return seeded.api_key.token;
+  }
+  const programs = await vouchCli(databaseUrl, ['programs', 'list']);
+  const key = await vouchCli(databaseUrl, ['keys', 'create', '--program', String(programs[0].id), '--scope', 'read']);
+  return key.token;
+}
+
 try {
-  const seeded = await vouchCli(databaseUrl, [
-    'seed',
-    '--partners',
-    String(partners),
-    '--customers',
-    String(customers),
-    '--transactions',
-    String(transactions),
-  ]);
-  const auth = { authorization: `Bearer ${seeded.api_key.token}` };
+  const auth = { authorization: `Bearer ${await seededKey()}` };
   const vouch = await startVouch({ databaseUrl });
   const today = new Date().toISOString().slice(0, 10);
   const daysBefore = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -77,5 +90,5 @@ try {
   );
   await vouch.stop();
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
