@@ -5,7 +5,7 @@
 // scale it down on a small machine; BENCH_REPORTS_DATABASE names an already seeded SQLite file to
 // use instead (left in place). SQLite only, like the affiliate bench.
 // Run: `npm run bench -- reports`.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { present } from '../src/core/present.ts';
@@ -18,6 +18,16 @@ const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 2_000_000);
 
 const existing = process.env.BENCH_REPORTS_DATABASE;
+
+/** A process's resident memory in bytes (Linux /proc), 0 when it cannot be read. */
+function residentBytes(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
 const dir = existing ? undefined : mkdtempSync(join(tmpdir(), 'vouch-reports-bench-'));
 const databaseUrl = `sqlite:${existing ?? join(dir ?? '', 'reports.db')}`;
 
@@ -36,7 +46,14 @@ async function seededKey(): Promise<string> {
     return seeded.api_key.token;
   }
   const programs = await vouchCli(databaseUrl, ['programs', 'list']);
-  const key = await vouchCli(databaseUrl, ['keys', 'create', '--program', String(programs[0].id), '--scope', 'read']);
+  const key = await vouchCli(databaseUrl, [
+    'keys',
+    'create',
+    '--program',
+    String(programs[0].id),
+    '--scope',
+    'read',
+  ]);
   return key.token;
 }
 
@@ -73,20 +90,34 @@ try {
   }
   report(`Reports on SQLite (${partners} partners, ${transactions} sales; 20 connections)`, rows);
 
+  // The server's resident memory before and, at its highest, during the export.
+  const rssBefore = residentBytes(vouch.process.pid);
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, residentBytes(vouch.process.pid));
+  }, 50);
   const started = performance.now();
   const file = await fetch(`${vouch.url}/v1/exports/transactions.csv`, { headers: auth });
   let bytes = 0;
   for await (const chunk of present(file.body, 'the export body')) bytes += (chunk as Uint8Array).byteLength;
   const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
   const rate = (bytes / 1e6 / seconds).toFixed(1);
+  const grown = ((rssPeak - rssBefore) / 1e6).toFixed(0);
   console.log(
-    `transactions export: ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${rate} MB/s (target ≥ 50 MB/s)`,
+    `transactions export: ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${rate} MB/s (target ≥ 50 MB/s); server memory grew ${grown} MB at most (target ≤ 100 MB)`,
   );
   recordFigure(
     'Exports',
     `GET /v1/exports/transactions.csv (${transactions} sales)`,
     `${rate} MB/s (${(bytes / 1e6).toFixed(1)} MB)`,
     '≥ 50 MB/s',
+  );
+  recordFigure(
+    'Exports',
+    'server memory during that export (resident, highest above before)',
+    `${grown} MB (${(rssBefore / 1e6).toFixed(0)} MB before)`,
+    '≤ 100 MB',
   );
   await vouch.stop();
 } finally {
