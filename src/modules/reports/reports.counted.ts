@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import { bucketOf, type Interval } from '../../core/report-buckets.ts';
+import type { RowFilters } from '../../db/report-reads.ts';
 import type { DB } from '../../db/tables.ts';
 import {
   type ReportFigure,
   type ReportOwner,
   readReportDays,
 } from '../counters/counters.reports.repository.ts';
-import type { RowFilters } from './reports.repository.ts';
 import type { Metric } from './reports.schemas.ts';
 
 /** A count per bucket. */
