@@ -39,16 +39,17 @@ import {
   countedRanking,
   counterOwnerOf,
   isCounted,
+  isMoneyMetric,
   type Sums,
 } from './reports.counted.ts';
-import {
-  type Metric,
-  MONEY_METRICS,
-  type MoneyMetric,
-  type TimeseriesQuery,
-  type TimeseriesResponse,
-  type TopQuery,
-  type TopRows,
+import type {
+  CountMetric,
+  Metric,
+  MoneyMetric,
+  TimeseriesQuery,
+  TimeseriesResponse,
+  TopQuery,
+  TopRows,
 } from './reports.schemas.ts';
 import { ownerLabels, type TopSource, topOwners } from './reports.top.ts';
 
@@ -58,9 +59,6 @@ const metricsByType: Record<ProgramType, readonly Metric[]> = {
   referral: ['clicks', 'signups', 'customers', 'paying_customers', 'sales', 'revenue', 'rewards'],
   newsletter: ['signups', 'subscribers'],
 };
-
-const isMoney = (metric: Metric): metric is MoneyMetric =>
-  (MONEY_METRICS as readonly string[]).includes(metric);
 
 /** The program's report time zone (setting `timezone`, default UTC); a stored unknown zone reads as UTC. */
 async function programTimeZone(ctx: ProgramContext): Promise<string> {
@@ -197,7 +195,7 @@ export async function getTimeseries(
     }
     return sums;
   };
-  const figureOf = async (metric: Metric): Promise<Counts | Sums> => {
+  const countOf = async (metric: CountMetric): Promise<Counts> => {
     switch (metric) {
       case 'clicks':
         return clicksByBucket(db, programId, start, end, interval, clickOwnerOf(filters));
@@ -215,6 +213,10 @@ export async function getTimeseries(
         return payingByBucket(await salesBuyers(db, programId, window, filters), dayOf, inRange, interval);
       case 'rewards':
         return counted(await countRewards(db, programId, window, filters));
+    }
+  };
+  const sumOf = async (metric: MoneyMetric): Promise<Sums> => {
+    switch (metric) {
       case 'revenue':
         return summed(await sumRevenue(db, programId, window, filters));
       case 'commissions':
@@ -227,27 +229,29 @@ export async function getTimeseries(
   const figures =
     owner !== undefined && fromCounters.length > 0
       ? await countedByBucket(db, programId, owner, fromCounters, { start, end, interval, currency })
-      : new Map<Metric, Counts | Sums>();
-  for (const metric of metrics) if (!figures.has(metric)) figures.set(metric, await figureOf(metric));
+      : { counts: new Map(), sums: new Map() };
+  for (const metric of metrics)
+    if (isMoneyMetric(metric)) {
+      if (!figures.sums.has(metric)) figures.sums.set(metric, await sumOf(metric));
+    } else if (!figures.counts.has(metric)) figures.counts.set(metric, await countOf(metric));
 
   // A currency is shown when one of its buckets is not zero (or when it was asked for).
   const shown = new Set<Map<string, bigint>>();
-  for (const metric of metrics.filter(isMoney))
-    for (const byBucket of (figures.get(metric) as Sums).values())
+  for (const sums of figures.sums.values())
+    for (const byBucket of sums.values())
       if ([...byBucket.values()].some((micros) => micros !== 0n)) shown.add(byBucket);
   const data = buckets.map((date) => {
     const point: Record<string, unknown> = { date };
     for (const metric of metrics) {
-      const figure = figures.get(metric);
-      if (isMoney(metric)) {
-        const sums = figure as Sums;
+      if (isMoneyMetric(metric)) {
+        const sums: Sums = figures.sums.get(metric) ?? new Map();
         const money: Record<string, number> = {};
         if (currency !== undefined) money[currency] = 0;
         for (const [code, byBucket] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1)))
           if (code === currency || shown.has(byBucket))
             money[code] = microsToNumber(byBucket.get(date) ?? 0n);
         point[metric] = money;
-      } else point[metric] = (figure as Counts).get(date) ?? 0;
+      } else point[metric] = figures.counts.get(metric)?.get(date) ?? 0;
     }
     return point as TimeseriesResponse['data'][number];
   });
