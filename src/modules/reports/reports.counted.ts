@@ -1,18 +1,23 @@
 import type { Kysely } from 'kysely';
 import { bucketOf, type Interval } from '../../core/report-buckets.ts';
+import type { RowFilters } from '../../db/report-reads.ts';
 import type { DB } from '../../db/tables.ts';
 import {
   type ReportFigure,
   type ReportOwner,
   readReportDays,
 } from '../counters/counters.reports.repository.ts';
-import type { RowFilters } from './reports.repository.ts';
-import type { Metric } from './reports.schemas.ts';
+import { type Metric, MONEY_METRICS, type MoneyMetric } from './reports.schemas.ts';
 
 /** A count per bucket. */
 export type Counts = Map<string, number>;
 /** Micro-units per currency, then per bucket. */
 export type Sums = Map<string, Map<string, bigint>>;
+/** A report's figures: the counts of its count metrics, the sums of its money metrics. */
+export type Figures = { counts: Map<Metric, Counts>; sums: Map<MoneyMetric, Sums> };
+
+export const isMoneyMetric = (metric: Metric): metric is MoneyMetric =>
+  (MONEY_METRICS as readonly string[]).includes(metric);
 
 /** The metrics the per-day counters keep (ADR 0123), by their name in a report. */
 const counted: Partial<Record<Metric, ReportFigure>> = {
@@ -46,7 +51,7 @@ export async function countedByBucket(
   owner: ReportOwner,
   metrics: readonly Metric[],
   range: { start: string; end: string; interval: Interval; currency: string | undefined },
-): Promise<Map<Metric, Counts | Sums>> {
+): Promise<Figures> {
   const figures = new Map<ReportFigure, Metric>();
   for (const metric of metrics) {
     const figure = counted[metric];
@@ -70,9 +75,10 @@ export async function countedByBucket(
     ofCurrency.set(bucket, (ofCurrency.get(bucket) ?? 0n) + row.value);
     sum.set(row.currency, ofCurrency);
   }
-  const answer = new Map<Metric, Counts | Sums>();
+  const answer: Figures = { counts: new Map(), sums: new Map() };
   for (const [figure, metric] of figures)
-    answer.set(metric, counts.get(figure) ?? sums.get(figure) ?? new Map());
+    if (isMoneyMetric(metric)) answer.sums.set(metric, sums.get(figure) ?? new Map());
+    else answer.counts.set(metric, counts.get(figure) ?? new Map());
   return answer;
 }
 

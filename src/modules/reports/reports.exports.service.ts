@@ -15,15 +15,26 @@ import {
   localMidnightUtc,
 } from '../../core/report-buckets.ts';
 import { addDays, nowTimestamp } from '../../core/time.ts';
+import {
+  EXPORT_PAGE,
+  type ExportCursor,
+  type ExportRange,
+  type ExportRow,
+  type ExportRows,
+} from '../../db/export-pages.ts';
+import { commissionRows } from '../commissions/commissions.reports.service.ts';
+import { customerRows } from '../customers/customers.reports.service.ts';
 import { findCustomerByRef } from '../customers/customers.service.ts';
+import { partnerRows } from '../partners/partners.reports.service.ts';
 import { findPartnerByRef } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
-import * as repository from './reports.exports.repository.ts';
+import { subscriberRows } from '../subscribers/subscribers.reports.service.ts';
+import { transactionRows } from '../transactions/transactions.reports.service.ts';
 import type { ExportName, ExportQuery } from './reports.exports.schemas.ts';
 
 /**
  * Full exports as CSV files (issue 26): one header row, then every row of the list in creation
- * order, written a keyset page at a time (repository), each page one chunk. The stream reads the
+ * order, written a keyset page at a time (read by the module that owns the rows), each page one chunk. The stream reads the
  * next page only when the client has taken the last (backpressure), so memory stays at about a
  * page whatever the file's size, and it waits a turn of the event loop between pages, so a long
  * export on SQLite (a synchronous driver) never holds other requests for more than one page.
@@ -34,7 +45,7 @@ export interface ExportProgram {
   type: ProgramType;
 }
 
-type Row = Record<string, unknown> & { id: number; created_at: string };
+type Row = ExportRow;
 
 /** A field of text people typed, in a file meant for spreadsheets: never read as a formula. */
 function textField(value: unknown): string {
@@ -50,44 +61,23 @@ interface ExportFile {
   programTypes: readonly ProgramType[];
   header: readonly string[];
   record(row: Row, context: RecordContext): string;
-  page(
-    deps: Deps,
-    program: ExportProgram,
-    query: ExportQuery,
-    range: repository.ExportRange,
-  ): Promise<PageReader>;
+  page(deps: Deps, program: ExportProgram, query: ExportQuery, range: ExportRange): Promise<PageReader>;
 }
 
 type RecordContext = { now: string; autoApprove: boolean; status: string | undefined };
 
 interface PageReader {
-  read(after: repository.ExportCursor | undefined): Promise<Row[]>;
+  read(after: ExportCursor | undefined): Promise<Row[]>;
   /** How many rows the range has (before a clock-dependent status filter). */
   count(): Promise<number>;
 }
 
-type Rows<Filter> = {
-  page(
-    db: Deps['database']['db'],
-    programId: number,
-    filter: Filter,
-    range: repository.ExportRange,
-    after: repository.ExportCursor | undefined,
-  ): Promise<Row[]>;
-  count(
-    db: Deps['database']['db'],
-    programId: number,
-    filter: Filter,
-    range: repository.ExportRange,
-  ): Promise<number>;
-};
-
 function readerOf<Filter>(
-  rows: Rows<Filter>,
+  rows: ExportRows<Filter>,
   deps: Deps,
   program: ExportProgram,
   filter: Filter,
-  range: repository.ExportRange,
+  range: ExportRange,
 ): PageReader {
   const db = deps.database.db;
   return {
@@ -127,7 +117,7 @@ const files: Record<ExportName, ExportFile> = {
       )},${csvField(String(row.status))},${textField(row.key)},${row.created_at}\n`,
     page: async (deps, program, query, range) => {
       const filter = query.status === undefined ? {} : { status: query.status };
-      return readerOf(repository.partnerRows, deps, program, filter, range);
+      return readerOf(partnerRows, deps, program, filter, range);
     },
   },
   customers: {
@@ -144,7 +134,7 @@ const files: Record<ExportName, ExportFile> = {
         ...(partnerId === undefined ? {} : { partnerId }),
         ...(referrerId === undefined ? {} : { referrerId }),
       };
-      return readerOf(repository.customerRows, deps, program, filter, range);
+      return readerOf(customerRows, deps, program, filter, range);
     },
   },
   transactions: {
@@ -170,7 +160,7 @@ const files: Record<ExportName, ExportFile> = {
         ...(partnerId === undefined ? {} : { partnerId }),
         ...(customerId === undefined ? {} : { customerId }),
       };
-      return readerOf(repository.transactionRows, deps, program, filter, range);
+      return readerOf(transactionRows, deps, program, filter, range);
     },
   },
   commissions: {
@@ -194,7 +184,7 @@ const files: Record<ExportName, ExportFile> = {
         ...(partnerId === undefined ? {} : { partnerId }),
         ...(query.currency === undefined ? {} : { currency: query.currency.toUpperCase() }),
       };
-      return readerOf(repository.commissionRows, deps, program, filter, range);
+      return readerOf(commissionRows, deps, program, filter, range);
     },
   },
   subscribers: {
@@ -206,7 +196,7 @@ const files: Record<ExportName, ExportFile> = {
       )},${csvField(String(row.code))},${Boolean(row.is_referred)},${Number(row.referrals_count)},${row.created_at}\n`,
     page: async (deps, program, query, range) => {
       const filter = query.refer_status === undefined ? {} : { referred: query.refer_status === 'referred' };
-      return readerOf(repository.subscriberRows, deps, program, filter, range);
+      return readerOf(subscriberRows, deps, program, filter, range);
     },
   },
 };
@@ -215,7 +205,7 @@ const files: Record<ExportName, ExportFile> = {
 export const exportProgramTypes = (name: ExportName) => files[name].programTypes;
 
 /** `start` and `end` (dates, inclusive, in the program time zone) as a range of stored timestamps. */
-function rangeOf(query: ExportQuery, zone: string): repository.ExportRange {
+function rangeOf(query: ExportQuery, zone: string): ExportRange {
   for (const field of ['start', 'end'] as const) {
     const value = query[field];
     if (value !== undefined && !isCalendarDate(value))
@@ -250,7 +240,7 @@ export async function exportCsv(deps: Deps, program: ExportProgram, name: Export
   let rows = 0;
   async function* chunks(): AsyncGenerator<string> {
     yield csvRecord(file.header);
-    let after: repository.ExportCursor | undefined;
+    let after: ExportCursor | undefined;
     for (;;) {
       const page = await reader.read(after);
       let chunk = '';
@@ -261,7 +251,7 @@ export async function exportCsv(deps: Deps, program: ExportProgram, name: Export
       }
       if (chunk.length > 0) yield chunk;
       const last = page.at(-1);
-      if (page.length < repository.EXPORT_PAGE || !last) return;
+      if (page.length < EXPORT_PAGE || !last) return;
       after = { createdAt: last.created_at, id: Number(last.id) };
       await nextTurn();
     }

@@ -21,30 +21,37 @@ import {
   utcWindow,
 } from '../../core/report-buckets.ts';
 import { addDays } from '../../core/time.ts';
+import type { CountRow, MoneyRow, RowFilters } from '../../db/report-reads.ts';
 import type { DB } from '../../db/tables.ts';
+import { countRewards, sumCommissions } from '../commissions/commissions.reports.service.ts';
+import { type ClickOwner, dailyClicks } from '../counters/counters.clicks.repository.ts';
 import { rankReportOwners } from '../counters/counters.reports.repository.ts';
+import { countCustomers } from '../customers/customers.reports.service.ts';
 import { findCustomerByRef } from '../customers/customers.service.ts';
 import { findPartnerByRef } from '../partners/partners.service.ts';
 import { readProgram } from '../program/program.service.ts';
 import { findLinkByKey } from '../referral-links/referral-links.service.ts';
+import { countSubscribers } from '../subscribers/subscribers.reports.service.ts';
+import { countSales, salesBuyers, sumRevenue } from '../transactions/transactions.reports.service.ts';
 import {
   type Counts,
   countedByBucket,
   countedRanking,
   counterOwnerOf,
   isCounted,
+  isMoneyMetric,
   type Sums,
 } from './reports.counted.ts';
-import * as repository from './reports.repository.ts';
-import {
-  type Metric,
-  MONEY_METRICS,
-  type MoneyMetric,
-  type TimeseriesQuery,
-  type TimeseriesResponse,
-  type TopQuery,
-  type TopRows,
+import type {
+  CountMetric,
+  Metric,
+  MoneyMetric,
+  TimeseriesQuery,
+  TimeseriesResponse,
+  TopQuery,
+  TopRows,
 } from './reports.schemas.ts';
+import { ownerLabels, type TopSource, topOwners } from './reports.top.ts';
 
 /** Which metrics each program type has, in the order a default report lists them. */
 const metricsByType: Record<ProgramType, readonly Metric[]> = {
@@ -52,9 +59,6 @@ const metricsByType: Record<ProgramType, readonly Metric[]> = {
   referral: ['clicks', 'signups', 'customers', 'paying_customers', 'sales', 'revenue', 'rewards'],
   newsletter: ['signups', 'subscribers'],
 };
-
-const isMoney = (metric: Metric): metric is MoneyMetric =>
-  (MONEY_METRICS as readonly string[]).includes(metric);
 
 /** The program's report time zone (setting `timezone`, default UTC); a stored unknown zone reads as UTC. */
 async function programTimeZone(ctx: ProgramContext): Promise<string> {
@@ -104,10 +108,10 @@ function currencyOf(given: string | undefined): string | undefined {
 async function filtersOf(
   ctx: ProgramContext,
   query: { partner?: string; link?: string; customer?: string },
-): Promise<repository.RowFilters> {
+): Promise<RowFilters> {
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  const filters: repository.RowFilters = {};
+  const filters: RowFilters = {};
   if (query.partner !== undefined) {
     if (ctx.program.type !== 'affiliate')
       throw fieldError('partner', 'refused', 'Only affiliate programs have partners.');
@@ -135,7 +139,7 @@ async function filtersOf(
 }
 
 /** The clicks owner a filter names (clicks are kept per partner, link and referrer, one at a time). */
-function clickOwnerOf(filters: repository.RowFilters): repository.ClickOwner | undefined {
+function clickOwnerOf(filters: RowFilters): ClickOwner | undefined {
   if (filters.linkId !== undefined) return { kind: 'link', id: filters.linkId };
   if (filters.partnerId !== undefined) return { kind: 'partner', id: filters.partnerId };
   if (filters.referrerId !== undefined) return { kind: 'customer', id: filters.referrerId };
@@ -168,7 +172,7 @@ export async function getTimeseries(
   const db = ctx.database.db;
   const programId = ctx.program.id;
 
-  const counted = (rows: repository.CountRow[]): Counts => {
+  const counted = (rows: CountRow[]): Counts => {
     const counts: Counts = new Map();
     for (const row of rows) {
       const day = dayOf(row.slice);
@@ -178,7 +182,7 @@ export async function getTimeseries(
     }
     return counts;
   };
-  const summed = (rows: repository.MoneyRow[]): Sums => {
+  const summed = (rows: MoneyRow[]): Sums => {
     const sums: Sums = new Map();
     for (const row of rows) {
       if (currency !== undefined && row.currency !== currency) continue;
@@ -191,33 +195,32 @@ export async function getTimeseries(
     }
     return sums;
   };
-  const figureOf = async (metric: Metric): Promise<Counts | Sums> => {
+  const countOf = async (metric: CountMetric): Promise<Counts> => {
     switch (metric) {
       case 'clicks':
         return clicksByBucket(db, programId, start, end, interval, clickOwnerOf(filters));
       case 'signups':
         return ctx.program.type === 'newsletter'
-          ? counted(await repository.countSubscribers(db, programId, window, true))
-          : counted(await repository.countCustomers(db, programId, window, filters, true));
+          ? counted(await countSubscribers(db, programId, window, true))
+          : counted(await countCustomers(db, programId, window, filters, true));
       case 'customers':
-        return counted(await repository.countCustomers(db, programId, window, filters, false));
+        return counted(await countCustomers(db, programId, window, filters, false));
       case 'subscribers':
-        return counted(await repository.countSubscribers(db, programId, window, false));
+        return counted(await countSubscribers(db, programId, window, false));
       case 'sales':
-        return counted(await repository.countSales(db, programId, window, filters));
+        return counted(await countSales(db, programId, window, filters));
       case 'paying_customers':
-        return payingByBucket(
-          await repository.salesBuyers(db, programId, window, filters),
-          dayOf,
-          inRange,
-          interval,
-        );
+        return payingByBucket(await salesBuyers(db, programId, window, filters), dayOf, inRange, interval);
       case 'rewards':
-        return counted(await repository.countRewards(db, programId, window, filters));
+        return counted(await countRewards(db, programId, window, filters));
+    }
+  };
+  const sumOf = async (metric: MoneyMetric): Promise<Sums> => {
+    switch (metric) {
       case 'revenue':
-        return summed(await repository.sumRevenue(db, programId, window, filters));
+        return summed(await sumRevenue(db, programId, window, filters));
       case 'commissions':
-        return summed(await repository.sumCommissions(db, programId, window, filters));
+        return summed(await sumCommissions(db, programId, window, filters));
     }
   };
   const owner = counterOwnerOf(programId, filters);
@@ -226,27 +229,29 @@ export async function getTimeseries(
   const figures =
     owner !== undefined && fromCounters.length > 0
       ? await countedByBucket(db, programId, owner, fromCounters, { start, end, interval, currency })
-      : new Map<Metric, Counts | Sums>();
-  for (const metric of metrics) if (!figures.has(metric)) figures.set(metric, await figureOf(metric));
+      : { counts: new Map(), sums: new Map() };
+  for (const metric of metrics)
+    if (isMoneyMetric(metric)) {
+      if (!figures.sums.has(metric)) figures.sums.set(metric, await sumOf(metric));
+    } else if (!figures.counts.has(metric)) figures.counts.set(metric, await countOf(metric));
 
   // A currency is shown when one of its buckets is not zero (or when it was asked for).
   const shown = new Set<Map<string, bigint>>();
-  for (const metric of metrics.filter(isMoney))
-    for (const byBucket of (figures.get(metric) as Sums).values())
+  for (const sums of figures.sums.values())
+    for (const byBucket of sums.values())
       if ([...byBucket.values()].some((micros) => micros !== 0n)) shown.add(byBucket);
   const data = buckets.map((date) => {
     const point: Record<string, unknown> = { date };
     for (const metric of metrics) {
-      const figure = figures.get(metric);
-      if (isMoney(metric)) {
-        const sums = figure as Sums;
+      if (isMoneyMetric(metric)) {
+        const sums: Sums = figures.sums.get(metric) ?? new Map();
         const money: Record<string, number> = {};
         if (currency !== undefined) money[currency] = 0;
         for (const [code, byBucket] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1)))
           if (code === currency || shown.has(byBucket))
             money[code] = microsToNumber(byBucket.get(date) ?? 0n);
         point[metric] = money;
-      } else point[metric] = (figure as Counts).get(date) ?? 0;
+      } else point[metric] = figures.counts.get(metric)?.get(date) ?? 0;
     }
     return point as TimeseriesResponse['data'][number];
   });
@@ -259,10 +264,10 @@ async function clicksByBucket(
   start: string,
   end: string,
   interval: Interval,
-  owner: repository.ClickOwner | undefined,
+  owner: ClickOwner | undefined,
 ): Promise<Counts> {
   const counts: Counts = new Map();
-  for (const row of await repository.dailyClicks(db, programId, start, end, owner)) {
+  for (const row of await dailyClicks(db, programId, start, end, owner)) {
     const bucket = bucketOf(row.day, interval);
     counts.set(bucket, (counts.get(bucket) ?? 0) + Number(row.value));
   }
@@ -295,11 +300,7 @@ const ownerColumnOf = {
 } as const;
 
 /** Which ranking a `by` and `metric` name, or the field that is wrong. */
-function topSourceOf(
-  ctx: ProgramContext,
-  query: TopQuery,
-  currency: string | undefined,
-): repository.TopSource {
+function topSourceOf(ctx: ProgramContext, query: TopQuery, currency: string | undefined): TopSource {
   const type = ctx.program.type;
   if (type === 'newsletter') throw fieldError('by', 'refused', 'Newsletter programs have no rankings here.');
   if (query.by === 'partners' && type !== 'affiliate')
@@ -345,14 +346,8 @@ export async function getTop(ctx: ProgramContext, query: TopQuery): Promise<TopR
           end,
           query.limit,
         )
-      : await repository.topOwners(
-          db,
-          programId,
-          source,
-          { ...window, startDay: start, endDay: end },
-          query.limit,
-        );
-  const labels = await repository.ownerLabels(
+      : await topOwners(db, programId, source, { ...window, startDay: start, endDay: end }, query.limit);
+  const labels = await ownerLabels(
     db,
     programId,
     source.by,
