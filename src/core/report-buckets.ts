@@ -42,17 +42,22 @@ export function bucketOf(day: string, interval: Interval): string {
 /** Every bucket of `[start, end]`, oldest first: the first is the bucket `start` falls in. */
 export function bucketsOf(start: string, end: string, interval: Interval): string[] {
   const buckets: string[] = [];
-  let bucket = bucketOf(start, interval);
-  while (bucket <= end) {
-    buckets.push(bucket);
-    bucket = nextBucket(bucket, interval);
+  const first = bucketOf(start, interval);
+  if (interval !== 'month') {
+    // Days and weeks step by a fixed number of days: one date moved, not a date parsed per bucket.
+    const step = interval === 'day' ? DAY_MILLIS : 7 * DAY_MILLIS;
+    const last = Date.parse(`${end}T00:00:00Z`);
+    for (let at = Date.parse(`${first}T00:00:00Z`); at <= last; at += step)
+      buckets.push(new Date(at).toISOString().slice(0, 10));
+    return buckets;
   }
+  for (let bucket = first; bucket <= end; bucket = nextMonth(bucket)) buckets.push(bucket);
   return buckets;
 }
 
-function nextBucket(bucket: string, interval: Interval): string {
-  if (interval === 'day') return addDays(bucket, 1);
-  if (interval === 'week') return addDays(bucket, 7);
+const DAY_MILLIS = 86_400_000;
+
+function nextMonth(bucket: string): string {
   const [year, month] = [Number(bucket.slice(0, 4)), Number(bucket.slice(5, 7))];
   return month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
 }
@@ -60,13 +65,21 @@ function nextBucket(bucket: string, interval: Interval): string {
 /** Whether `zone` is an IANA time zone name this runtime knows (`UTC`, `Europe/Berlin`). */
 export function isTimeZone(zone: string): boolean {
   if (zone.length === 0 || zone.length > 64) return false;
+  const known = knownZones.get(zone);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat('en-CA', { timeZone: zone });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // A formatter costs tens of microseconds and every report asks again: answers are kept, a few
+  // hundred at most (the zones' names are a fixed list; others are refused and seldom repeated).
+  if (knownZones.size < 1_000) knownZones.set(zone, valid);
+  return valid;
 }
+const knownZones = new Map<string, boolean>();
 
 export const isUtc = (zone: string) => zone === 'UTC' || zone === 'Etc/UTC';
 

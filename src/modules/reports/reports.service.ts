@@ -240,16 +240,23 @@ export async function getTimeseries(
   for (const sums of figures.sums.values())
     for (const byBucket of sums.values())
       if ([...byBucket.values()].some((micros) => micros !== 0n)) shown.add(byBucket);
+  // Each money metric's shown currencies in code order, found once for every bucket.
+  const shownCurrencies = new Map<MoneyMetric, [string, Map<string, bigint>][]>();
+  for (const [metric, sums] of figures.sums)
+    shownCurrencies.set(
+      metric,
+      [...sums]
+        .filter(([code, byBucket]) => code === currency || shown.has(byBucket))
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
   const data = buckets.map((date) => {
     const point: Record<string, unknown> = { date };
     for (const metric of metrics) {
       if (isMoneyMetric(metric)) {
-        const sums: Sums = figures.sums.get(metric) ?? new Map();
         const money: Record<string, number> = {};
         if (currency !== undefined) money[currency] = 0;
-        for (const [code, byBucket] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1)))
-          if (code === currency || shown.has(byBucket))
-            money[code] = microsToNumber(byBucket.get(date) ?? 0n);
+        for (const [code, byBucket] of shownCurrencies.get(metric) ?? [])
+          money[code] = microsToNumber(byBucket.get(date) ?? 0n);
         point[metric] = money;
       } else point[metric] = figures.counts.get(metric)?.get(date) ?? 0;
     }
