@@ -59,13 +59,8 @@ export interface LoggedAs {
   waiting: number[];
 }
 
-/**
- * Logs settled events and, for those that recorded a sale, the sale's amount and the ids a refund
- * may name it by (its key first): one statement on PostgreSQL. Then, once those ids are stored,
- * the refunds that waited for them: one look-up for the batch. Events of one batch have distinct
- * event ids and one program and provider.
- */
-async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<LoggedAs[]> {
+/** The sale rows and the reference rows (the sale's key first) of settled events, each key once. */
+function saleRowsOf(items: readonly Logged[]) {
   const sales = new Map<string, SaleRow>();
   const refs = new Map<string, RefRow>();
   for (const { row, sale } of items) {
@@ -74,27 +69,61 @@ async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<Log
     if (!sales.has(sale.key)) sales.set(sale.key, { ...base, amount: sale.amountMicros, refunded: 0 });
     for (const ref of [sale.key, ...sale.refs]) if (!refs.has(ref)) refs.set(ref, { ...base, ref });
   }
-  const logged = await queryTogether<{ id: number; event_id: string }>(db, [
-    ...eventsInsert(
-      db,
-      items.map((item) => item.row),
-    ),
-    ...salesInsert(db, [...sales.values()]),
-    ...refsInsert(db, [...refs.values()]),
-  ]);
-  const ids = new Map(logged.map((row) => [row.event_id, Number(row.id)]));
+  return { sales: [...sales.values()], refs: [...refs.values()] };
+}
+
+/** Refunds that wait for one of `refs`, told apart per event (by the ids of its sale). */
+async function waitingFor(db: Kysely<DB>, items: readonly Logged[], refs: readonly RefRow[]) {
   const [first] = items;
   const waiting =
-    first && refs.size > 0
-      ? await selectWaiting(db, first.row.program_id, first.row.provider, [...refs.keys()])
+    first && refs.length > 0
+      ? await selectWaiting(
+          db,
+          first.row.program_id,
+          first.row.provider,
+          refs.map((row) => row.ref),
+        )
       : [];
   return items.map((item) => {
     const mine = new Set(item.sale ? [item.sale.key, ...item.sale.refs] : []);
-    return {
-      id: ids.get(item.row.event_id),
-      waiting: waiting.filter((row) => mine.has(row.awaits)).map((row) => Number(row.id)),
-    };
+    return waiting.filter((row) => mine.has(row.awaits)).map((row) => Number(row.id));
   });
+}
+
+/**
+ * Logs settled events and, for those that recorded a sale, the sale's amount and the ids a refund
+ * may name it by (its key first): one statement on PostgreSQL. Then, once those ids are stored,
+ * the refunds that waited for them: one look-up for the batch. Events of one batch have distinct
+ * event ids and one program and provider.
+ */
+async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<LoggedAs[]> {
+  const { sales, refs } = saleRowsOf(items);
+  const logged = await queryTogether<{ id: number; event_id: string }>(db, [
+    ...eventsInsert.statements(
+      db,
+      items.map((item) => item.row),
+    ),
+    ...salesInsert.statements(db, sales),
+    ...refsInsert.statements(db, refs),
+  ]);
+  const ids = new Map(logged.map((row) => [row.event_id, Number(row.id)]));
+  const waiting = await waitingFor(db, items, refs);
+  return items.map((item, i) => ({ id: ids.get(item.row.event_id), waiting: waiting[i] ?? [] }));
+}
+
+/**
+ * SQLite: one settled event logged inside the write transaction, its statements run as prepared
+ * queries (at once, as the transaction's other prepared statements) rather than through the query
+ * builder's executor: on SQLite a statement is a call within the process, and the executor's
+ * steps cost more than the inserts themselves.
+ */
+async function logOne(trx: Kysely<DB>, item: Logged): Promise<LoggedAs> {
+  const { sales, refs } = saleRowsOf([item]);
+  const [logged] = await eventsInsert.run(trx, [item.row]);
+  await salesInsert.run(trx, sales);
+  await refsInsert.run(trx, refs);
+  const [waiting = []] = await waitingFor(trx, [item], refs);
+  return { id: logged === undefined ? undefined : Number(logged.id), waiting };
 }
 
 /** Settled events logged in one statement at most (each carries its payload). */
@@ -202,9 +231,9 @@ async function writeInOne<Outcome>(
       if (await isStored(trx, write)) return 'stored' as const;
       const outcome = await write.apply(trx);
       const { row, sale } = write.settled(outcome);
-      const [logged] = await logSettled(trx, [{ row, sale }]);
+      const logged = await logOne(trx, { row, sale });
       // The write transaction excludes every other writer since the look-up.
-      if (logged?.id === undefined) throw new Error('an event was logged under a write transaction');
+      if (logged.id === undefined) throw new Error('an event was logged under a write transaction');
       return { id: logged.id, outcome, waiting: logged.waiting };
     });
   } catch (error) {

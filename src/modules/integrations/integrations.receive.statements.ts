@@ -25,6 +25,14 @@ const selectStored = definePreparedQuery<
     .where('event_id', '=', param('eventId')),
 );
 
+/** A multi-row insert that skips rows whose unique key is taken, not run or run. */
+export interface RowsInsert<Row> {
+  /** The statement with its values, to go with others (db/together.ts); none for no rows. */
+  statements(db: Kysely<DB>, rows: readonly Row[]): BoundStatement[];
+  /** Runs it as a prepared query (on SQLite at once inside the write transaction), answering `returning`. */
+  run(db: Kysely<DB>, rows: readonly Row[]): Promise<Record<string, unknown>[]>;
+}
+
 /**
  * A multi-row insert of `columns` into `table` that skips rows whose unique key is taken,
  * answering `returning` of the rows it inserted; compiled once per number of rows.
@@ -34,32 +42,39 @@ function rowsInsertSkippingTaken<Row extends object>(
   columns: readonly (keyof Row & string)[],
   unique: readonly string[],
   returning: readonly string[] = [],
-) {
-  const byCount = new Map<number, PreparedQuery<never, Record<string, unknown>>>();
-  return (db: Kysely<DB>, rows: readonly Row[]): BoundStatement[] => {
-    if (rows.length === 0) return [];
-    let query = byCount.get(rows.length);
+): RowsInsert<Row> {
+  const byCount = new Map<number, PreparedQuery<Record<string, unknown>, Record<string, unknown>>>();
+  const queryFor = (count: number) => {
+    let query = byCount.get(count);
     if (!query) {
-      query = definePreparedQuery<never, Record<string, unknown>>((db, param) => {
+      query = definePreparedQuery<Record<string, unknown>, Record<string, unknown>>((db, param) => {
         const insert = db
           .insertInto(table)
           .values(
             Array.from(
-              { length: rows.length },
+              { length: count },
               (_, i) =>
                 Object.fromEntries(columns.map((column) => [column, param(`${column}${i}`)])) as never,
             ),
           )
           .onConflict((conflict) => conflict.columns(unique as never).doNothing());
-        return returning.length > 0 ? insert.returning(returning as never) : insert;
+        return (returning.length > 0 ? insert.returning(returning as never) : insert) as never;
       });
-      byCount.set(rows.length, query);
+      byCount.set(count, query);
     }
+    return query;
+  };
+  const paramsOf = (rows: readonly Row[]) => {
     const params: Record<string, unknown> = {};
     rows.forEach((row, i) => {
       for (const column of columns) params[`${column}${i}`] = row[column];
     });
-    return [query.statement(db, params)];
+    return params;
+  };
+  return {
+    statements: (db, rows) =>
+      rows.length === 0 ? [] : [queryFor(rows.length).statement(db, paramsOf(rows))],
+    run: async (db, rows) => (rows.length === 0 ? [] : queryFor(rows.length)(db, paramsOf(rows))),
   };
 }
 

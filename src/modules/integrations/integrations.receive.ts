@@ -48,7 +48,9 @@ async function receive(
   if (secret === undefined) {
     throw new AppError('not_found', `The ${provider} integration of this program is not set up or is off.`);
   }
-  const event = await verifyEvent(provider, raw, signature, secret);
+  // Decoded once: the libraries verify and parse this text, and the log keeps it.
+  const body = raw.toString('utf8');
+  const event = await verifyEvent(provider, body, signature, secret);
   const envelope = billingReaders[provider].envelope(event);
   if (!envelope) throw new AppError('bad_request', 'The event has no id or type.');
   const ctx: ProgramContext = {
@@ -70,7 +72,7 @@ async function receive(
     type: envelope.type,
     status: 'processing' as const,
     reason: null,
-    payload: raw.toString('utf8'),
+    payload: body,
     transaction_key: null,
     customer_key: null,
     processor_customer: null,

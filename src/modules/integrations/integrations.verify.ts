@@ -4,7 +4,9 @@ import type { BillingProvider } from '../../core/billing.ts';
 import { AppError } from '../../core/errors.ts';
 
 /**
- * Signatures are checked by each processor's own library on the raw body, with its default
+ * Signatures are checked by each processor's own library on the raw body, decoded once as UTF-8
+ * (both libraries take the body as text: Stripe's decodes a Buffer itself, twice, before its HMAC
+ * and its JSON.parse; the text is also what the events log keeps), with its default
  * tolerance for the signature's timestamp (Stripe: five minutes; Paddle's SDK: five seconds). The
  * clients are made only for their webhook helpers: no API key is used and nothing is called.
  */
@@ -32,10 +34,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function verifyStripe(raw: Buffer, signature: string, secret: string): Promise<unknown> {
+async function verifyStripe(body: string, signature: string, secret: string): Promise<unknown> {
   stripe ??= new Stripe('sk_unused_webhooks_only');
   try {
-    return stripe.webhooks.constructEvent(raw, signature, secret);
+    return stripe.webhooks.constructEvent(body, signature, secret);
   } catch (error) {
     // The library parses the body after the signature holds: a SyntaxError is a signed non-JSON body.
     if (error instanceof SyntaxError) throw badJson();
@@ -43,9 +45,8 @@ async function verifyStripe(raw: Buffer, signature: string, secret: string): Pro
   }
 }
 
-async function verifyPaddle(raw: Buffer, signature: string, secret: string): Promise<unknown> {
+async function verifyPaddle(body: string, signature: string, secret: string): Promise<unknown> {
   paddle ??= new Paddle('unused_webhooks_only');
-  const body = raw.toString('utf8');
   let valid: boolean;
   try {
     valid = await paddle.webhooks.isSignatureValid(body, secret, signature);
@@ -56,13 +57,15 @@ async function verifyPaddle(raw: Buffer, signature: string, secret: string): Pro
   return parseJson(body);
 }
 
-/** The verified event, parsed; a 400 naming the signature header or the JSON otherwise. */
+/** The verified event, parsed from the body as received; a 400 naming the signature header or the JSON otherwise. */
 export function verifyEvent(
   provider: BillingProvider,
-  raw: Buffer,
+  body: string,
   signature: string | undefined,
   secret: string,
 ): Promise<unknown> {
   if (!signature) return Promise.reject(badSignature(signatureHeaders[provider]));
-  return provider === 'stripe' ? verifyStripe(raw, signature, secret) : verifyPaddle(raw, signature, secret);
+  return provider === 'stripe'
+    ? verifyStripe(body, signature, secret)
+    : verifyPaddle(body, signature, secret);
 }
