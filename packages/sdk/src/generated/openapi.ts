@@ -2469,6 +2469,17 @@ export interface components {
             /** @description Refunded so far (POST /v1/transactions/{key}/refund); 0 when never */
             refunded_amount: number;
             rewards: components["schemas"]["AffiliateReward"][];
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /**
          * AffiliateTransactionArrayResponse
