@@ -34,6 +34,7 @@ import { clicks } from './0035-clicks.ts';
 import { programLogos } from './0036-program-logos.ts';
 import { billingEventStorage } from './0038-billing-event-storage.ts';
 import { pendingPartners } from './0039-pending-partners.ts';
+import { portalSightings } from './0041-portal-sightings.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -77,4 +78,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0036_program_logos': programLogos,
   '0038_billing_event_storage': billingEventStorage,
   '0039_pending_partners': pendingPartners,
+  '0041_portal_sightings': portalSightings,
 };

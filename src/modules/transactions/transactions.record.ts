@@ -16,6 +16,7 @@ import {
   readSaleClick,
   type SaleClick,
   saleFraudOf,
+  saleMayFire,
 } from '../fraud/fraud.service.ts';
 import {
   findCodeForSale,
@@ -128,8 +129,8 @@ export async function recordSale<
   const amountMicros = amountOrThrow(entry.amount, 'amount');
   const key = entry.key ?? newKey();
   const digest = transactionDigest(entry, amountMicros, entry.customer);
-  // The click the sale names, read once before the write (clicks do not change), for its rules.
-  const click = await readSaleClick(db, ctx, entry.context?.click_id);
+  // What the sale's own rules read (its click, its owner's portal sightings), once before the write.
+  const click = await readSaleClick(db, ctx, entry.context);
   const steps = saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked, click);
   const outcome = await insertOrReplay({
     find: () => repository.findTransactionByKey(db, programId, key),
@@ -158,10 +159,9 @@ export function saleSteps<Customer, Prepared, Created>(
   click?: SaleClick,
 ): SaleSteps<PreparedSale<Prepared>, Created> {
   const code = saleCodeOf(entry);
-  // A sale whose click fires a rule now opens flags in its transaction: never written unlocked
-  // (later, when it is decided, the rule can only have stopped firing).
-  const flagged =
-    click !== undefined && saleFraudOf(click, click.owner, nowTimestamp(ctx.clock)).fired.length > 0;
+  // A sale whose rules may fire opens flags in its transaction: never written unlocked (later,
+  // when it is decided, a click can only have stopped firing).
+  const flagged = saleMayFire(click, nowTimestamp(ctx.clock));
   let held: { fraud: ReturnType<typeof saleFraudOf>; flag: string; partnerId: number } | undefined;
   // What the answer says of the sale's own rules (`fraud`), as a customer's create does.
   let outcome: FraudOutcome | undefined;
