@@ -2818,7 +2818,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -2890,7 +2890,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -3063,7 +3063,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -3118,7 +3118,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -3181,7 +3181,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
