@@ -9,7 +9,9 @@ import {
 } from '../../../test/harness.ts';
 import { itemAt } from '../../../test/items.ts';
 import { locationOf, PageClient, signUpPartner } from '../../../test/portal-client.ts';
+import type { ProgramContext } from '../../context.ts';
 import { createWorker } from '../../worker.ts';
+import { addressNamesOf, recordPortalVisit, SIGHTINGS_KEPT } from './fraud.sightings.service.ts';
 
 const DAY = 86_400_000;
 const clock = new ManualClock();
@@ -205,6 +207,50 @@ describeEachDatabase(
       assert.equal(blocked.status, 201, blocked.text);
       assert.equal(blocked.body.data.referring_customer, null);
       assert.equal(blocked.body.data.fraud?.blocked, true);
+    });
+
+    test('bounded: an owner keeps its 20 most recent sightings; a repeat within the hour writes nothing', async () => {
+      const p = await server().newProgram('affiliate');
+      const ctx: ProgramContext = {
+        ...server().deps,
+        program: {
+          id: p.id,
+          publicId: p.publicId,
+          type: 'affiliate',
+          keyId: 0,
+          keyPublicId: '',
+          scope: 'full',
+        },
+      };
+      const owner = { kind: 'partner' as const, id: 1 };
+      for (let i = 1; i <= 25; i++) {
+        await recordPortalVisit(ctx, owner, { ip: `198.51.100.${i}`, clickId: undefined });
+        clock.advance(60_000);
+      }
+      const kept = await sightingsOf(server(), p);
+      assert.equal(kept.length, SIGHTINGS_KEPT);
+      const names = (ip: string) => addressNamesOf(server().deps, ip);
+      const values = new Set(kept.map((row) => row.value));
+      assert.ok(!values.has(names('198.51.100.1')[0] ?? ''), 'the oldest went');
+      assert.ok(values.has(names('198.51.100.25')[0] ?? ''), 'the newest stayed');
+      const lastSeen = () =>
+        server()
+          .deps.database.db.selectFrom('fraud_portal_sightings')
+          .select('last_seen_at')
+          .where('program_id', '=', p.id)
+          .where('value', '=', names('198.51.100.25')[0] ?? '')
+          .executeTakeFirstOrThrow();
+      const before = (await lastSeen()).last_seen_at;
+      await recordPortalVisit(ctx, owner, { ip: '198.51.100.25', clickId: undefined });
+      assert.equal((await lastSeen()).last_seen_at, before, 'within the hour: not written');
+      clock.advance(61 * 60_000);
+      await recordPortalVisit(ctx, owner, { ip: '198.51.100.25', clickId: 'not a click id!' });
+      assert.notEqual((await lastSeen()).last_seen_at, before, 'an hour on: refreshed');
+      assert.equal(
+        (await sightingsOf(server(), p)).length,
+        SIGHTINGS_KEPT,
+        'a malformed click cookie is not kept',
+      );
     });
   },
   { clock },
