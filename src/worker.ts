@@ -3,6 +3,7 @@ import { settleDueCommissionsOfAllPrograms } from './modules/commissions/commiss
 import { EmailSender } from './modules/emails/emails.sender.ts';
 import { queueDueNotices } from './modules/notices/notices.service.ts';
 import { purgeExpiredPortalRecords } from './modules/portal/portal.cleanup.service.ts';
+import { closeEndedWindowsOfAllPrograms } from './modules/subscribers/subscribers.service.ts';
 import { type DeliveryOptions, WebhookDeliverer } from './modules/webhooks/webhooks.delivery.ts';
 import type { DeliveryResult } from './modules/webhooks/webhooks.repository.ts';
 
@@ -19,13 +20,19 @@ export interface WorkerOptions extends DeliveryOptions {
   purgeEveryMs?: number;
   /** How often new partners are welcomed and partners told of new commissions (by e-mail). */
   noticeEveryMs?: number;
+  /** How often newsletter referrals whose `referral_pending_days` window has ended are counted. */
+  windowsEveryMs?: number;
 }
 
 export interface Worker {
-  /** One full pass (tests, `vouch worker --once`): fan out, queue notices, send what is due, wait, record, settle, purge. */
+  /**
+   * One full pass (tests, `vouch worker --once`): fan out, close ended referral windows, queue
+   * notices, send what is due, wait, record, settle, purge.
+   */
   runOnce(): Promise<{
     dispatched: number;
     attempted: number;
+    windows: number;
     notices: number;
     emails: number;
     settled: number;
@@ -42,13 +49,17 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}) {
     webhooks,
     emails,
     async runOnce() {
+      // Windows first: the milestone e-mails and events they cause leave in this same pass.
+      const windows = await closeEndedWindowsOfAllPrograms(deps);
       const { dispatched, attempted } = await webhooks.runOnce();
       const notices = await queueDueNotices(deps);
       const sent = await emails.runOnce();
       const settled = await settleDueCommissionsOfAllPrograms(deps);
       const purged = await purgeExpiredPortalRecords(deps);
-      return { dispatched, attempted, notices, emails: sent, settled, purged };
+      return { dispatched, attempted, windows, notices, emails: sent, settled, purged };
     },
+    /** Ended newsletter referral windows closed (subscribers service); how many. */
+    windows: () => closeEndedWindowsOfAllPrograms(deps),
     /** Welcome and new-commission e-mails queued (notices service); how many. */
     notices: () => queueDueNotices(deps),
     /** Due commissions settled in bounded batches (commissions service); how many moved. */
@@ -76,6 +87,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   const settleEveryMs = options.settleEveryMs ?? 60_000;
   const purgeEveryMs = options.purgeEveryMs ?? 10 * 60_000;
   const noticeEveryMs = options.noticeEveryMs ?? 30_000;
+  const windowsEveryMs = options.windowsEveryMs ?? 60_000;
   const log = deps.log.child({ component: 'worker' });
   // The schedule reads the injected clock like everything else; only the idle pause is a timer.
   const nowMs = () => deps.clock.nowMicros() / 1000;
@@ -100,6 +112,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   let lastSettle = 0;
   let lastPurge = 0;
   let lastNotices = 0;
+  let lastWindows = 0;
   let lastDispatch = 0;
   let dispatching = true;
   const refillAt = Math.max(1, Math.floor(concurrency / 2));
@@ -138,6 +151,10 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
                   if (inFlight === refillAt || inFlight === 0) nudge();
                 });
             }
+          }
+          if (nowMs() - lastWindows >= windowsEveryMs) {
+            lastWindows = nowMs();
+            progressed = (await worker.windows()) > 0 || progressed;
           }
           if (nowMs() - lastNotices >= noticeEveryMs) {
             lastNotices = nowMs();

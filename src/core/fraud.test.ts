@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   adParametersIn,
+  canonicalAddress,
   checkRule,
   decideFraud,
   decideSaleFraud,
@@ -41,7 +42,7 @@ function table(rule: FraudRule, rows: Row[], settings: FraudSettings = all('flag
   }
 }
 
-test('self_referral: the same mailbox, visitor or address as the owner', () => {
+test('self_referral: the same mailbox as the owner (an address or browser is same_address)', () => {
   table('self_referral', [
     ['same address', { email: 'amy@example.com', ownerEmail: 'amy@example.com' }, true],
     ['case and spaces', { email: ' Amy@Example.COM ', ownerEmail: 'amy@example.com' }, true],
@@ -52,23 +53,67 @@ test('self_referral: the same mailbox, visitor or address as the owner', () => {
     ['another person', { email: 'bob@gmail.com', ownerEmail: 'amy@gmail.com' }, false],
     ['no buyer e-mail', { ownerEmail: 'amy@gmail.com' }, false],
     ['no owner e-mail', { email: 'amy@gmail.com' }, false],
-    ['same visitor', { visitor: 'v1', ownerVisitors: ['v0', 'v1'] }, true],
-    ['other visitor', { visitor: 'v2', ownerVisitors: ['v0', 'v1'] }, false],
-    ['same address', { address: 'h1', ownerAddresses: ['h1'] }, true],
-    ['address, owner never seen', { address: 'h1' }, false],
+    ["the owner's portal click", { visitor: 'v1', ownerVisitors: ['v0', 'v1'] }, false],
+    ["the owner's portal address", { portalAddresses: ['h1'], ownerAddresses: ['h1'] }, false],
     ['nothing sent', {}, false],
   ]);
   assert.deepEqual(
     checkRule('self_referral', { email: 'amy+x@gmail.com', ownerEmail: 'amy@gmail.com' }, all('block')),
     { rule: 'self_referral', action: 'block', evidence: { matched: 'email' } },
   );
+});
+
+test('same_address: an address or click the owner used in its portal', () => {
+  table('same_address', [
+    ["the owner's address", { portalAddresses: ['h1'], ownerAddresses: ['h0', 'h1'] }, true],
+    ['under an older key', { portalAddresses: ['new', 'old'], ownerAddresses: ['old'] }, true],
+    ['another address', { portalAddresses: ['h2'], ownerAddresses: ['h0', 'h1'] }, false],
+    ['owner never seen', { portalAddresses: ['h1'] }, false],
+    ['no address sent', { ownerAddresses: ['h1'] }, false],
+    ["the owner's click", { visitor: 'v1', ownerVisitors: ['v0', 'v1'] }, true],
+    ['another click', { visitor: 'v2', ownerVisitors: ['v0', 'v1'] }, false],
+    ['no click sent', { ownerVisitors: ['v1'] }, false],
+    // The day's count names addresses its own way: the two namings never meet.
+    ['day name against portal names', { address: 'h1', ownerAddresses: ['h1'] }, false],
+  ]);
+  const settings = all('block');
+  assert.deepEqual(checkRule('same_address', { portalAddresses: ['h1'], ownerAddresses: ['h1'] }, settings), {
+    rule: 'same_address',
+    action: 'block',
+    evidence: { seen_in_portal: 'address', address: 'h1' },
+  });
+  // The click is named first; the portal evidence wins over the day's count.
   assert.deepEqual(
-    checkRule('self_referral', { address: 'h1', ownerAddresses: ['h1'] }, all('flag')).evidence,
-    {
-      matched: 'address',
-      address: 'h1',
-    },
+    checkRule(
+      'same_address',
+      {
+        visitor: 'v1',
+        ownerVisitors: ['v1'],
+        portalAddresses: ['h1'],
+        ownerAddresses: ['h1'],
+        address: 'd1',
+        signupsFromAddress: 9,
+      },
+      settings,
+    ).evidence,
+    { seen_in_portal: 'click', click_id: 'v1' },
   );
+  assert.equal(
+    checkRule('same_address', { portalAddresses: ['h1'], ownerAddresses: ['h1'] }, all('off')).action,
+    'off',
+  );
+});
+
+test('canonicalAddress: trimmed, lower case, IPv4 mapped into IPv6 as IPv4', () => {
+  const cases: [string, string][] = [
+    ['203.0.113.9', '203.0.113.9'],
+    [' 203.0.113.9 ', '203.0.113.9'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['::FFFF:203.0.113.9', '203.0.113.9'],
+    ['2001:DB8::1', '2001:db8::1'],
+    ['::ffff:2001:db8::1', '::ffff:2001:db8::1'],
+  ];
+  for (const [given, canonical] of cases) assert.equal(canonicalAddress(given), canonical, given);
 });
 
 test('same_address: a busy address for one owner, from the limit on', () => {
@@ -195,7 +240,7 @@ test('the defaults: self-referral blocks as before, a program sending no context
   );
 });
 
-test('a sale runs fast_conversion only, over its click', () => {
+test('a sale runs fast_conversion over its click, and same_address over the portal sightings of its owner', () => {
   const clicked = { clickedAt: '2026-01-01T10:00:00.000000Z', landingUrl: 'https://s.example/?gclid=1' };
   const every = all('flag', { paid_ads_allowed: false, fast_conversion_seconds: 30 });
   const quick = decideSaleFraud({ ...clicked, soldAt: '2026-01-01T10:00:05.000000Z' }, every);
@@ -209,7 +254,15 @@ test('a sale runs fast_conversion only, over its click', () => {
   const blocked = decideSaleFraud({ ...clicked, soldAt: '2026-01-01T10:00:01.000000Z' }, all('block'));
   assert.equal(blocked.blocked, true);
   assert.deepEqual(decideSaleFraud({ soldAt: '2026-01-01T10:00:01.000000Z' }, every).fired, []);
-  assert.equal(runsSaleRules(defaultFraudSettings), false);
+  const seen = decideSaleFraud(
+    { soldAt: '2026-01-01T10:00:01.000000Z', portalAddresses: ['h1'], ownerAddresses: ['h1'] },
+    every,
+  );
+  assert.deepEqual(seen.fired, [
+    { rule: 'same_address', action: 'flag', evidence: { seen_in_portal: 'address', address: 'h1' } },
+  ]);
+  assert.equal(runsSaleRules(defaultFraudSettings), true, 'same_address flags by default');
+  assert.equal(runsSaleRules(all('off')), false);
   assert.equal(runsSaleRules(every), true);
 });
 

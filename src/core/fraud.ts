@@ -77,11 +77,16 @@ export interface FraudFacts {
   email?: string | null;
   /** The owner's (partner's or referring customer's) e-mail. */
   ownerEmail?: string | null;
-  /** The buyer's address, as the service names it (a salted hash, never the address itself). */
+  /** The buyer's address, as the day's count names it (a salted hash, never the address itself). */
   address?: string;
-  /** The buyer's click visitor (the id the click cookie carried). */
+  /**
+   * The buyer's address as the portal sightings name it (a keyed hash, one per server key: a
+   * sighting recorded under an older key still matches).
+   */
+  portalAddresses?: readonly string[];
+  /** The buyer's click visitor (the click id its cookie carried, forwarded as `context.click_id`). */
   visitor?: string;
-  /** Addresses and visitors the owner was seen with (same naming as above). */
+  /** Addresses and click ids the owner itself used in its portal (named as the two above). */
   ownerAddresses?: readonly string[];
   ownerVisitors?: readonly string[];
   /** Referred signups of the same owner from the same address in the last day, this one excluded. */
@@ -108,13 +113,17 @@ const findings: Record<FraudRule, (facts: FraudFacts, settings: FraudSettings) =
   self_referral: (facts): Finding => {
     const email = canonicalEmail(facts.email);
     if (email !== undefined && email === canonicalEmail(facts.ownerEmail)) return { matched: 'email' };
-    if (facts.visitor !== undefined && (facts.ownerVisitors ?? []).includes(facts.visitor))
-      return { matched: 'visitor', visitor: facts.visitor };
-    if (facts.address !== undefined && (facts.ownerAddresses ?? []).includes(facts.address))
-      return { matched: 'address', address: facts.address };
     return undefined;
   },
-  same_address: (facts, settings) => {
+  // The owner's own address or browser says "look" (a household, an office, a shared network),
+  // not "self-referral": that rule's block denies outright (ADR 0135).
+  same_address: (facts, settings): Finding => {
+    const visitor = facts.visitor;
+    if (visitor !== undefined && (facts.ownerVisitors ?? []).includes(visitor))
+      return { seen_in_portal: 'click', click_id: visitor };
+    const owners = facts.ownerAddresses ?? [];
+    const address = (facts.portalAddresses ?? []).find((name) => owners.includes(name));
+    if (address !== undefined) return { seen_in_portal: 'address', address };
     if (facts.address === undefined) return undefined;
     const count = facts.signupsFromAddress;
     if (count !== undefined && count >= settings.same_address_limit)
@@ -159,6 +168,16 @@ export function decideFraud(facts: FraudFacts, settings: FraudSettings): FraudDe
   return { blocked: fired.some((v) => v.action === 'block'), fired };
 }
 
+/**
+ * An IP address as the portal sightings compare it: trimmed, lower case, an IPv4 address mapped
+ * into IPv6 (`::ffff:203.0.113.9`, as a dual-stack server reports it) as plain IPv4.
+ */
+export function canonicalAddress(ip: string): string {
+  const lower = ip.trim().toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(lower);
+  return mapped?.[1] ?? lower;
+}
+
 /** The domain of an address, lower case; undefined when there is none. */
 function domainOf(email: string | null | undefined): string | undefined {
   if (!email) return undefined;
@@ -184,15 +203,22 @@ export function adParametersIn(url: string): string[] {
   return adClickParameters.filter((name) => params.has(name));
 }
 
-/** The rules a sale runs on its own (the others judge the signup): only `fast_conversion`. */
-export const saleFraudRules: readonly FraudRule[] = ['fast_conversion'];
+/**
+ * The rules a sale runs on its own (the others judge the signup): `fast_conversion`, and
+ * `same_address` for an address or click its owner used in the portal (a sale counts no signups).
+ */
+export const saleFraudRules: readonly FraudRule[] = ['same_address', 'fast_conversion'];
 
 /**
- * The rules of a sale over the click it names (`context.click_id`): its time against the sale's.
- * A rule the program set on a signup only is not run here; neither is one without its click.
+ * The rules of a sale over what its `context` names: the click's time against the sale's, the
+ * buyer's address and click against the owner's portal sightings. A rule the program set on a
+ * signup only is not run here; neither is one without its value.
  */
 export function decideSaleFraud(
-  facts: Pick<FraudFacts, 'clickedAt' | 'soldAt' | 'landingUrl'>,
+  facts: Pick<
+    FraudFacts,
+    'clickedAt' | 'soldAt' | 'portalAddresses' | 'visitor' | 'ownerAddresses' | 'ownerVisitors'
+  >,
   settings: FraudSettings,
 ): FraudDecision {
   const fired = saleFraudRules

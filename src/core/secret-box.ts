@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Secrets kept at rest (webhook signing secrets) are sealed with AES-256-GCM under the server key
@@ -48,5 +48,16 @@ export class SecretBox {
   /** Whether a stored value is sealed with the current key (otherwise it is to be sealed again). */
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${PREFIX}${this.#current.id}:`);
+  }
+
+  /**
+   * Names of `value` for `purpose` that only the server can compute (HMAC-SHA256, base64url), one
+   * per key, the sealing key's first: a value named before a key rotation is still recognised,
+   * and a new one is named under the new key.
+   */
+  names(purpose: string, value: string): string[] {
+    return [this.#current.key, ...[...this.#keys.values()].filter((key) => key !== this.#current.key)].map(
+      (key) => createHmac('sha256', key).update(`${purpose}\u0000`).update(value).digest('base64url'),
+    );
   }
 }

@@ -187,4 +187,54 @@ describeEachDatabase('owner console pages in a browser', (server, dialect) => {
     assert.match((await page.locator('main').textContent()) ?? '', /reviewer@example\.com/);
     await shot('activity');
   });
+
+  test('the refer-a-friend review: the referring customer named and linked, a flag confirmed', {
+    skip,
+  }, async () => {
+    const s = server();
+    const friends = await s.newProgram('referral');
+    await api(s, friends.token, 'POST', '/v1/customers', {
+      id: 'rae',
+      key: 'rae-key',
+      email: 'rae@example.com',
+      name: 'Rae Referrer',
+    });
+    // Friends with disposable addresses: flagged under the default rules, rewards held.
+    for (const id of ['farm-one', 'farm-two'])
+      await api(s, friends.token, 'POST', '/v1/customers', {
+        id,
+        key: id,
+        email: `${id}@mailinator.com`,
+        referring_customer: { id: 'rae' },
+      });
+    await consoleUser(s, 'friends@example.com');
+    const page = await present(browser, 'the browser').newPage();
+    const shot = async (name: string) => {
+      await assertAccessible(page, name);
+      if (dialect === 'sqlite') await screenshotBoth(page, `console-${name}`);
+    };
+    await page.goto(`${s.url}/admin/sign-in`);
+    await page.getByLabel('Email').fill('friends@example.com');
+    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.goto(`${s.url}/admin/programs/${friends.publicId}`);
+    await page.getByRole('link', { name: 'Review' }).click();
+    assert.equal(await h1(page), 'Review');
+    const main = (await page.locator('main').textContent()) ?? '';
+    assert.match(main, /by referring customer rae-key/);
+    assert.match(main, /stay pending and out of every balance/);
+    assert.equal(await page.getByRole('button', { name: /archive the partner/ }).count(), 0);
+    await shot('review-referral');
+    await page.getByRole('button', { name: 'Confirm the flag on customer farm-two' }).click();
+    assert.equal(
+      await page.getByRole('status').textContent(),
+      'The flag was confirmed: its rewards were voided.',
+    );
+    await shot('review-referral-confirmed');
+    // The referrer's link finds it in the customers list.
+    await page.getByRole('link', { name: 'rae-key' }).click();
+    assert.equal(await h1(page), 'Customers');
+    assert.match((await page.locator('main').textContent()) ?? '', /rae@example\.com/);
+  });
 });

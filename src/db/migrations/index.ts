@@ -35,6 +35,7 @@ import { programLogos } from './0036-program-logos.ts';
 import { billingEventStorage } from './0038-billing-event-storage.ts';
 import { pendingPartners } from './0039-pending-partners.ts';
 import { reportTotals } from './0040-report-totals.ts';
+import { portalSightings } from './0041-portal-sightings.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -79,4 +80,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0038_billing_event_storage': billingEventStorage,
   '0039_pending_partners': pendingPartners,
   '0040_report_totals': reportTotals,
+  '0041_portal_sightings': portalSightings,
 };

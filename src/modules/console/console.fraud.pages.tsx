@@ -2,15 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import { formText } from '../../pages/forms.tsx';
 import { formRoute, pageRoute, seeOther, sendPage } from '../../pages/plugin.tsx';
 import { FraudPage } from './console.fraud.views.tsx';
+import type { ConsoleProgram } from './console.programs.service.ts';
 import { type ProgramParams, pageNumber, programRequest } from './console.requests.pages.tsx';
 import { decideFlag, flagStatuses, flagsPage } from './console.review.service.ts';
 
-/** `/admin/programs/{program}/review`: the fraud flags of an affiliate program. */
+/** `/admin/programs/{program}/review`: the fraud flags of a program (every type). */
 
-const doneText: Record<string, string | undefined> = {
-  clear: 'The flag was cleared: its commissions follow the normal rules again.',
-  confirm: 'The flag was confirmed: its commissions were denied.',
-  'confirm-archive': 'The flag was confirmed: its commissions were denied and the partner archived.',
+const doneText: Record<ConsoleProgram['type'], Record<string, string | undefined>> = {
+  affiliate: {
+    clear: 'The flag was cleared: its commissions follow the normal rules again.',
+    confirm: 'The flag was confirmed: its commissions were denied.',
+    'confirm-archive': 'The flag was confirmed: its commissions were denied and the partner archived.',
+  },
+  referral: {
+    clear: 'The flag was cleared: its rewards were credited.',
+    confirm: 'The flag was confirmed: its rewards were voided.',
+  },
+  newsletter: {
+    clear: 'The flag was cleared: the referral counts once its pending days are over.',
+    confirm: 'The flag was confirmed: the referral never counts.',
+  },
 };
 
 export async function consoleFraudRoutes(app: FastifyInstance) {
@@ -36,7 +47,7 @@ export async function consoleFraudRoutes(app: FastifyInstance) {
             status={status}
             list={await flagsPage(program, status, page)}
             page={page}
-            done={doneText[request.query.done ?? '']}
+            done={doneText[program.type][request.query.done ?? '']}
           />,
         );
       },

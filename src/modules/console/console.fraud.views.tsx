@@ -15,6 +15,22 @@ const ruleWords: Record<string, string> = {
   fast_conversion: 'Fast conversion',
 };
 
+/** What a flag holds in each program type, and whether confirming may archive the owner. */
+const reviewWords: Record<ConsoleProgram['type'], { lead: string; archive: boolean }> = {
+  affiliate: {
+    lead: 'Referrals a fraud rule flagged. Their commissions stay pending until you decide: clear a flag to let them follow the normal rules, confirm it to deny them.',
+    archive: true,
+  },
+  referral: {
+    lead: 'Referred customers a fraud rule flagged. Their rewards, for both sides, stay pending and out of every balance until you decide: clear a flag to credit them, confirm it to void them.',
+    archive: false,
+  },
+  newsletter: {
+    lead: 'Referred subscribers a fraud rule flagged. They count toward no milestone until you decide: clear a flag to let the referral count, confirm it so that it never does.',
+    archive: false,
+  },
+};
+
 const flagFilters = [
   { value: 'open', label: 'Open' },
   { value: 'cleared', label: 'Cleared' },
@@ -34,14 +50,12 @@ export function FraudPage(props: {
   const { program, list } = props;
   const base = `${program.base}/review`;
   const writable = mayWrite(program.role) && props.status === 'open';
+  const words = reviewWords[program.type];
   return (
     <ConsoleLayout title="Review" user={props.user} csrf={props.csrf} program={program} section="review">
       <div class="card">
         <h1>Review</h1>
-        <p class="lead">
-          Referrals a fraud rule flagged. Their commissions stay pending until you decide: clear a flag to let
-          them follow the normal rules, confirm it to deny them.
-        </p>
+        <p class="lead">{words.lead}</p>
         {props.done ? <Done>{props.done}</Done> : null}
         {props.problem ? <Notice>{props.problem}</Notice> : null}
         <nav class="tabs" aria-label="Flag status">
@@ -82,17 +96,15 @@ export function FraudPage(props: {
                         <span class="muted">{flag.created_at.slice(0, 10)}</span>
                       </td>
                       <td data-label="Referral">
-                        {flag.subject.type} {flag.subject.id}
+                        {flag.subject.type}{' '}
+                        {flag.subjectHref !== undefined ? (
+                          <a href={flag.subjectHref}>{flag.subject.id}</a>
+                        ) : (
+                          flag.subject.id
+                        )}
                         <br />
                         <span class="muted">
-                          by {flag.owner.type}{' '}
-                          {flag.ownerName !== undefined ? (
-                            <a href={`${program.base}/partners/${encodeURIComponent(flag.owner.id)}`}>
-                              {flag.ownerName}
-                            </a>
-                          ) : (
-                            flag.owner.id
-                          )}
+                          by {flag.owner.word} <a href={flag.owner.href}>{flag.owner.name}</a>
                         </span>
                       </td>
                       <td data-label="Evidence">
@@ -125,15 +137,17 @@ export function FraudPage(props: {
                             >
                               Confirm
                             </button>
-                            <button
-                              type="submit"
-                              class="small"
-                              name="one"
-                              value={`confirm-archive:${flag.id}`}
-                              aria-label={`Confirm the flag on ${flag.subject.type} ${flag.subject.id} and archive the partner`}
-                            >
-                              Confirm and archive partner
-                            </button>
+                            {words.archive ? (
+                              <button
+                                type="submit"
+                                class="small"
+                                name="one"
+                                value={`confirm-archive:${flag.id}`}
+                                aria-label={`Confirm the flag on ${flag.subject.type} ${flag.subject.id} and archive the partner`}
+                              >
+                                Confirm and archive partner
+                              </button>
+                            ) : null}
                           </span>
                         </td>
                       ) : null}

@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import { renderProblem } from '../../core/messages.ts';
+import type { ProgramType } from '../../core/program-types.ts';
 import { clearFraudFlag, confirmFraudFlag } from '../commissions/commissions.service.ts';
 import { listFraudFlags } from '../fraud/fraud.service.ts';
 import { partnerNamesByPublicIds } from '../partners/partners.service.ts';
@@ -10,6 +11,20 @@ import { type ConsoleProgram, logActivity } from './console.programs.service.ts'
 export const PAGE_SIZE = 50;
 export const flagStatuses = ['open', 'cleared', 'confirmed'] as const;
 export type FlagStatus = (typeof flagStatuses)[number];
+
+/** Who refers in each program type, and where the console shows one (a path under the program). */
+const ownersByType: Record<ProgramType, { word: string; path: (ref: string) => string }> = {
+  affiliate: { word: 'partner', path: (id) => `/partners/${encodeURIComponent(id)}` },
+  referral: { word: 'referring customer', path: (key) => `/customers?q=${encodeURIComponent(key)}` },
+  newsletter: { word: 'referring subscriber', path: (id) => `/subscribers?q=${encodeURIComponent(id)}` },
+};
+
+/** Where the console shows a flag's subject (a customer, a sale, a subscriber). */
+const subjectPaths: Record<string, ((ref: string) => string) | undefined> = {
+  customer: (key) => `/customers?q=${encodeURIComponent(key)}`,
+  transaction: (key) => `/transactions/${encodeURIComponent(key)}`,
+  subscriber: (id) => `/subscribers?q=${encodeURIComponent(id)}`,
+};
 
 export async function flagsPage(program: ConsoleProgram, status: FlagStatus, page: number) {
   const rows = await listFraudFlags(program.ctx, { page, limit: PAGE_SIZE, sort: 'desc', status });
@@ -24,10 +39,20 @@ export async function flagsPage(program: ConsoleProgram, status: FlagStatus, pag
       [partner.name, partner.surname].filter(Boolean).join(' ') || partner.email,
     ]),
   );
-  const items = shown.map((flag) => ({
-    ...flag,
-    ownerName: flag.owner.type === 'partner' ? names.get(flag.owner.id) : undefined,
-  }));
+  const owners = ownersByType[program.type];
+  const items = shown.map((flag) => {
+    const subjectPath = subjectPaths[flag.subject.type];
+    return {
+      ...flag,
+      owner: {
+        ...flag.owner,
+        word: owners.word,
+        name: names.get(flag.owner.id) ?? flag.owner.id,
+        href: `${program.base}${owners.path(flag.owner.id)}`,
+      },
+      subjectHref: subjectPath ? `${program.base}${subjectPath(flag.subject.id)}` : undefined,
+    };
+  });
   return { items, hasNext: rows.length > PAGE_SIZE };
 }
 

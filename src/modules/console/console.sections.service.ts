@@ -40,11 +40,13 @@ const sectionsByType: Record<ConsoleProgram['type'], readonly Entry[]> = {
     { section: 'customers', label: 'Customers', path: '/customers' },
     { section: 'transactions', label: 'Transactions', path: '/transactions' },
     { section: 'rewards', label: 'Rewards', path: '/rewards' },
+    { section: 'review', label: 'Review', path: '/review' },
     { section: 'coupons', label: 'Coupons', path: '/coupons' },
   ],
   newsletter: [
     { section: 'subscribers', label: 'Subscribers', path: '/subscribers' },
     { section: 'milestones', label: 'Milestones', path: '/milestones' },
+    { section: 'review', label: 'Review', path: '/review' },
     { section: 'coupons', label: 'Coupons', path: '/coupons' },
   ],
 };

@@ -113,10 +113,21 @@ describeEachDatabase(
       assert.equal(flag.body.data.subject.type, 'transaction');
       assert.equal(flag.body.data.subject.id, 'quick');
       assert.deepEqual(flag.body.data.evidence, { seconds_after_click: 5, limit: 30 });
+      // The answer names the rule and the flag, as a customer's create does.
+      assert.deepEqual(quick.body.data.fraud, {
+        blocked: false,
+        rules: [{ rule: 'fast_conversion', action: 'flag' }],
+        flags: [held.fraud_flag],
+      });
+      // A replay answers the stored sale, which never shows it.
+      const replay = await saleWithClick(server(), p, 'quick', id);
+      assert.equal(replay.status, 200, replay.text);
+      assert.equal(replay.body.data.fraud, undefined);
       assert.deepEqual(await figuresOf(server(), p, partners.pa), await recount(server(), p, partners.pa));
       // Past the limit, the same click fires nothing.
       clock.advance(60_000);
-      await saleWithClick(server(), p, 'slow', id);
+      const slow = await saleWithClick(server(), p, 'slow', id);
+      assert.equal(slow.body.data.fraud, undefined);
       assert.equal(itemAt(await commissionsOf(server(), p, '&transaction=slow')).fraud_flag, null);
       const cleared = await server().request('POST', `/v1/fraud/flags/${held.fraud_flag}/clear`, {
         token: p.token,
@@ -136,8 +147,15 @@ describeEachDatabase(
       const blocked = await saleWithClick(server(), p, 'blocked', id);
       assert.equal(blocked.status, 200, blocked.text);
       assert.deepEqual(await commissionsOf(server(), p, '&transaction=blocked'), []);
+      assert.deepEqual(blocked.body.data.fraud, {
+        blocked: true,
+        rules: [{ rule: 'fast_conversion', action: 'block' }],
+        flags: [],
+      });
+      assert.deepEqual(blocked.body.data.rewards, []);
       const unknown = await saleWithClick(server(), p, 'unknown', 'NoSuchClick1');
       assert.equal(unknown.status, 200, unknown.text);
+      assert.equal(unknown.body.data.fraud, undefined);
       assert.equal((await commissionsOf(server(), p, '&transaction=unknown')).length, 1);
       // Another partner's click says nothing about this sale.
       const other = await click(server(), p, 'pb', 'https://shop.example.com/');

@@ -20,7 +20,8 @@ export const RequestContext = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 64,
-        description: "The buyer's IP address; only a salted hash of it is kept, for a day",
+        description:
+          "The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence)",
       }),
     ),
     user_agent: Type.Optional(Type.String({ maxLength: 1024, description: "The buyer's User-Agent header" })),

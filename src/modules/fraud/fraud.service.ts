@@ -22,6 +22,13 @@ import { addressNameOf, findClickFacts } from '../tracking/tracking.service.ts';
 import type { FraudFlagRow } from './fraud.repository.ts';
 import * as repository from './fraud.repository.ts';
 import type { FraudOutcome, ListFraudFlagsQuery, RequestContext } from './fraud.schemas.ts';
+import {
+  type FoundSighting,
+  findSightings,
+  ownerSightingFacts,
+  type SightingLookup,
+  sightingLookupOf,
+} from './fraud.sightings.service.ts';
 import { toFraudFlag } from './fraud.wire.ts';
 
 /** The owner of a referral: a partner (affiliate) or a referring customer (refer-a-friend). */
@@ -63,6 +70,13 @@ export async function decideSignupFraud(
     const click = await ownersClick(trx, ctx, clickId, input.owner);
     if (click?.landingUrl != null) facts.landingUrl = click.landingUrl;
   }
+  // An address or click the owner itself used in its portal (one primary-key lookup).
+  if (settings.fraud_rules.same_address !== 'off' && (ip !== undefined || clickId !== undefined)) {
+    const lookup = sightingLookupOf(ctx, input.context);
+    Object.assign(facts, ownerSightingFacts(await findSightings(trx, ctx, lookup, input.owner), input.owner));
+    facts.portalAddresses = lookup.addresses;
+    if (clickId !== undefined) facts.visitor = clickId;
+  }
   if (input.context?.ip !== undefined) {
     facts.address = await addressNameOf(trx, input.context.ip, input.at);
     facts.signupsFromAddress = await repository.countAddressSignup(
@@ -92,37 +106,73 @@ async function ownersClick(
   return click && click.owner.kind === owner.kind && click.owner.id === owner.id ? click : undefined;
 }
 
-/** The click a sale names, with the settings its rules need; undefined when no sale rule can fire. */
+/**
+ * What a sale's own rules read, with the settings: the click `context.click_id` names
+ * (`fast_conversion`) and the portal sightings of its address or click (`same_address`, of any
+ * owner: the sale learns its owner later). Undefined when no sale rule can fire.
+ */
 export interface SaleClick {
   settings: FraudSettings;
-  owner: { kind: string; id: number };
-  clickedAt: string;
+  click?: { owner: { kind: string; id: number }; clickedAt: string };
+  lookup: SightingLookup;
+  sightings: FoundSighting[];
 }
 
 /**
- * Reads what a sale's own rules need (`fast_conversion`): the program's settings, and the click
- * `context.click_id` names (one unique-index lookup) when a sale rule is on.
+ * Reads what a sale's own rules need, before the sale writer runs (clicks and sightings are not
+ * the sale's to lock): the program's settings, then one unique-index lookup per rule that is on
+ * and has its value.
  */
 export async function readSaleClick(
   trx: Kysely<DB>,
   ctx: ProgramContext,
-  clickId: string | undefined,
+  context: RequestContext | undefined,
 ): Promise<SaleClick | undefined> {
-  if (clickId === undefined) return undefined;
+  const clickId = context?.click_id;
+  if (clickId === undefined && context?.ip === undefined) return undefined;
   const settings = await fraudSettingsIn(trx, ctx);
   if (!runsSaleRules(settings)) return undefined;
-  const click = await findClickFacts(trx, ctx.program.id, clickId);
-  return click && { settings, owner: click.owner, clickedAt: click.clickedAt };
+  const click =
+    clickId !== undefined && settings.fraud_rules.fast_conversion !== 'off'
+      ? await findClickFacts(trx, ctx.program.id, clickId)
+      : undefined;
+  const lookup = sightingLookupOf(ctx, context);
+  const sightings = settings.fraud_rules.same_address !== 'off' ? await findSightings(trx, ctx, lookup) : [];
+  return {
+    settings,
+    lookup,
+    sightings,
+    ...(click ? { click: { owner: click.owner, clickedAt: click.clickedAt } } : {}),
+  };
 }
 
-/** The sale rules' decision over its click, when the click was the sale's owner's. */
+/** The sale rules' decision for the sale's owner: its click only when it was the owner's. */
 export function saleFraudOf(
-  click: SaleClick | undefined,
+  read: SaleClick | undefined,
   owner: { kind: string; id: number } | undefined,
   soldAt: string,
 ): FraudDecision {
-  if (!click || !owner || click.owner.kind !== owner.kind || click.owner.id !== owner.id) return nothing;
-  return decideSaleFraud({ clickedAt: click.clickedAt, soldAt }, click.settings);
+  if (!read || !owner) return nothing;
+  const facts: FraudFacts = {
+    soldAt,
+    portalAddresses: read.lookup.addresses,
+    ...ownerSightingFacts(read.sightings, owner),
+  };
+  if (read.lookup.click !== undefined) facts.visitor = read.lookup.click;
+  if (read.click && read.click.owner.kind === owner.kind && read.click.owner.id === owner.id)
+    facts.clickedAt = read.click.clickedAt;
+  return decideSaleFraud(facts, read.settings);
+}
+
+/**
+ * Whether a sale's rules may fire for the owner it will have: a sighting of some owner, or a click
+ * that fires now (time only makes `fast_conversion` stop firing). A sale for which this is false
+ * may be written on the unlocked path.
+ */
+export function saleMayFire(read: SaleClick | undefined, now: string): boolean {
+  if (!read) return false;
+  if (read.sightings.length > 0) return true;
+  return read.click !== undefined && saleFraudOf(read, read.click.owner, now).fired.length > 0;
 }
 
 /**

@@ -30,9 +30,23 @@ export interface FraudAddressSignupsTable {
   signups: number | bigint;
 }
 
+/**
+ * An address (a keyed hash) or click id an owner used in its portal, with the last time (migration
+ * 0041).
+ */
+export interface FraudPortalSightingsTable {
+  program_id: number;
+  kind: 'address' | 'click';
+  value: string;
+  owner_kind: string;
+  owner_id: number;
+  last_seen_at: string;
+}
+
 declare module '../../db/tables.ts' {
   interface DB {
     fraud_flags: FraudFlagsTable;
     fraud_address_signups: FraudAddressSignupsTable;
+    fraud_portal_sightings: FraudPortalSightingsTable;
   }
 }

@@ -18,12 +18,13 @@ import {
   customerSignInLinkUsable,
   getCustomerHome,
   getCustomerPortalProgram,
+  noteCustomerVisit,
   SESSION_DAYS,
   sendCustomerSignInLink,
   signInCustomerWithLink,
   signOutCustomer,
 } from './customer-portal.service.ts';
-import { sendUseLinkPage } from './portal.requests.pages.tsx';
+import { sendUseLinkPage, visitOf } from './portal.requests.pages.tsx';
 import { moneyInWords } from './portal.service.ts';
 
 /**
@@ -260,6 +261,7 @@ export const customerPortalPages = definePages('/c', async (app: FastifyInstance
         if (sessionToken(request)) clearSession(reply, portal);
         return seeOther(reply, `${base(portal)}/sign-in`);
       }
+      await noteCustomerVisit(portal, customer, visitOf(request));
       const home = await getCustomerHome(portal, customer);
       return sendPage(reply, 200, <HomePage portal={portal} home={home} csrf={reply.generateCsrf()} />);
     },

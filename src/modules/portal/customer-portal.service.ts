@@ -7,6 +7,7 @@ import { nowTimestamp } from '../../core/time.ts';
 import { getCustomerBalance } from '../customers/customers.balance.service.ts';
 import { getCustomerStats, listCustomerReferrals } from '../customers/customers.referrer.service.ts';
 import { findCustomerByRef, findCustomersByIds } from '../customers/customers.service.ts';
+import { type PortalVisit, recordPortalVisit } from '../fraud/fraud.sightings.service.ts';
 import { readProgramByPublicId } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
 
@@ -123,6 +124,13 @@ export async function currentCustomer(portal: CustomerPortalProgram, token: stri
 }
 
 export type SignedInCustomer = NonNullable<Awaited<ReturnType<typeof currentCustomer>>>;
+
+/** Notes where a signed-in referrer used its portal from, for the `same_address` fraud rule. */
+export const noteCustomerVisit = (
+  portal: CustomerPortalProgram,
+  customer: SignedInCustomer,
+  visit: PortalVisit,
+) => recordPortalVisit(portal.ctx, { kind: 'customer', id: Number(customer.id) }, visit);
 
 export async function signOutCustomer(portal: CustomerPortalProgram, token: string | undefined) {
   if (token) await repository.deleteSession(portal.ctx.database.db, portal.ctx.program.id, digest(token));

@@ -2,11 +2,13 @@ import type { Deps } from '../../context.ts';
 import { FAILURE_MEMORY_MS } from '../../core/portal.ts';
 import { formatTimestamp } from '../../core/time.ts';
 import { inBatches, type SweepBounds, sweepBounds } from '../../db/in-batches.ts';
+import { forgetOldSightings } from '../fraud/fraud.sightings.service.ts';
 import * as repository from './portal.repository.ts';
 
 /**
  * The worker's sweep of what the portals no longer read: sessions and one-time tokens past their
- * expiry (every read checks it), and failed sign-ins past the time they count. Without it these
+ * expiry (every read checks it), failed sign-ins past the time they count, and portal sightings
+ * past the time `same_address` reads them. Without it these
  * tables only grow: a session a sign-in, a token a link e-mailed, a row a guessing address.
  * `batch` rows a statement, at most `max` rows a table a pass. Answers how many rows went.
  */
@@ -23,6 +25,8 @@ export async function purgeExpiredPortalRecords(
     (limit) => repository.deleteExpired(db, 'portal_sessions', now, limit),
     (limit) => repository.deleteExpired(db, 'portal_tokens', now, limit),
     (limit) => repository.deleteFailuresBefore(db, forgotten, limit),
+    // Where owners used their portals (fraud rule `same_address`), once too old to count.
+    (limit) => forgetOldSightings(deps, limit),
   ];
   let purged = 0;
   for (const sweep of sweeps)

@@ -16,7 +16,10 @@ import {
   getHostPortalProgram,
   getPortalProgram,
   type LeadFormField,
+  notePartnerVisit,
+  PORTAL_CLICK_COOKIE,
   type PortalProgram,
+  type PortalVisit,
   SESSION_DAYS,
 } from './portal.service.ts';
 
@@ -72,9 +75,15 @@ export async function signedIn(
   if (!partner) {
     if (sessionToken(request)) clearSession(reply, portal);
     seeOther(reply, `${portal.base}/sign-in`);
-  }
+  } else await notePartnerVisit(portal, Number(partner.row.id), visitOf(request));
   return partner;
 }
+
+/** What a portal request shows of the browser: its address (`trustProxy` decides which) and click cookie. */
+export const visitOf = (request: FastifyRequest): PortalVisit => ({
+  ip: request.ip,
+  clickId: request.cookies[PORTAL_CLICK_COOKIE],
+});
 
 /** A form field as typed (not trimmed): passwords. */
 export const rawText = (body: unknown, name: string) => {

@@ -4,6 +4,7 @@ import type { CommissionSettings } from '../../core/commissions.ts';
 import { commissionTermsInWords, SESSION_DAYS } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
 import { nowTimestamp } from '../../core/time.ts';
+import { type PortalVisit, recordPortalVisit } from '../fraud/fraud.sightings.service.ts';
 import { findPartnerById, type PartnerRow } from '../partners/partners.service.ts';
 import { partnerPortalUrl, readPageProgram } from '../program/program.service.ts';
 import * as repository from './portal.repository.ts';
@@ -146,6 +147,17 @@ export async function currentPartner(portal: PortalProgram, token: string | unde
 }
 
 export type SignedInPartner = NonNullable<Awaited<ReturnType<typeof currentPartner>>>;
+
+/**
+ * Notes where a signed-in partner used its portal from (its address and click cookie), for the
+ * `same_address` fraud rule on the referrals it brings.
+ */
+export const notePartnerVisit = (portal: PortalProgram, partnerId: number, visit: PortalVisit) =>
+  recordPortalVisit(portal.ctx, { kind: 'partner', id: partnerId }, visit);
+
+/** The click cookie the tracking link sets on Vouch's host (a portal request on it carries it). */
+export { CLICK_COOKIE as PORTAL_CLICK_COOKIE } from '../../core/tracking.ts';
+export type { PortalVisit };
 
 export async function signOut(portal: PortalProgram, token: string | undefined) {
   if (token) await repository.deleteSession(portal.ctx.database.db, portal.ctx.program.id, digest(token));

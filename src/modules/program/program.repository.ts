@@ -180,7 +180,7 @@ export async function listProgramsOfType(
 ) {
   return db
     .selectFrom('programs')
-    .select(['id', 'settings'])
+    .select(['id', 'public_id', 'settings'])
     .where('type', '=', type)
     .where('id', '>', after)
     .orderBy('id')

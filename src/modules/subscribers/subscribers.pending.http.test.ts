@@ -6,6 +6,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { createWorker } from '../../worker.ts';
 
 const DAY = 86_400_000;
 const clock = new ManualClock();
@@ -87,6 +88,49 @@ describeEachDatabase(
       assert.equal(gone.status, 200, gone.text);
       clock.advance(8 * DAY);
       assert.deepEqual(await referrerOf(server(), p, referrer), { count: 0, milestones: 0 });
+    });
+
+    test('the worker closes ended windows without any read: the count moves, the milestone e-mail leaves', async () => {
+      const { p, referrer } = await program(server());
+      await subscribe(server(), p, { email: 'w1@example.com', referral: { id: referrer } });
+      const lapsing = await subscribe(server(), p, { email: 'w2@example.com', referral: { id: referrer } });
+      clock.advance(DAY);
+      await unsubscribe(server(), p, String(lapsing.id));
+      const db = server().deps.database.db;
+      const stored = () =>
+        db
+          .selectFrom('subscribers')
+          .select(['referrals_count'])
+          .where('program_id', '=', p.id)
+          .where('email', '=', 'ref@example.com')
+          .executeTakeFirstOrThrow();
+      const mails = async () =>
+        (
+          await db
+            .selectFrom('email_outbox')
+            .select('subject')
+            .where('program_id', '=', p.id)
+            .where('recipient', '=', 'ref@example.com')
+            .execute()
+        ).length;
+      const mailsBefore = await mails();
+      const worker = createWorker(server().deps);
+      try {
+        // Inside the window the worker moves nothing.
+        clock.advance(5 * DAY);
+        await worker.runOnce();
+        assert.equal(Number((await stored()).referrals_count), 0);
+        clock.advance(DAY + 1);
+        const pass = await worker.runOnce();
+        assert.ok(pass.windows >= 1, `closed ${pass.windows}`);
+        // Read from the table: an API read would close the window itself.
+        assert.equal(Number((await stored()).referrals_count), 1, 'the lapsed one never counts');
+        assert.equal(await mails(), mailsBefore + 1, 'the milestone e-mail is queued');
+        assert.equal((await worker.runOnce()).windows, 0, 'nothing left to close');
+      } finally {
+        worker.close();
+      }
+      assert.deepEqual(await referrerOf(server(), p, referrer), { count: 1, milestones: 1 });
     });
 
     test('0 (the default) counts at once; a value out of range is a 422 naming the setting', async () => {

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { ProgramContext } from '../../context.ts';
+import type { Deps, ProgramContext } from '../../context.ts';
 import { closeWindow, heldWindow, openingWindow, type ReferralWindow } from '../../core/milestones.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
-import { readProgram } from '../program/program.service.ts';
+import { programsOfType, readProgram } from '../program/program.service.ts';
 import * as repository from './subscribers.repository.ts';
 import { moveReferrerCount } from './subscribers.unlocks.ts';
 import type { LinkBase, SubscriberRow } from './subscribers.wire.ts';
@@ -31,17 +31,58 @@ export const windowOf = (row: SubscriberRow): ReferralWindow => ({
  * counts for its referrer from now on (milestones unlocked as any count move unlocks them). Run
  * before the API answers subscribers, so what it shows has the windows closed.
  */
-export async function closeEndedWindows(ctx: ProgramContext, base: LinkBase): Promise<void> {
+export async function closeEndedWindows(ctx: ProgramContext, base: LinkBase): Promise<number> {
   const programId = ctx.program.id;
   const now = nowTimestamp(ctx.clock);
-  if ((await repository.findEndedWindows(ctx.database.db, programId, now, 1)).length === 0) return;
-  await ctx.database.inWriteTransaction(async (trx) => {
-    for (const row of await repository.findEndedWindows(trx, programId, now)) {
-      if (!(await repository.endWindow(trx, programId, Number(row.id))) || row.referrer_id === null) continue;
+  if ((await repository.findEndedWindows(ctx.database.db, programId, now, 1)).length === 0) return 0;
+  return ctx.database.inWriteTransaction(async (trx) => {
+    let ended = 0;
+    for (const row of await repository.findEndedWindows(trx, programId, now, windowBatch)) {
+      if (!(await repository.endWindow(trx, programId, Number(row.id)))) continue;
+      ended++;
+      if (row.referrer_id === null) continue;
       const delta = closeWindow({ status: row.status, approved: Boolean(row.approved) });
       await moveReferrerCount(trx, ctx, base, Number(row.referrer_id), delta, now);
     }
+    return ended;
   });
+}
+
+/** Windows one transaction closes (the write lock is held briefly). */
+const windowBatch = 500;
+
+/**
+ * The worker's step: ended windows of every newsletter program are closed, `windowBatch` a
+ * transaction and at most `max` a pass, so a referrer's count moves (and its milestone e-mails
+ * leave) without waiting for an API read of the subscribers. Links in what it sends point at
+ * `PUBLIC_URL` (else the API's own address), as the worker's other e-mails do. Answers how many
+ * windows were closed.
+ */
+export async function closeEndedWindowsOfAllPrograms(deps: Deps, max = 10_000): Promise<number> {
+  const base = { baseUrl: deps.config.publicUrl ?? `http://${deps.config.host}:${deps.config.port}` };
+  let closed = 0;
+  for await (const programs of programsOfType(deps.database.db, 'newsletter')) {
+    for (const program of programs) {
+      const ctx: ProgramContext = {
+        ...deps,
+        program: {
+          id: Number(program.id),
+          publicId: program.public_id,
+          type: 'newsletter',
+          keyId: 0,
+          keyPublicId: '',
+          scope: 'full',
+        },
+      };
+      for (;;) {
+        const ended = await closeEndedWindows(ctx, base);
+        closed += ended;
+        if (closed >= max) return closed;
+        if (ended < windowBatch) break;
+      }
+    }
+  }
+  return closed;
 }
 
 /**

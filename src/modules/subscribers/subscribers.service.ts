@@ -361,6 +361,6 @@ export async function deleteSubscriber(
 
 // The public pages' side (share page, portal) is subscribers.pages.service.ts.
 
-export { endReferralHold } from './subscribers.pending.ts';
+export { closeEndedWindowsOfAllPrograms, endReferralHold } from './subscribers.pending.ts';
 export { unlockForSubscribersPast } from './subscribers.unlocks.ts';
 export type { LinkBase, Subscriber } from './subscribers.wire.ts';

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Email, NullableString } from '../../http/schemas.ts';
 import { CustomerCreatedAt, PartnerRef, PartnerRefInput } from '../customers/customers.affiliate.schemas.ts';
+import { FraudOutcome } from '../fraud/fraud.schemas.ts';
 import {
   createTransactionBody,
   rewardSchema,
@@ -40,6 +41,7 @@ export const AffiliateTransaction = Type.Object(
     partner: NullableString,
     customer: Type.String(),
     ...transactionOutcomeFields(AffiliateReward),
+    fraud: Type.Optional(FraudOutcome),
   },
   { title: 'AffiliateTransaction' },
 );

@@ -9,7 +9,15 @@ import type { SaleDecision, SaleInput } from '../../core/sales.ts';
 import { nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { saleCommissionEvents } from '../commissions/commissions.service.ts';
-import { openFlags, readSaleClick, type SaleClick, saleFraudOf } from '../fraud/fraud.service.ts';
+import type { FraudOutcome } from '../fraud/fraud.schemas.ts';
+import {
+  fraudOutcomeOf,
+  openFlags,
+  readSaleClick,
+  type SaleClick,
+  saleFraudOf,
+  saleMayFire,
+} from '../fraud/fraud.service.ts';
 import {
   findCodeForSale,
   partnerAttributedBy,
@@ -121,8 +129,8 @@ export async function recordSale<
   const amountMicros = amountOrThrow(entry.amount, 'amount');
   const key = entry.key ?? newKey();
   const digest = transactionDigest(entry, amountMicros, entry.customer);
-  // The click the sale names, read once before the write (clicks do not change), for its rules.
-  const click = await readSaleClick(db, ctx, entry.context?.click_id);
+  // What the sale's own rules read (its click, its owner's portal sightings), once before the write.
+  const click = await readSaleClick(db, ctx, entry.context);
   const steps = saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked, click);
   const outcome = await insertOrReplay({
     find: () => repository.findTransactionByKey(db, programId, key),
@@ -151,11 +159,12 @@ export function saleSteps<Customer, Prepared, Created>(
   click?: SaleClick,
 ): SaleSteps<PreparedSale<Prepared>, Created> {
   const code = saleCodeOf(entry);
-  // A sale whose click fires a rule now opens flags in its transaction: never written unlocked
-  // (later, when it is decided, the rule can only have stopped firing).
-  const flagged =
-    click !== undefined && saleFraudOf(click, click.owner, nowTimestamp(ctx.clock)).fired.length > 0;
+  // A sale whose rules may fire opens flags in its transaction: never written unlocked (later,
+  // when it is decided, a click can only have stopped firing).
+  const flagged = saleMayFire(click, nowTimestamp(ctx.clock));
   let held: { fraud: ReturnType<typeof saleFraudOf>; flag: string; partnerId: number } | undefined;
+  // What the answer says of the sale's own rules (`fraud`), as a customer's create does.
+  let outcome: FraudOutcome | undefined;
   return {
     key: request.key,
     prepare: async (trx) => {
@@ -175,6 +184,7 @@ export function saleSteps<Customer, Prepared, Created>(
       const sale = saleInputOf(entry, request.amountMicros, nowTimestamp(ctx.clock));
       let decision = handler.decide(prepared, sale);
       held = undefined;
+      outcome = undefined;
       const partnerId = decision.partnerId;
       const owner = partnerId === null ? undefined : { kind: 'partner', id: partnerId };
       const fraud = saleFraudOf(click, owner, sale.at);
@@ -182,6 +192,7 @@ export function saleSteps<Customer, Prepared, Created>(
         const flag = fraud.blocked ? null : newKey();
         decision = handler.decide(prepared, sale, { heldBy: flag, blocked: fraud.blocked });
         if (flag !== null) held = { fraud, flag, partnerId };
+        outcome = fraudOutcomeOf(fraud, []);
       }
       return { decision, row: saleRowOf(ctx.program.id, entry, request, sale, decision) };
     },
@@ -192,7 +203,8 @@ export function saleSteps<Customer, Prepared, Created>(
         const ref = handler.names?.(prepared, row).partners.get(held.partnerId) ?? '';
         const subject = { kind: 'transaction' as const, id: row.id, ref: row.key };
         const owner = { kind: 'partner' as const, id: held.partnerId, ref };
-        await openFlags(trx, ctx, held.fraud, subject, owner, held.flag);
+        const opened = await openFlags(trx, ctx, held.fraud, subject, owner, held.flag);
+        outcome = fraudOutcomeOf(held.fraud, opened);
       }
       if (!target || !code) return;
       await redeemForSale(trx, ctx, target, {
@@ -206,7 +218,10 @@ export function saleSteps<Customer, Prepared, Created>(
         },
       });
     },
-    answer: ({ prepared }, row, rewards) => handler.created(prepared, row, rewards),
+    answer: ({ prepared }, row, rewards) => {
+      const created = handler.created(prepared, row, rewards);
+      return outcome ? { ...created, fraud: outcome } : created;
+    },
     events: (db, { prepared }, row, rewards) =>
       saleCommissionEvents(db, ctx, rewards, handler.names?.(prepared, row)),
   };

@@ -450,7 +450,7 @@ export const toolInputs: ToolInputs = {
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 64,
-                "description": "The buyer's IP address; only a salted hash of it is kept, for a day"
+                "description": "The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence)"
               },
               "user_agent": {
                 "type": "string",
@@ -815,7 +815,7 @@ export const toolInputs: ToolInputs = {
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 64,
-                "description": "The buyer's IP address; only a salted hash of it is kept, for a day"
+                "description": "The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence)"
               },
               "user_agent": {
                 "type": "string",

@@ -2469,6 +2469,17 @@ export interface components {
             /** @description Refunded so far (POST /v1/transactions/{key}/refund); 0 when never */
             refunded_amount: number;
             rewards: components["schemas"]["AffiliateReward"][];
+            /** @description Present when a fraud rule fired on this create (a Vouch extension) */
+            fraud?: {
+                /** @description true: the referral was refused (no owner, nothing earned) */
+                blocked: boolean;
+                rules: {
+                    rule: "self_referral" | "same_address" | "disposable_email" | "paid_ads" | "fast_conversion";
+                    action: "flag" | "block";
+                }[];
+                /** @description Ids of the flags opened for review */
+                flags: string[];
+            };
         };
         /**
          * AffiliateTransactionArrayResponse
@@ -2807,7 +2818,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -2879,7 +2890,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -3052,7 +3063,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -3107,7 +3118,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;
@@ -3170,7 +3181,7 @@ export interface components {
             context?: {
                 /** @description The click id `vouch.js` kept in its cookie */
                 click_id?: string;
-                /** @description The buyer's IP address; only a salted hash of it is kept, for a day */
+                /** @description The buyer's IP address; only hashes of it are kept (a day's salted count, a flag's evidence) */
                 ip?: string;
                 /** @description The buyer's User-Agent header */
                 user_agent?: string;

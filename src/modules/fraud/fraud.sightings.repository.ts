@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/tables.ts';
+import './fraud.tables.ts';
+
+/** Addresses and click ids owners used in their portals (`same_address`, migration 0041). */
+
+export interface Sighting {
+  kind: 'address' | 'click';
+  value: string;
+}
+
+export interface SightingOwner {
+  kind: string;
+  id: number;
+}
+
+/** When `owner` was last seen with `sighting`; undefined when never (or forgotten). */
+export async function findLastSeen(
+  db: Kysely<DB>,
+  programId: number,
+  owner: SightingOwner,
+  sighting: Sighting,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('fraud_portal_sightings')
+    .select('last_seen_at')
+    .where('program_id', '=', programId)
+    .where('kind', '=', sighting.kind)
+    .where('value', '=', sighting.value)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .executeTakeFirst();
+  return row?.last_seen_at;
+}
+
+/** Records the sighting at `now`: a new row, or the last-seen time of the stored one. */
+export async function upsertSighting(
+  db: Kysely<DB>,
+  programId: number,
+  owner: SightingOwner,
+  sighting: Sighting,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('fraud_portal_sightings')
+    .values({
+      program_id: programId,
+      ...sighting,
+      owner_kind: owner.kind,
+      owner_id: owner.id,
+      last_seen_at: now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['program_id', 'kind', 'value', 'owner_kind', 'owner_id'])
+        .doUpdateSet({ last_seen_at: now }),
+    )
+    .execute();
+}
+
+/** Keeps the owner's `keep` most recent sightings and deletes the others. */
+export async function capSightings(
+  db: Kysely<DB>,
+  programId: number,
+  owner: SightingOwner,
+  keep: number,
+): Promise<void> {
+  const ofOwner = db
+    .selectFrom('fraud_portal_sightings')
+    .where('program_id', '=', programId)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id);
+  const oldestKept = await ofOwner
+    .select('last_seen_at')
+    .orderBy('last_seen_at', 'desc')
+    .offset(keep - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (!oldestKept) return;
+  await db
+    .deleteFrom('fraud_portal_sightings')
+    .where('program_id', '=', programId)
+    .where('owner_kind', '=', owner.kind)
+    .where('owner_id', '=', owner.id)
+    .where('last_seen_at', '<', oldestKept.last_seen_at)
+    .execute();
+}
+
+/**
+ * The sightings of the program with one of `addresses` or the click `click` (any owner: a sale
+ * learns its owner later), seen since `since`: primary-key lookups.
+ */
+export async function findSightings(
+  db: Kysely<DB>,
+  programId: number,
+  looked: { addresses: readonly string[]; click: string | undefined },
+  since: string,
+  owner?: SightingOwner,
+) {
+  if (looked.addresses.length === 0 && looked.click === undefined) return [];
+  let query = db
+    .selectFrom('fraud_portal_sightings')
+    .select(['kind', 'value', 'owner_kind', 'owner_id'])
+    .where('program_id', '=', programId)
+    .where((eb) => {
+      const either = [];
+      if (looked.addresses.length > 0)
+        either.push(eb.and([eb('kind', '=', 'address'), eb('value', 'in', [...looked.addresses])]));
+      if (looked.click !== undefined)
+        either.push(eb.and([eb('kind', '=', 'click'), eb('value', '=', looked.click)]));
+      return eb.or(either);
+    })
+    .where('last_seen_at', '>=', since);
+  if (owner) query = query.where('owner_kind', '=', owner.kind).where('owner_id', '=', owner.id);
+  return query.limit(50).execute();
+}
+
+/** Deletes up to `limit` sightings last seen before `before` (the worker's sweep); how many went. */
+export async function deleteSightingsBefore(db: Kysely<DB>, before: string, limit: number): Promise<number> {
+  const page = db
+    .selectFrom('fraud_portal_sightings')
+    .select(['program_id', 'kind', 'value', 'owner_kind', 'owner_id'])
+    .where('last_seen_at', '<', before)
+    .limit(limit)
+    .$asTuple('program_id', 'kind', 'value', 'owner_kind', 'owner_id');
+  const result = await db
+    .deleteFrom('fraud_portal_sightings')
+    .where((eb) => eb(eb.refTuple('program_id', 'kind', 'value', 'owner_kind', 'owner_id'), 'in', page))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
