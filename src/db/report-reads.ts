@@ -59,3 +59,10 @@ export async function topRanked(
     );
   return result.rows;
 }
+
+/**
+ * A row's program, compared without its indexes: for reads of rows named by id (a ranking's
+ * labels), so the planner finds them by their keys. Without statistics SQLite walked a program's
+ * every partner by its e-mail index instead (28 ms against 0.1 ms for 5 labels of 100,000).
+ */
+export const programScope = (column: string) => sql<number>`+${sql.ref(column)}`;

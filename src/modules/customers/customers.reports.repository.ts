@@ -4,6 +4,7 @@ import {
   type CountRow,
   type OwnerColumn,
   type OwnerLabel,
+  programScope,
   type Ranked,
   type RankWindow,
   type RowFilters,
@@ -78,7 +79,7 @@ export async function referrerLabels(
       'key',
       sql<string | null>`trim(coalesce(name, '') || ' ' || coalesce(surname, ''))`.as('name'),
     ])
-    .where('program_id', '=', programId)
+    .where(programScope('program_id'), '=', programId)
     .where('id', 'in', ids)
     .execute();
 }

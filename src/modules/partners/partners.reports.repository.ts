@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { exportRows } from '../../db/export-pages.ts';
-import type { OwnerLabel } from '../../db/report-reads.ts';
+import { type OwnerLabel, programScope } from '../../db/report-reads.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Read-only report queries of partners (issue 26): their labels in rankings, the export. */
@@ -27,7 +27,7 @@ export async function partnerLabels(
         'name',
       ),
     ])
-    .where('partners.program_id', '=', programId)
+    .where(programScope('partners.program_id'), '=', programId)
     .where('partners.id', 'in', ids)
     .execute();
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type OwnerLabel, type Ranked, topRanked } from '../../db/report-reads.ts';
+import { type OwnerLabel, programScope, type Ranked, topRanked } from '../../db/report-reads.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Read-only report queries of promotion codes (issue 26): redemptions ranked, codes' labels. */
@@ -30,7 +30,7 @@ export async function promotionCodeLabels(
   return db
     .selectFrom('promotion_codes')
     .select(['id as owner_id', 'code as id', 'code as key', sql<string | null>`null`.as('name')])
-    .where('program_id', '=', programId)
+    .where(programScope('program_id'), '=', programId)
     .where('id', 'in', ids)
     .execute();
 }
