@@ -22,12 +22,12 @@ export interface ExportRange {
 export const EXPORT_PAGE = 2000;
 
 /** `created_at` within the range, after the cursor, in creation order, one page. */
-function paged<O>(
-  query: SelectQueryBuilder<DB, never, O>,
+function paged<D, TB extends keyof D, O>(
+  query: SelectQueryBuilder<D, TB, O>,
   table: string,
   range: ExportRange,
   after: ExportCursor | undefined,
-): SelectQueryBuilder<DB, never, O> {
+): SelectQueryBuilder<D, TB, O> {
   const createdAt = sql.ref(`${table}.created_at`);
   const id = sql.ref(`${table}.id`);
   let paging = query;
@@ -41,11 +41,12 @@ function paged<O>(
 
 export type ExportRow = { id: number; created_at: string } & Record<string, unknown>;
 
-type Base<Filter> = (
+/** The query of an export's columns and filters, whatever tables it joins. */
+type Base<Filter, D, TB extends keyof D, O extends ExportRow> = (
   db: Kysely<DB>,
   programId: number,
   filter: Filter,
-) => SelectQueryBuilder<DB, never, ExportRow>;
+) => SelectQueryBuilder<D, TB, O>;
 
 /** An export's rows: one keyset page after a cursor, and how many rows the whole range has. */
 export interface ExportRows<Filter> {
@@ -60,7 +61,10 @@ export interface ExportRows<Filter> {
 }
 
 /** The rows of `table` an export writes, from the query of its columns and filters. */
-export function exportRows<Filter>(table: string, base: Base<Filter>): ExportRows<Filter> {
+export function exportRows<Filter, D, TB extends keyof D, O extends ExportRow>(
+  table: string,
+  base: Base<Filter, D, TB, O>,
+): ExportRows<Filter> {
   return {
     page: (db, programId, filter, range, after) =>
       paged(base(db, programId, filter), table, range, after).execute(),

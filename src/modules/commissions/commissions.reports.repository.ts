@@ -106,9 +106,9 @@ export async function topCommissionOwners(
 }
 
 /** Affiliate commissions: the reward rows of partners (sales' commissions, manual ones, clawbacks). */
-export const commissionRows = exportRows<{ partnerId?: number; currency?: string }>(
+export const commissionRows = exportRows(
   'rewards',
-  (db, programId, filter) => {
+  (db, programId, filter: { partnerId?: number; currency?: string }) => {
     let query = db
       .selectFrom('rewards')
       .innerJoin('partners', 'partners.id', 'rewards.partner_id')
@@ -127,6 +127,6 @@ export const commissionRows = exportRows<{ partnerId?: number; currency?: string
       .where('rewards.deleted_at', 'is', null);
     if (filter.partnerId !== undefined) query = query.where('rewards.partner_id', '=', filter.partnerId);
     if (filter.currency !== undefined) query = query.where('rewards.amount_units', '=', filter.currency);
-    return query as never;
+    return query;
   },
 );

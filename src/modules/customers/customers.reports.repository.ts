@@ -84,9 +84,9 @@ export async function referrerLabels(
     .execute();
 }
 
-export const customerRows = exportRows<{ partnerId?: number; referrerId?: number }>(
+export const customerRows = exportRows(
   'customers',
-  (db, programId, filter) => {
+  (db, programId, filter: { partnerId?: number; referrerId?: number }) => {
     let query = db
       .selectFrom('customers')
       .leftJoin('partners', 'partners.id', 'customers.partner_id')
@@ -107,6 +107,6 @@ export const customerRows = exportRows<{ partnerId?: number; referrerId?: number
     if (filter.partnerId !== undefined) query = query.where('customers.partner_id', '=', filter.partnerId);
     if (filter.referrerId !== undefined)
       query = query.where('customers.referring_customer_id', '=', filter.referrerId);
-    return query as never;
+    return query;
   },
 );

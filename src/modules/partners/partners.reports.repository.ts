@@ -32,7 +32,7 @@ export async function partnerLabels(
     .execute();
 }
 
-export const partnerRows = exportRows<{ status?: string }>('partners', (db, programId, filter) => {
+export const partnerRows = exportRows('partners', (db, programId, filter: { status?: string }) => {
   let query = db
     .selectFrom('partners')
     .leftJoin('referral_links', (join) =>
@@ -56,5 +56,5 @@ export const partnerRows = exportRows<{ status?: string }>('partners', (db, prog
     filter.status === undefined
       ? query.where('partners.status', '<>', 'archived')
       : query.where('partners.status', '=', filter.status);
-  return query as never;
+  return query;
 });

@@ -22,7 +22,7 @@ export async function countSubscribers(
   return query.groupBy(sql`1`).execute();
 }
 
-export const subscriberRows = exportRows<{ referred?: boolean }>('subscribers', (db, programId, filter) => {
+export const subscriberRows = exportRows('subscribers', (db, programId, filter: { referred?: boolean }) => {
   let query = db
     .selectFrom('subscribers')
     .select([
@@ -39,5 +39,5 @@ export const subscriberRows = exportRows<{ referred?: boolean }>('subscribers', 
     .where('subscribers.program_id', '=', programId);
   if (filter.referred !== undefined)
     query = query.where('subscribers.is_referred', '=', sql<boolean>`${sql.lit(filter.referred)}`);
-  return query as never;
+  return query;
 });

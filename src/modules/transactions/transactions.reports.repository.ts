@@ -105,9 +105,9 @@ export async function topSaleOwners(
   return topRanked(db, ranked, limit);
 }
 
-export const transactionRows = exportRows<{ partnerId?: number; customerId?: number }>(
+export const transactionRows = exportRows(
   'transactions',
-  (db, programId, filter) => {
+  (db, programId, filter: { partnerId?: number; customerId?: number }) => {
     let query = db
       .selectFrom('transactions')
       .innerJoin('customers', 'customers.id', 'transactions.customer_id')
@@ -128,6 +128,6 @@ export const transactionRows = exportRows<{ partnerId?: number; customerId?: num
     if (filter.partnerId !== undefined) query = query.where('transactions.partner_id', '=', filter.partnerId);
     if (filter.customerId !== undefined)
       query = query.where('transactions.customer_id', '=', filter.customerId);
-    return query as never;
+    return query;
   },
 );
