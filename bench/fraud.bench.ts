@@ -2,13 +2,23 @@
 // buyer's `context` (address, user agent, click id), with every rule off and with every rule on
 // (flag; paid ads forbidden; fast_conversion reading the click), on SQLite and on PostgreSQL when
 // reachable. The target: rules on stays within 10 % of rules off. The two settings alternate,
-// twice each, so a machine busy with something else weighs on both alike.
+// twice each, so a machine busy with something else weighs on both alike; the CPU each request
+// cost Vouch (and, on PostgreSQL, its backends) is printed too, steadier than the rates.
 // Run: `node --import tsx bench/fraud.bench.ts` (BENCH_DURATION seconds per load, default 10).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createProgram, type LoadResult, load, postgresDatabase, report, startVouch } from './lib.ts';
+import {
+  backendPids,
+  cpuMillis,
+  createProgram,
+  type LoadResult,
+  load,
+  postgresDatabase,
+  report,
+  startVouch,
+} from './lib.ts';
 import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -28,7 +38,11 @@ const every = (action: 'off' | 'flag') => ({
 
 async function measure(name: string, databaseUrl: string) {
   const program = await createProgram(databaseUrl, 'affiliate');
-  const vouch = await startVouch({ databaseUrl, env: { CLICK_RATE_LIMIT_PER_MINUTE: '0' } });
+  const appName = `vouch-fraud-bench-${process.pid}`;
+  const vouch = await startVouch({
+    databaseUrl,
+    env: { CLICK_RATE_LIMIT_PER_MINUTE: '0', PGAPPNAME: appName },
+  });
   const auth = { authorization: `Bearer ${program.token}`, 'content-type': 'application/json' };
   const call = async (
     method: string,
@@ -60,25 +74,39 @@ async function measure(name: string, databaseUrl: string) {
     // Written within a second, and older than `fast_conversion_seconds` before the first sale.
     await sleep(1500);
     const results: Record<'off' | 'flag', LoadResult[]> = { off: [], flag: [] };
+    // A short load first: the pool opens its connections, whose backends the CPU figure counts.
+    await load({
+      url: vouch.url,
+      method: 'POST',
+      path: '/v1/transactions',
+      headers: { authorization: auth.authorization },
+      body: JSON.stringify({ key: 'warm-{{n}}', amount: 49.99, action: 'sale', customer: { key: 'buyer' } }),
+      duration: 2,
+    });
+    const pids = [vouch.process.pid ?? 0];
+    if (name === 'PostgreSQL') pids.push(...(await backendPids(databaseUrl, appName)));
+    const cpu = { off: { millis: 0, requests: 0 }, flag: { millis: 0, requests: 0 } };
     for (const round of [1, 2])
       for (const action of ['off', 'flag'] as const) {
         await call('PUT', '/v1/program', { program_settings: every(action) });
-        results[action].push(
-          await load({
-            url: vouch.url,
-            method: 'POST',
-            path: '/v1/transactions',
-            headers: { authorization: auth.authorization },
-            body: JSON.stringify({
-              key: `${action}${round}-{{n}}`,
-              amount: 49.99,
-              action: 'sale',
-              customer: { key: 'buyer' },
-              context,
-            }),
-            duration,
+        const before = cpuMillis(pids) ?? 0;
+        const result = await load({
+          url: vouch.url,
+          method: 'POST',
+          path: '/v1/transactions',
+          headers: { authorization: auth.authorization },
+          body: JSON.stringify({
+            key: `${action}${round}-{{n}}`,
+            amount: 49.99,
+            action: 'sale',
+            customer: { key: 'buyer' },
+            context,
           }),
-        );
+          duration,
+        });
+        cpu[action].millis += (cpuMillis(pids) ?? 0) - before;
+        cpu[action].requests += result.total;
+        results[action].push(result);
       }
     const best = (all: LoadResult[]) => all.reduce((a, b) => (b.rps > a.rps ? b : a));
     const off = best(results.off);
@@ -89,6 +117,16 @@ async function measure(name: string, databaseUrl: string) {
     ]);
     const ratio = on.rps / off.rps;
     console.log(`rules on / rules off: ${ratio.toFixed(3)} (${name})`);
+    if (cpuMillis(pids) !== undefined) {
+      const perRequest = (action: 'off' | 'flag') =>
+        (cpu[action].millis * 1000) / Math.max(1, cpu[action].requests);
+      const of = name === 'PostgreSQL' ? 'Vouch and its database backends' : 'Vouch';
+      const figure = `rules off ${perRequest('off').toFixed(0)} µs, on ${perRequest('flag').toFixed(0)} µs: ${(
+        perRequest('off') / perRequest('flag')
+      ).toFixed(2)}×`;
+      console.log(`CPU per request, ${of} (${name}): ${figure}`);
+      recordFigure('Fraud rules on a sale', `CPU per request, ${of} (${name})`, figure, '≥ 0.90×');
+    }
     recordFigure(
       'Fraud rules on a sale',
       `rules on / rules off (${name})`,

@@ -8,12 +8,9 @@ import {
   type FraudDecision,
   type FraudFacts,
   type FraudSettings,
-  fraudSettingsOf,
-  runsSaleRules,
 } from '../../core/fraud.ts';
 import { newKey } from '../../core/ids.ts';
 import { type PageRequest, pageWindow } from '../../core/pages.ts';
-import { programSettingsOf } from '../../core/program-settings.ts';
 import { dayOf, nowTimestamp } from '../../core/time.ts';
 import type { DB } from '../../db/tables.ts';
 import { recordEvent } from '../../outbox/outbox.ts';
@@ -21,9 +18,9 @@ import { readProgram } from '../program/program.service.ts';
 import { addressNameOf, findClickFacts } from '../tracking/tracking.service.ts';
 import type { FraudFlagRow } from './fraud.repository.ts';
 import * as repository from './fraud.repository.ts';
+import { fraudSettingsOfStored, type SaleEvidence, saleEvidenceReaderOf } from './fraud.sale-evidence.ts';
 import type { FraudOutcome, ListFraudFlagsQuery, RequestContext } from './fraud.schemas.ts';
 import {
-  type FoundSighting,
   findSightings,
   ownerSightingFacts,
   type SightingLookup,
@@ -91,8 +88,7 @@ export async function decideSignupFraud(
 }
 
 async function fraudSettingsIn(trx: Kysely<DB>, ctx: ProgramContext): Promise<FraudSettings> {
-  const program = await readProgram(trx, ctx.program.id);
-  return fraudSettingsOf(programSettingsOf(ctx.program.type, program?.settings ?? '{}'));
+  return fraudSettingsOfStored(ctx, (await readProgram(trx, ctx.program.id))?.settings);
 }
 
 /** A click of the program by its id, when it was a click on `owner`'s link; undefined otherwise. */
@@ -107,21 +103,16 @@ async function ownersClick(
 }
 
 /**
- * What a sale's own rules read, with the settings: the click `context.click_id` names
- * (`fast_conversion`) and the portal sightings of its address or click (`same_address`, of any
- * owner: the sale learns its owner later). Undefined when no sale rule can fire.
+ * What a sale's own rules read (fraud.sale-evidence.ts), with the sightings' lookup. Undefined
+ * when no sale rule can fire.
  */
-export interface SaleClick {
-  settings: FraudSettings;
-  click?: { owner: { kind: string; id: number }; clickedAt: string };
+export interface SaleClick extends SaleEvidence {
   lookup: SightingLookup;
-  sightings: FoundSighting[];
 }
 
 /**
  * Reads what a sale's own rules need, before the sale writer runs (clicks and sightings are not
- * the sale's to lock): the program's settings, then one unique-index lookup per rule that is on
- * and has its value.
+ * the sale's to lock): nothing when the request forwarded neither an address nor a click.
  */
 export async function readSaleClick(
   trx: Kysely<DB>,
@@ -130,20 +121,9 @@ export async function readSaleClick(
 ): Promise<SaleClick | undefined> {
   const clickId = context?.click_id;
   if (clickId === undefined && context?.ip === undefined) return undefined;
-  const settings = await fraudSettingsIn(trx, ctx);
-  if (!runsSaleRules(settings)) return undefined;
-  const click =
-    clickId !== undefined && settings.fraud_rules.fast_conversion !== 'off'
-      ? await findClickFacts(trx, ctx.program.id, clickId)
-      : undefined;
   const lookup = sightingLookupOf(ctx, context);
-  const sightings = settings.fraud_rules.same_address !== 'off' ? await findSightings(trx, ctx, lookup) : [];
-  return {
-    settings,
-    lookup,
-    sightings,
-    ...(click ? { click: { owner: click.owner, clickedAt: click.clickedAt } } : {}),
-  };
+  const evidence = await saleEvidenceReaderOf(ctx)(trx, ctx, clickId, lookup);
+  return evidence && { ...evidence, lookup };
 }
 
 /** The sale rules' decision for the sale's owner: its click only when it was the owner's. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { definePreparedQuery, type ParamOf } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import './fraud.tables.ts';
 
@@ -86,6 +87,60 @@ export async function capSightings(
     .execute();
 }
 
+interface FoundSightingRow {
+  kind: 'address' | 'click';
+  value: string;
+  owner_kind: string;
+  owner_id: number;
+}
+
+interface SightingParams {
+  programId: number;
+  firstAddress: string;
+  secondAddress: string;
+  click: string;
+  since: string;
+}
+
+/** Never a stored value (names and click ids are never empty): stands for "none" in a slot. */
+const NONE = '';
+
+/**
+ * The lookup of a sale or signup, prepared: a sale runs it on every request that forwards an
+ * address, and compiling it each time cost more than the lookup itself. Two address slots: an
+ * address has one name per server key, two while a key is being replaced (more fall back to
+ * `findSightingsBuilt`).
+ */
+const sightingsOf = (db: Kysely<DB>, param: ParamOf<SightingParams>) =>
+  db
+    .selectFrom('fraud_portal_sightings')
+    .select(['kind', 'value', 'owner_kind', 'owner_id'])
+    .where('program_id', '=', param('programId'))
+    // A row-value list: SQLite, which keeps no statistics here, then searches the primary key for
+    // each pair; the `or` of two `and`s made it read the program's sightings by owner instead.
+    .where((eb) =>
+      eb(eb.refTuple('kind', 'value'), 'in', [
+        eb.tuple<'address', string>('address', param('firstAddress')),
+        eb.tuple<'address', string>('address', param('secondAddress')),
+        eb.tuple<'click', string>('click', param('click')),
+      ]),
+    )
+    .where('last_seen_at', '>=', param('since'));
+
+const selectSightings = definePreparedQuery<FoundSightingRow, SightingParams>((db, param) =>
+  sightingsOf(db, param).limit(50),
+);
+
+const selectOwnerSightings = definePreparedQuery<
+  FoundSightingRow,
+  SightingParams & { ownerKind: string; ownerId: number }
+>((db, param) =>
+  sightingsOf(db, param)
+    .where('owner_kind', '=', param('ownerKind'))
+    .where('owner_id', '=', param('ownerId'))
+    .limit(50),
+);
+
 /**
  * The sightings of the program with one of `addresses` or the click `click` (any owner: a sale
  * learns its owner later), seen since `since`: primary-key lookups.
@@ -96,16 +151,30 @@ export async function findSightings(
   looked: { addresses: readonly string[]; click: string | undefined },
   since: string,
   owner?: SightingOwner,
-) {
-  if (looked.addresses.length === 0 && looked.click === undefined) return [];
+): Promise<FoundSightingRow[]> {
+  const [firstAddress = NONE, secondAddress = firstAddress, ...more] = looked.addresses;
+  if (firstAddress === NONE && looked.click === undefined) return [];
+  if (more.length > 0) return findSightingsBuilt(db, programId, looked, since, owner);
+  const params = { programId, firstAddress, secondAddress, click: looked.click ?? NONE, since };
+  return owner
+    ? selectOwnerSightings(db, { ...params, ownerKind: owner.kind, ownerId: owner.id })
+    : selectSightings(db, params);
+}
+
+/** As `findSightings` for any number of addresses, built for the call. */
+async function findSightingsBuilt(
+  db: Kysely<DB>,
+  programId: number,
+  looked: { addresses: readonly string[]; click: string | undefined },
+  since: string,
+  owner?: SightingOwner,
+): Promise<FoundSightingRow[]> {
   let query = db
     .selectFrom('fraud_portal_sightings')
     .select(['kind', 'value', 'owner_kind', 'owner_id'])
     .where('program_id', '=', programId)
     .where((eb) => {
-      const either = [];
-      if (looked.addresses.length > 0)
-        either.push(eb.and([eb('kind', '=', 'address'), eb('value', 'in', [...looked.addresses])]));
+      const either = [eb.and([eb('kind', '=', 'address'), eb('value', 'in', [...looked.addresses])])];
       if (looked.click !== undefined)
         either.push(eb.and([eb('kind', '=', 'click'), eb('value', '=', looked.click)]));
       return eb.or(either);
