@@ -74,6 +74,47 @@ export function definePreparedQuery<Row, Params extends object>(
   return prepared(build, options.plan === 'each-call' ? PLANNED_EACH_CALL : '');
 }
 
+/** A prepared query with one list of values (an `in (…)` list) besides its named parameters. */
+export type PreparedListQuery<Row, Params extends object, Value> = (
+  db: Kysely<DB>,
+  params: Params,
+  list: readonly Value[],
+) => Promise<Row[]>;
+
+/**
+ * A prepared query (as `definePreparedQuery`) over a list of values of any length: `build` gets
+ * the list as placeholders. It is compiled once per power of two, the list padded to that length
+ * by repeating its last value (which an `in (…)` list reads as the same list), so a few
+ * statements serve every length. An empty list answers no rows without a statement.
+ */
+export function definePreparedListQuery<Row, Params extends object, Value>(
+  build: (db: Kysely<DB>, param: ParamOf<Params>, list: readonly Value[]) => Compilable<Row>,
+): PreparedListQuery<Row, Params, Value> {
+  const bySize = new Map<number, PreparedQuery<Row, Record<string, unknown>>>();
+  return async (db, params, list) => {
+    const last = list.at(-1);
+    if (last === undefined) return [];
+    let size = 1;
+    while (size < list.length) size *= 2;
+    let query = bySize.get(size);
+    if (!query) {
+      query = prepared<Row, Record<string, unknown>>(
+        (db, param) =>
+          build(
+            db,
+            param as unknown as ParamOf<Params>,
+            Array.from({ length: size }, (_, i) => param(`listItem${i}`) as Value),
+          ),
+        '',
+      );
+      bySize.set(size, query);
+    }
+    const values: Record<string, unknown> = { ...(params as Record<string, unknown>) };
+    for (let i = 0; i < size; i++) values[`listItem${i}`] = i < list.length ? list[i] : last;
+    return query(db, values);
+  };
+}
+
 /**
  * Starts the text of a statement PostgreSQL plans on every call, with the call's values, instead
  * of naming it once. For a statement where two indexes tie while its table is small: a plan

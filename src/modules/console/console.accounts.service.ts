@@ -130,9 +130,9 @@ export interface ConsoleUser {
 export async function currentUser(deps: Deps, token: string | undefined): Promise<ConsoleUser | undefined> {
   if (!token || !TOKEN_SHAPE.test(token)) return undefined;
   const db = deps.database.db;
-  const session = await repository.findSession(db, digest(token));
-  if (!session) return undefined;
-  const row = await repository.findUserById(db, Number(session.user_id));
+  const found = await repository.findSessionUser(db, digest(token));
+  if (!found) return undefined;
+  const { session, user: row } = found;
   if (
     !row ||
     session.expires_at <= nowTimestamp(deps.clock) ||

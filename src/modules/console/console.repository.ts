@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { ConsoleRole } from '../../core/console-roles.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import type { ConsoleInvitesTable, ConsoleSessionsTable, ConsoleUsersTable } from './console.tables.ts';
 import './console.tables.ts';
@@ -46,12 +47,43 @@ export async function insertSession(db: Kysely<DB>, row: Insertable<ConsoleSessi
   await db.insertInto('console_sessions').values(row).execute();
 }
 
-export function findSession(db: Kysely<DB>, tokenHash: string) {
-  return db
+type SessionUserRow = {
+  user_id: number;
+  credential_stamp: string;
+  expires_at: string;
+  id: number | null;
+  email: string | null;
+  password_hash: string | null;
+  operator: boolean | number | null;
+};
+
+/** Every console page reads its session: compiled once, with its user in the same statement. */
+const selectSessionUser = definePreparedQuery<SessionUserRow, { tokenHash: string }>((db, param) =>
+  db
     .selectFrom('console_sessions')
-    .select(['user_id', 'credential_stamp', 'expires_at'])
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .leftJoin('console_users', 'console_users.id', 'console_sessions.user_id')
+    .select([
+      'console_sessions.user_id',
+      'console_sessions.credential_stamp',
+      'console_sessions.expires_at',
+      'console_users.id',
+      'console_users.email',
+      'console_users.password_hash',
+      'console_users.operator',
+    ])
+    .where('console_sessions.token_hash', '=', param('tokenHash')),
+);
+
+/** A session and its user (undefined when the user is gone), or undefined when there is no session. */
+export async function findSessionUser(db: Kysely<DB>, tokenHash: string) {
+  const [row] = await selectSessionUser(db, { tokenHash });
+  if (!row) return undefined;
+  const { id, email, password_hash, operator } = row;
+  const user =
+    id === null || email === null || password_hash === null || operator === null
+      ? undefined
+      : { id, email, password_hash, operator };
+  return { session: row, user };
 }
 
 export async function deleteSession(db: Kysely<DB>, tokenHash: string) {

@@ -1,5 +1,6 @@
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { joinCounterParts } from '../../db/counter-parts.ts';
+import { definePreparedQuery } from '../../db/prepared.ts';
 import { type Ranked, topRanked } from '../../db/report-reads.ts';
 import type { DB } from '../../db/tables.ts';
 
@@ -8,6 +9,20 @@ import type { DB } from '../../db/tables.ts';
  * program's (program_counters, every slot) or one owner's (entity_counters_by_day). Read-only.
  */
 export type ClickOwner = { kind: 'partner' | 'link' | 'customer'; id: number };
+
+/** The program's clicks per day (every slot's row), as every report and overview asks. */
+const selectProgramClicks = definePreparedQuery<
+  { day: string; value: number; value_hi: number },
+  { programId: number; startDay: string; endDay: string }
+>((db, param) =>
+  db
+    .selectFrom('program_counters')
+    .select(['day', 'value', 'value_hi'])
+    .where('program_id', '=', param('programId'))
+    .where('metric', '=', 'clicks')
+    .where('day', '>=', param('startDay'))
+    .where('day', '<=', param('endDay')),
+);
 
 /** Clicks per UTC day of `[startDay, endDay]`: the program's, or one owner's. */
 export async function dailyClicks(
@@ -28,14 +43,7 @@ export async function dailyClicks(
         .where('day', '>=', startDay)
         .where('day', '<=', endDay)
         .execute()
-    : await db
-        .selectFrom('program_counters')
-        .select(['day', 'value', 'value_hi'])
-        .where('program_id', '=', programId)
-        .where('metric', '=', 'clicks')
-        .where('day', '>=', startDay)
-        .where('day', '<=', endDay)
-        .execute();
+    : await selectProgramClicks(db, { programId, startDay, endDay });
   return rows.map((row) => ({ day: row.day, value: joinCounterParts(row.value, row.value_hi) }));
 }
 

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { COUNTER_BASE, joinCounterParts } from '../../db/counter-parts.ts';
 import { isPostgres } from '../../db/counter-slots.ts';
 import type { ReportCounterMetric, ReportCounterOwner, ReportTotalsTable } from '../../db/domain-tables.ts';
+import { definePreparedListQuery, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -18,6 +19,38 @@ export type ReportDay = { metric: ReportFigure; day: string; currency: string; v
 
 const base = sql.lit(COUNTER_BASE);
 
+type DayParams = {
+  programId: number;
+  kind: ReportOwner['kind'];
+  ownerId: number;
+  startDay: string;
+  endDay: string;
+};
+
+/** Compiled once per number of metrics (the overview and reports ask for the same few each time). */
+const selectReportDays = definePreparedListQuery<
+  { metric: ReportFigure; day: string; currency: string; lo: string; hi: string },
+  DayParams,
+  ReportFigure
+>((db, param, metrics) =>
+  db
+    .selectFrom('report_counters')
+    .select([
+      'metric',
+      'day',
+      'currency',
+      sql<string>`cast(sum(value) as bigint)`.as('lo'),
+      sql<string>`cast(sum(value_hi) as bigint)`.as('hi'),
+    ])
+    .where('program_id', '=', param('programId'))
+    .where('owner_kind', '=', param('kind'))
+    .where('owner_id', '=', param('ownerId'))
+    .where('metric', 'in', metrics)
+    .where('day', '>=', param('startDay'))
+    .where('day', '<=', param('endDay'))
+    .groupBy(['metric', 'day', 'currency']),
+);
+
 /** One owner's figures of `metrics` per UTC day of `[startDay, endDay]` (money per currency; '' for counts). */
 export async function readReportDays(
   db: Kysely<DB>,
@@ -27,24 +60,11 @@ export async function readReportDays(
   startDay: string,
   endDay: string,
 ): Promise<ReportDay[]> {
-  if (metrics.length === 0) return [];
-  const rows = await db
-    .selectFrom('report_counters')
-    .select([
-      'metric',
-      'day',
-      'currency',
-      sql<string>`cast(sum(value) as bigint)`.as('lo'),
-      sql<string>`cast(sum(value_hi) as bigint)`.as('hi'),
-    ])
-    .where('program_id', '=', programId)
-    .where('owner_kind', '=', owner.kind)
-    .where('owner_id', '=', owner.id)
-    .where('metric', 'in', [...metrics])
-    .where('day', '>=', startDay)
-    .where('day', '<=', endDay)
-    .groupBy(['metric', 'day', 'currency'])
-    .execute();
+  const rows = await selectReportDays(
+    db,
+    { programId, kind: owner.kind, ownerId: owner.id, startDay, endDay },
+    metrics,
+  );
   return rows.map((row) => ({
     metric: row.metric,
     day: row.day,
@@ -118,6 +138,25 @@ const isTotalled = (metric: ReportFigure): metric is Totalled =>
 /** How many owners a ranking reads by their totals before it sums every day row instead. */
 const MOST_CANDIDATES = 2_000;
 
+/** A batch of owners by their all-time totals, best first (ties by id). */
+const selectBestTotals = definePreparedQuery<
+  { owner_id: number; value: number; value_hi: number },
+  Omit<Ranking, 'metric'> & { programId: number; metric: Totalled; limit: number; offset: number }
+>((db, param) =>
+  db
+    .selectFrom('report_totals')
+    .select(['owner_id', 'value', 'value_hi'])
+    .where('program_id', '=', param('programId'))
+    .where('owner_kind', '=', param('kind'))
+    .where('metric', '=', param('metric'))
+    .where('currency', '=', param('currency'))
+    .orderBy('value_hi', 'desc')
+    .orderBy('value', 'desc')
+    .orderBy('owner_id')
+    .limit(param('limit'))
+    .offset(param('offset')),
+);
+
 /**
  * The same ranking read best total first (a threshold algorithm): owners are taken in order of
  * their all-time figure, each one's range summed from its day rows, until the owners found beat
@@ -136,19 +175,14 @@ async function rankFromTotals(
   const best: RankedOwner[] = [];
   // One more than asked first (enough when the range holds most of the figures), then twice as many each time.
   for (let read = 0, batch = limit + 1; read < MOST_CANDIDATES; read += batch, batch *= 2) {
-    const totals = await db
-      .selectFrom('report_totals')
-      .select(['owner_id', 'value', 'value_hi'])
-      .where('program_id', '=', programId)
-      .where('owner_kind', '=', ranking.kind)
-      .where('metric', '=', ranking.metric)
-      .where('currency', '=', ranking.currency)
-      .orderBy('value_hi', 'desc')
-      .orderBy('value', 'desc')
-      .orderBy('owner_id')
-      .limit(batch)
-      .offset(read)
-      .execute();
+    const totals = await selectBestTotals(db, {
+      programId,
+      kind: ranking.kind,
+      metric: ranking.metric,
+      currency: ranking.currency,
+      limit: batch,
+      offset: read,
+    });
     const ids = totals.map((row) => Number(row.owner_id));
     if (ids.length > 0) best.push(...(await rangeFigures(db, programId, ranking, ids, startDay, endDay)));
     best.sort((a, b) => (a.figure === b.figure ? a.owner_id - b.owner_id : a.figure > b.figure ? -1 : 1));
@@ -179,6 +213,21 @@ const beats = (ranked: RankedOwner, left: bigint, lastId: number) =>
  * ROWID` table), where without statistics the planner took the ranking index and walked every
  * owner's days of the range (270 ms against 0.5 ms on the 100,000-partner seed).
  */
+const selectRangeFigures = definePreparedListQuery<
+  { owner_id: number; lo: string; hi: string },
+  Ranking & { programId: number; startDay: string; endDay: string },
+  number
+>((db, param, ownerIds) => {
+  const statement = sql<{ owner_id: number; lo: string; hi: string }>`
+    select owner_id, sum(value) as lo, sum(value_hi) as hi
+    from report_counters indexed by sqlite_autoindex_report_counters_1
+    where program_id = ${param('programId')} and owner_kind = ${param('kind')}
+      and owner_id in (${sql.join(ownerIds)}) and metric = ${param('metric')}
+      and day >= ${param('startDay')} and day <= ${param('endDay')} and currency = ${param('currency')}
+    group by owner_id`;
+  return { compile: () => statement.compile(db) };
+});
+
 async function rangeFigures(
   db: Kysely<DB>,
   programId: number,
@@ -187,14 +236,8 @@ async function rangeFigures(
   startDay: string,
   endDay: string,
 ): Promise<RankedOwner[]> {
-  const result = await sql<{ owner_id: number; lo: string; hi: string }>`
-    select owner_id, sum(value) as lo, sum(value_hi) as hi
-    from report_counters indexed by sqlite_autoindex_report_counters_1
-    where program_id = ${programId} and owner_kind = ${ranking.kind}
-      and owner_id in (${sql.join(ownerIds)}) and metric = ${ranking.metric}
-      and day >= ${startDay} and day <= ${endDay} and currency = ${ranking.currency}
-    group by owner_id`.execute(db);
-  return result.rows
+  const rows = await selectRangeFigures(db, { ...ranking, programId, startDay, endDay }, ownerIds);
+  return rows
     .map((row) => ({ owner_id: Number(row.owner_id), figure: joinCounterParts(row.lo, row.hi) }))
     .filter((row) => row.figure !== 0n);
 }

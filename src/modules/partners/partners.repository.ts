@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { PartnersTable } from '../../db/domain-tables.ts';
 import { lowerEmail } from '../../db/email.ts';
-import { definePreparedQuery } from '../../db/prepared.ts';
+import { definePreparedListQuery, definePreparedQuery } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { deleteEntityCounters, readEntityCounters } from '../counters/counters.repository.ts';
 
@@ -90,19 +90,25 @@ export async function findPartnersByIds(db: Kysely<DB>, programId: number, ids: 
     .execute();
 }
 
+const selectNamesByPublicIds = definePreparedListQuery<
+  Pick<Selectable<PartnersTable>, 'public_id' | 'email' | 'name' | 'surname'>,
+  { programId: number },
+  string
+>((db, param, publicIds) =>
+  db
+    .selectFrom('partners')
+    .select(['public_id', 'email', 'name', 'surname'])
+    .where('program_id', '=', param('programId'))
+    .where('public_id', 'in', publicIds),
+);
+
 /** The names of several partners by public id at once (one read on the program's public ids). */
 export async function partnerNamesByPublicIds(
   db: Kysely<DB>,
   programId: number,
   publicIds: readonly string[],
 ) {
-  if (publicIds.length === 0) return [];
-  return db
-    .selectFrom('partners')
-    .select(['public_id', 'email', 'name', 'surname'])
-    .where('program_id', '=', programId)
-    .where('public_id', 'in', [...publicIds])
-    .execute();
+  return selectNamesByPublicIds(db, { programId }, publicIds);
 }
 
 /** The partner owning the referral link with this key. */
