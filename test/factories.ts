@@ -9,7 +9,7 @@ import { listenToEvents, type TestProgram, type TestServer } from './harness.ts'
 /** A fresh affiliate program with a partner `pk` and its customer `ck`, ready for sales; it keeps its events. */
 export async function affiliateProgramWithBuyer(
   server: TestServer,
-): Promise<{ p: TestProgram; partnerId: string }> {
+): Promise<{ p: TestProgram<'affiliate'>; partnerId: string }> {
   const p = await server.newProgram('affiliate');
   await listenToEvents(server, p);
   const partner = await server.request('POST', '/v1/partners', {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { affiliateProgramWithBuyer } from '../../../test/factories.ts';
 import { describeEachDatabase, type TestProgram, type TestServer } from '../../../test/harness.ts';
 import type { ProgramContext } from '../../context.ts';
 import { SecretBox } from '../../core/secret-box.ts';
@@ -15,22 +16,12 @@ const PORTAL_CLICK = 'PortalClick9';
 
 /** A program whose partner was seen in its portal, named under the old key only. */
 async function partnerSeenBeforeRotation(server: TestServer) {
-  const p = await server.newProgram('affiliate');
-  const partner = await server.request('POST', '/v1/partners', {
-    token: p.token,
-    body: { email: 'jane@example.com', key: 'jane' },
-  });
-  assert.equal(partner.status, 201, partner.text);
-  const buyer = await server.request('POST', '/v1/customers', {
-    token: p.token,
-    body: { key: 'buyer', email: 'buyer@example.com', partner: { key: 'jane' } },
-  });
-  assert.equal(buyer.status, 201, buyer.text);
+  const { p } = await affiliateProgramWithBuyer(server);
   const { id } = await server.deps.database.db
     .selectFrom('partners')
     .select('id')
     .where('program_id', '=', p.id)
-    .where('email', '=', 'jane@example.com')
+    .where('email', '=', 'pk@example.com')
     .executeTakeFirstOrThrow();
   const before: ProgramContext = {
     ...server.deps,
@@ -53,7 +44,7 @@ async function partnerSeenBeforeRotation(server: TestServer) {
 const sale = (server: TestServer, p: TestProgram<'affiliate'>, saleKey: string, context: object) =>
   server.request('POST', '/v1/transactions', {
     token: p.token,
-    body: { key: saleKey, amount: 100, action: 'sale', customer: { key: 'buyer' }, context },
+    body: { key: saleKey, amount: 100, action: 'sale', customer: { key: 'ck' }, context },
   });
 
 for (const [keys, how] of [

@@ -15,6 +15,7 @@ import type { DB } from '../../db/tables.ts';
 import { readProgram } from '../program/program.service.ts';
 import { findClickFacts } from '../tracking/tracking.service.ts';
 import { selectSaleEvidence } from './fraud.sale-evidence.repository.ts';
+import { NONE } from './fraud.sightings.repository.ts';
 import {
   type FoundSighting,
   findSightings,
@@ -54,9 +55,6 @@ const readEach: EvidenceReader = async (db, ctx, clickId, lookup) => {
     ...(click ? { click: { owner: click.owner, clickedAt: click.clickedAt } } : {}),
   };
 };
-
-/** Never a stored click id or address name: stands for "none" in a slot of the statement. */
-const NONE = '';
 
 /** All in one statement; what a rule that is off would read is dropped. */
 const readAtOnce: EvidenceReader = async (db, ctx, clickId, lookup) => {

@@ -103,13 +103,12 @@ interface SightingParams {
 }
 
 /** Never a stored value (names and click ids are never empty): stands for "none" in a slot. */
-const NONE = '';
+export const NONE = '';
 
 /**
  * The lookup of a sale or signup, prepared: a sale runs it on every request that forwards an
  * address, and compiling it each time cost more than the lookup itself. Two address slots: an
- * address has one name per server key, two while a key is being replaced (more fall back to
- * `findSightingsBuilt`).
+ * address has one name per server key, two while a key is being replaced.
  */
 const sightingsOf = (db: Kysely<DB>, param: ParamOf<SightingParams>) =>
   db
@@ -143,7 +142,8 @@ const selectOwnerSightings = definePreparedQuery<
 
 /**
  * The sightings of the program with one of `addresses` or the click `click` (any owner: a sale
- * learns its owner later), seen since `since`: primary-key lookups.
+ * learns its owner later), seen since `since`: primary-key lookups. Two addresses a statement; a
+ * server with more keys (more names of one address) asks once per pair.
  */
 export async function findSightings(
   db: Kysely<DB>,
@@ -152,36 +152,21 @@ export async function findSightings(
   since: string,
   owner?: SightingOwner,
 ): Promise<FoundSightingRow[]> {
-  const [firstAddress = NONE, secondAddress = firstAddress, ...more] = looked.addresses;
-  if (firstAddress === NONE && looked.click === undefined) return [];
-  if (more.length > 0) return findSightingsBuilt(db, programId, looked, since, owner);
-  const params = { programId, firstAddress, secondAddress, click: looked.click ?? NONE, since };
-  return owner
-    ? selectOwnerSightings(db, { ...params, ownerKind: owner.kind, ownerId: owner.id })
-    : selectSightings(db, params);
-}
-
-/** As `findSightings` for any number of addresses, built for the call. */
-async function findSightingsBuilt(
-  db: Kysely<DB>,
-  programId: number,
-  looked: { addresses: readonly string[]; click: string | undefined },
-  since: string,
-  owner?: SightingOwner,
-): Promise<FoundSightingRow[]> {
-  let query = db
-    .selectFrom('fraud_portal_sightings')
-    .select(['kind', 'value', 'owner_kind', 'owner_id'])
-    .where('program_id', '=', programId)
-    .where((eb) => {
-      const either = [eb.and([eb('kind', '=', 'address'), eb('value', 'in', [...looked.addresses])])];
-      if (looked.click !== undefined)
-        either.push(eb.and([eb('kind', '=', 'click'), eb('value', '=', looked.click)]));
-      return eb.or(either);
-    })
-    .where('last_seen_at', '>=', since);
-  if (owner) query = query.where('owner_kind', '=', owner.kind).where('owner_id', '=', owner.id);
-  return query.limit(50).execute();
+  if (looked.addresses.length === 0 && looked.click === undefined) return [];
+  const addresses = looked.addresses.length > 0 ? looked.addresses : [NONE];
+  const found: FoundSightingRow[] = [];
+  for (let i = 0; i < addresses.length; i += 2) {
+    const firstAddress = addresses[i] ?? NONE;
+    const secondAddress = addresses[i + 1] ?? firstAddress;
+    const click = i === 0 ? (looked.click ?? NONE) : NONE;
+    const params = { programId, firstAddress, secondAddress, click, since };
+    found.push(
+      ...(owner
+        ? await selectOwnerSightings(db, { ...params, ownerKind: owner.kind, ownerId: owner.id })
+        : await selectSightings(db, params)),
+    );
+  }
+  return found;
 }
 
 /** Deletes up to `limit` sightings last seen before `before` (the worker's sweep); how many went. */
