@@ -19,6 +19,11 @@ test('defaults follow the contract', () => {
   assert.deepEqual(config.webhookAllowCidrs, []);
   assert.equal(config.databasePoolSize, 8);
   assert.equal(config.databaseStatementTimeoutMs, 30_000);
+  assert.deepEqual(config.passwordHashing, { N: 2 ** 17, r: 8, p: 1 }, "OWASP's scrypt parameters");
+});
+
+test('PASSWORD_HASH_COST is the exponent of scrypt N', () => {
+  assert.deepEqual(loadConfig({ PASSWORD_HASH_COST: '12' }).passwordHashing, { N: 4096, r: 8, p: 1 });
 });
 
 test('the PostgreSQL pool size and statement timeout are read', () => {
@@ -43,6 +48,8 @@ const bad: [string, Record<string, string>][] = [
   ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: '0' }],
   ['MAX_CONNECTIONS', { MAX_CONNECTIONS: 'many' }],
   ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }],
+  ['PASSWORD_HASH_COST', { PASSWORD_HASH_COST: '9' }],
+  ['PASSWORD_HASH_COST', { PASSWORD_HASH_COST: '21' }],
   ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }],
   ['SECRET_KEY', { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x' }],
   ['SECRET_KEY', { SECRET_KEY: 'short' }],

@@ -2,6 +2,13 @@ import { BlockList, isIP } from 'node:net';
 import { Ajv, type ErrorObject } from 'ajv';
 import envSchema from 'env-schema';
 import { type Static, Type } from 'typebox';
+import {
+  MAX_HASH_COST,
+  MIN_HASH_COST,
+  RECOMMENDED_HASH_COST,
+  type ScryptParameters,
+  scryptParameters,
+} from './core/passwords.ts';
 
 /** Everything the process reads from its environment, validated once at start-up. */
 export interface Config {
@@ -33,6 +40,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections one process accepts; more are closed at once. */
   maxConnections: number;
+  /** PASSWORD_HASH_COST: the scrypt parameters new password hashes are made with. */
+  passwordHashing: ScryptParameters;
   /** SECRET_KEY: keys that seal secrets at rest, the sealing one first; empty: see secret-key.ts. */
   secretKeys: Buffer[];
 }
@@ -90,6 +99,7 @@ const EnvSchema = Type.Object(
     WEBHOOK_ALLOW_CIDRS: text('cidr-list'),
     SMTP_URL: text('smtp-url'),
     MAX_CONNECTIONS: count(1, 1_000_000, 4096),
+    PASSWORD_HASH_COST: count(MIN_HASH_COST, MAX_HASH_COST, RECOMMENDED_HASH_COST),
   },
   { additionalProperties: false },
 );
@@ -259,5 +269,6 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: parsed.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: parsed.MAX_CONNECTIONS,
+    passwordHashing: scryptParameters(parsed.PASSWORD_HASH_COST),
   };
 }

@@ -1,10 +1,12 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { RECOMMENDED_HASH_COST } from './core/passwords.ts';
 import { systemClock } from './core/time.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateOrThrow } from './db/migrate.ts';
 import { assembleDeps } from './deps.ts';
 import { createLogger } from './logging.ts';
+import { warmUpVerifiers } from './modules/integrations/integrations.service.ts';
 import { sealWebhookSecrets } from './modules/webhooks/webhooks.service.ts';
 import { databaseFailure, listenFailure } from './startup-errors.ts';
 
@@ -49,9 +51,17 @@ async function main() {
     fail(listenFailure(config.host, config.port, error));
   }
   const workers = await startWorkers(app.deps);
+  warmUpVerifiers().catch((error: unknown) =>
+    log.error({ err: error }, "the payment processors' libraries failed to load"),
+  );
   log.info({ url: `http://${config.host}:${config.port}`, database: database.dialect }, 'vouch listening');
   // Without a token the admin routes answer 404, which looks like a wrong URL from outside.
   if (!config.adminToken) log.warn('admin API disabled: set ADMIN_TOKEN');
+  if (config.passwordHashing.N < 2 ** RECOMMENDED_HASH_COST)
+    log.warn(
+      { cost: Math.log2(config.passwordHashing.N), recommended: RECOMMENDED_HASH_COST },
+      'PASSWORD_HASH_COST is below the recommended cost: password hashes are weaker than OWASP advises',
+    );
 
   let closing = false;
   const close = async (signal: string) => {

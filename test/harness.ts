@@ -227,6 +227,9 @@ export async function startServer(options: ServerOptions): Promise<TestServer & 
     AUTH_FAILURES_PER_MINUTE: '0',
     ADMIN_RATE_LIMIT_PER_MINUTE: '0',
     WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+    // Real scrypt hashes at N = 2^10: the suite signs in thousands of times, and at the default
+    // 2^17 each hash is most of a second of a core. Tests of the cost itself set it back.
+    PASSWORD_HASH_COST: '10',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });

@@ -50,7 +50,12 @@ export async function lastMailTo(deps: Deps, sink: SmtpSink, to: string): Promis
     ...deps,
     config: { ...deps.config, smtpUrl: `smtp://127.0.0.1:${sink.port}` },
   });
-  await sender.runOnce();
+  try {
+    await sender.runOnce();
+  } finally {
+    // The pool's connections would otherwise stay open, and the sink's close waits for them (30 s).
+    sender.close();
+  }
   const mail = sink.mails.filter((m) => m.to.includes(to)).at(-1);
   assert.ok(mail, `a mail to ${to}`);
   return mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');

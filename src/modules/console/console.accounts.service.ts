@@ -66,7 +66,7 @@ export async function createUser(
   const now = nowTimestamp(deps.clock);
   const row = await repository.insertUser(deps.database.db, {
     email: form.email,
-    password_hash: await hashPassword(form.password),
+    password_hash: await hashPassword(form.password, deps.config.passwordHashing),
     operator: form.operator,
     created_at: now,
     updated_at: now,
@@ -194,7 +194,7 @@ export async function signIn(deps: Deps, form: AccountForm, address: string): Pr
   const db = deps.database.db;
   const names = subjects(form.email, address);
   const row = await repository.findUserByEmail(db, form.email);
-  const checked = row ? await verifyPassword(form.password, row.password_hash) : { valid: false };
+  const checked = await verifyPassword(form.password, row?.password_hash, deps.config.passwordHashing);
   if (!row || !checked.valid) {
     await repository.addFailures(db, [names.account, names.address], nowTimestamp(deps.clock));
     return { kind: 'wrong' };

@@ -74,7 +74,7 @@ export async function resetPassword(deps: Deps, token: string, password: string)
   if (!user) return { kind: 'gone' };
   const problem = accountProblems({ email: user.email, password }).password;
   if (problem) return { kind: 'invalid', error: problem };
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, deps.config.passwordHashing);
   const now = nowTimestamp(deps.clock);
   if (!(await repository.useReset(db, digest(token), now))) return { kind: 'gone' };
   await repository.setPasswordHash(db, Number(user.id), hash, now);

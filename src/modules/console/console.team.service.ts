@@ -120,13 +120,14 @@ export async function acceptInvite(deps: Deps, token: string, password: string):
   const now = nowTimestamp(deps.clock);
   let user = await repository.findUserByEmail(db, invitation.email);
   if (user) {
-    if (!(await verifyPassword(password, user.password_hash)).valid) return { kind: 'wrong_password' };
+    if (!(await verifyPassword(password, user.password_hash, deps.config.passwordHashing)).valid)
+      return { kind: 'wrong_password' };
   } else {
     const problem = accountProblems({ email: invitation.email, password }).password;
     if (problem) return { kind: 'invalid', error: problem };
     const created = await repository.insertUser(db, {
       email: invitation.email,
-      password_hash: await hashPassword(password),
+      password_hash: await hashPassword(password, deps.config.passwordHashing),
       operator: false,
       created_at: now,
       updated_at: now,

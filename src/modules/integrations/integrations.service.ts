@@ -10,6 +10,9 @@ import * as repository from './integrations.repository.ts';
 import type { ListBillingEventsQuery, SaveIntegrationBody } from './integrations.schemas.ts';
 import { retriedStatuses } from './integrations.tables.ts';
 
+/** The server's start loads the processors' libraries ahead of the first event (see integrations.verify.ts). */
+export { warmUpVerifiers } from './integrations.verify.ts';
+
 /**
  * `/v1/integrations…`: a program's processor settings and the log of what processors sent. The
  * webhook secret is sealed with the server key, like webhook signing secrets, and never returned.

@@ -63,7 +63,8 @@ export async function createPartner(ctx: ProgramContext, body: CreatePartnerBody
   if (errors.length > 0) throw validationError(errors);
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  const passwordHash = body.password !== undefined ? await hashPassword(body.password) : null;
+  const passwordHash =
+    body.password !== undefined ? await hashPassword(body.password, ctx.config.passwordHashing) : null;
   return db.transaction().execute(async (trx) => {
     // Stamped inside the transaction, where the row's place in creation order is decided.
     const now = nowTimestamp(ctx.clock);
@@ -174,7 +175,10 @@ export async function updatePartner(
   if (errors.length > 0) throw validationError(errors);
   const db = ctx.database.db;
   const programId = ctx.program.id;
-  const passwordHash = changes.password !== undefined ? await hashPassword(changes.password) : undefined;
+  const passwordHash =
+    changes.password !== undefined
+      ? await hashPassword(changes.password, ctx.config.passwordHashing)
+      : undefined;
   const now = nowTimestamp(ctx.clock);
   const prefix = body.update ? 'update.' : '';
   return db.transaction().execute(async (trx) => {
@@ -299,17 +303,13 @@ export async function deletePartner(
 /**
  * The partner whose e-mail (case-insensitively) and password these are, or undefined: the sign-in
  * check of the partner portal. A hash made with older scrypt parameters is replaced by one with
- * the current parameters on success (issue 9). An unknown partner costs a hash too, so timing
- * tells nothing.
+ * the current parameters on success (issue 9). An unknown partner costs a hash too
+ * (verifyPassword), so timing tells nothing.
  */
 export async function signInPartner(ctx: ProgramContext, email: string, password: string) {
   const row = await repository.findPartnerBy(ctx.database.db, ctx.program.id, 'email', email);
-  if (!row?.password_hash) {
-    await hashPassword(password);
-    return undefined;
-  }
-  const { valid, rehashed } = await verifyPassword(password, row.password_hash);
-  if (!valid) return undefined;
+  const { valid, rehashed } = await verifyPassword(password, row?.password_hash, ctx.config.passwordHashing);
+  if (!row || !valid) return undefined;
   if (!rehashed) return row;
   return repository.updatePartner(ctx.database.db, ctx.program.id, row.id, { password_hash: rehashed });
 }
