@@ -3,7 +3,7 @@ import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/
 import { UsageError } from './cli/commands/command.ts';
 import { addCommands } from './cli/commands/index.ts';
 import { runWithDatabase } from './cli/run.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config-error.ts';
 
 /** Exit codes of sysexits.h: the command was used wrongly; the configuration is wrong. */
 const EXIT_USAGE = 64;

@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import { Ajv, type ErrorObject } from 'ajv';
 import envSchema from 'env-schema';
 import { type Static, Type } from 'typebox';
+import { ConfigError } from './config-error.ts';
 import {
   MAX_HASH_COST,
   MIN_HASH_COST,
@@ -46,15 +47,7 @@ export interface Config {
   secretKeys: Buffer[];
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`${variable}: ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './config-error.ts';
 
 type Env = Record<string, string | undefined>;
 
