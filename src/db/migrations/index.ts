@@ -36,6 +36,7 @@ import { billingEventStorage } from './0038-billing-event-storage.ts';
 import { pendingPartners } from './0039-pending-partners.ts';
 import { reportTotals } from './0040-report-totals.ts';
 import { portalSightings } from './0041-portal-sightings.ts';
+import { activityByTime } from './0042-activity-by-time.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -81,4 +82,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0039_pending_partners': pendingPartners,
   '0040_report_totals': reportTotals,
   '0041_portal_sightings': portalSightings,
+  '0042_activity_by_time': activityByTime,
 };

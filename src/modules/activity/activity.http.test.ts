@@ -55,4 +55,25 @@ describeEachDatabase('activity log', (server) => {
     assert.equal(activity.status, 200);
     assert.match(activity.text, /program_settings\.cookie_lifetime: 60 → 90/);
   });
+
+  test("a console write made while an API key's write waits for its batch is listed after it, as made", async () => {
+    const p = await server().newProgram('affiliate');
+    const client = await memberClient(server, p, 'batch-editor@example.com', 'admin');
+    const path = `/admin/programs/${p.publicId}/settings`;
+    const fields = settingsFormFields((await client.get(path)).text);
+    // The key's write is stored with its batch, up to half a second later; the console's at once.
+    const made = await server().request('POST', '/v1/partners', {
+      token: p.token,
+      body: { email: 'first@example.com' },
+    });
+    assert.equal(made.status, 201, made.text);
+    const saved = await client.post(path, { ...fields, 'program_settings.cookie_lifetime': '90' });
+    assert.equal(saved.status, 303, saved.text);
+
+    const log = await server().request('GET', '/v1/activity', { token: p.token });
+    assert.deepEqual(
+      log.body.data.map((e) => e.action),
+      ['settings.update', 'POST /v1/partners'],
+    );
+  });
 });

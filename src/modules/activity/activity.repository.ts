@@ -15,12 +15,16 @@ export async function insertEntries(db: Kysely<DB>, rows: readonly Insertable<Ac
       .execute();
 }
 
-/** One page plus one row, newest first. */
+/**
+ * One page plus one row, newest first by when each entry was made: an API write's entry is
+ * stored with its batch, after console writes made since (see ApiWriteLog).
+ */
 export function listEntries(db: Kysely<DB>, programId: number, window: { offset: number; fetch: number }) {
   return db
     .selectFrom('activity_log')
     .selectAll()
     .where('program_id', '=', programId)
+    .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(window.fetch)
     .offset(window.offset)
