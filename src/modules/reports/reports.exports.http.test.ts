@@ -7,6 +7,7 @@ import {
   type TestProgram,
   type TestServer,
 } from '../../../test/harness.ts';
+import { inParallel } from '../../../test/in-parallel.ts';
 import { itemAt } from '../../../test/items.ts';
 import { present } from '../../core/present.ts';
 
@@ -79,8 +80,10 @@ describeEachDatabase('exports', (server) => {
       surname: 'Doe, "Jr"',
     });
     await call('POST', '/v1/partners', { email: 'pb@example.com', key: 'pb', name: 'Line\nbreak' });
-    for (let i = 0; i < 2100 + 7; i++)
-      await call('POST', '/v1/customers', { key: `c${i}`, partner: { key: i % 3 === 0 ? 'pb' : 'pa' } });
+    // Enough customers for several keyset pages, created eight at a time.
+    await inParallel(2100 + 7, 8, (i) =>
+      call('POST', '/v1/customers', { key: `c${i}`, partner: { key: i % 3 === 0 ? 'pb' : 'pa' } }),
+    );
     for (let i = 0; i < 30; i++)
       await call('POST', '/v1/transactions', {
         key: `s${i}`,
