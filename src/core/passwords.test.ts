@@ -37,3 +37,20 @@ test('no stored hash, or one Vouch does not write, is a failure', async () => {
     assert.deepEqual(await verifyPassword('Secret123', stored, current), { valid: false }, String(stored));
   }
 });
+
+test('no stored hash still costs a hash, so an unknown account answers no sooner', async () => {
+  // At 2^14 a hash takes milliseconds; a check that skipped it would take microseconds.
+  const cost = scryptParameters(14);
+  const timed = async (work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    return performance.now() - started;
+  };
+  const hashes: number[] = [];
+  for (let i = 0; i < 3; i++) hashes.push(await timed(() => hashPassword('Secret123', cost)));
+  const unknown = await timed(() => verifyPassword('Secret123', undefined, cost));
+  assert.ok(
+    unknown >= Math.min(...hashes) / 4,
+    `an unknown account took ${unknown.toFixed(2)} ms, a hash ${Math.min(...hashes).toFixed(2)} ms`,
+  );
+});
