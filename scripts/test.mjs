@@ -14,6 +14,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildIfStale } from './build-if-stale.mjs';
+import { compileSuite } from './compile-suite.mjs';
 
 const started = Date.now();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -90,33 +91,53 @@ const startupMs = await measureStartup();
 const testTimeoutMs = Math.max(600_000, 100 * startupMs);
 console.log(`app start-up ${seconds(startupMs)}; per-test budget ${seconds(testTimeoutMs)}`);
 
-const child = spawn(
-  process.execPath,
-  [
-    '--conditions=vouch-source',
-    '--import',
-    'tsx',
-    '--test',
-    '--test-concurrency=4',
-    `--test-timeout=${testTimeoutMs}`,
-    '--test-reporter=spec',
-    ...files,
-  ],
-  {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      VOUCH_TEST_DIALECTS: dialects,
-      VOUCH_TEST_STARTUP_MS: String(startupMs),
-      ...(needsBuild ? { VOUCH_TEST_BUILD: 'runner' } : {}),
+// src/ and test/ run compiled, without a loader (scripts/compile-suite.mjs); the workspace
+// packages' tests run after them through tsx, which resolves one package's sources from another's
+// by the `vouch-source` condition.
+const suite = compileSuite();
+console.log(`src/ and test/ compiled (${suite.files} files) in ${seconds(suite.ms)}`);
+const compiled = files
+  .filter((file) => !file.startsWith('packages'))
+  .map((file) => join(suite.mirror, file.replace(/\.tsx?$/, '.js')));
+const throughTsx = files.filter((file) => file.startsWith('packages'));
+
+function runTests(loaderArgs, testFiles) {
+  if (testFiles.length === 0) return Promise.resolve(0);
+  const child = spawn(
+    process.execPath,
+    [
+      ...loaderArgs,
+      '--enable-source-maps',
+      '--test',
+      '--test-concurrency=4',
+      `--test-timeout=${testTimeoutMs}`,
+      '--test-reporter=spec',
+      ...testFiles,
+    ],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        VOUCH_TEST_DIALECTS: dialects,
+        VOUCH_TEST_STARTUP_MS: String(startupMs),
+        ...(needsBuild ? { VOUCH_TEST_BUILD: 'runner' } : {}),
+      },
     },
-  },
-);
-child.on('exit', async (code, signal) => {
-  const built = await building.then(
-    () => true,
-    () => false,
   );
-  console.log(`npm test took ${seconds(Date.now() - started)}`);
-  process.exit(built ? (code ?? (signal ? 1 : 0)) : 1);
-});
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+let code = 1;
+try {
+  code = await runTests([], compiled);
+  const packagesCode = await runTests(['--conditions=vouch-source', '--import', 'tsx'], throughTsx);
+  if (code === 0) code = packagesCode;
+} finally {
+  suite.remove();
+}
+const built = await building.then(
+  () => true,
+  () => false,
+);
+console.log(`npm test took ${seconds(Date.now() - started)}`);
+process.exit(built ? code : 1);

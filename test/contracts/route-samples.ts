@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { TestProgram, TestServer } from '../harness.ts';
 
 /**
@@ -27,7 +27,9 @@ export async function loadSamples(): Promise<RouteSamples> {
     if (!dir.isDirectory()) continue;
     for (const file of readdirSync(join(modules, dir.name))) {
       if (!file.endsWith('.contract.ts')) continue;
-      const module = (await import(join(modules, dir.name, file))) as { contractSamples?: RouteSamples };
+      // Under `npm test` this file runs compiled, beside each source's compiled .js.
+      const compiled = file.replace(/\.ts$/, extname(import.meta.url));
+      const module = (await import(join(modules, dir.name, compiled))) as { contractSamples?: RouteSamples };
       Object.assign(samples, module.contractSamples);
     }
   }
