@@ -9,17 +9,33 @@
 // test) lands where it does in the sources. TypeScript compiles each file on its own
 // (`transpileModule`): no type check (`npm run typecheck` does that), the same options as the
 // build, `.ts` import specifiers rewritten to `.js`, and an inline source map so a failure's stack
-// names the source line.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// names the source line. Each output is kept in node_modules/.cache/vouch-suite under a hash of its
+// source, path and options, so a later run (the next Node lane of CI, the next `npm test`) compiles
+// only what changed.
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiledTrees = ['src', 'test'];
 // Never linked: the repository's history, and what only this checkout's tools read.
 const skipped = new Set(['.git', ...compiledTrees]);
+const cache = join(root, 'node_modules', '.cache', 'vouch-suite');
 
 function compilerOptions() {
   const configPath = join(root, 'tsconfig.json');
@@ -37,14 +53,37 @@ function compilerOptions() {
     inlineSourceMap: true,
     sourceMap: false,
     declaration: false,
+    // Each file's map names its source by the source's own directory (transpile, below).
+    outDir: undefined,
+    rootDir: undefined,
   };
 }
 
-function mirrorTree(source, target, options, counts) {
+function transpile(source, fileName, compilerOptions) {
+  const { outputText, diagnostics } = ts.transpileModule(source, {
+    // A failure's stack then names the file in the repository, not its link in the mirror.
+    compilerOptions: { ...compilerOptions, sourceRoot: `${pathToFileURL(dirname(fileName)).href}/` },
+    fileName,
+    reportDiagnostics: true,
+  });
+  if (diagnostics && diagnostics.length > 0) {
+    throw new Error(`${fileName}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
+  }
+  return outputText;
+}
+
+/** Two runs may compile the same file at once: each writes its own file, then renames it in. */
+function writeAtomically(path, text) {
+  const temporary = `${path}.${process.pid}`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, path);
+}
+
+function mirrorTree(dir, target, options, counts) {
   mkdirSync(target, { recursive: true });
   const outputs = new Set();
-  for (const entry of readdirSync(source, { withFileTypes: true })) {
-    const from = join(source, entry.name);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const from = join(dir, entry.name);
     const to = join(target, entry.name);
     if (entry.isDirectory()) {
       mirrorTree(from, to, options, counts);
@@ -55,17 +94,29 @@ function mirrorTree(source, target, options, counts) {
     const output = entry.name.replace(/\.tsx?$/, '.js');
     if (outputs.has(output)) throw new Error(`two sources compile to ${join(target, output)}`);
     outputs.add(output);
-    const { outputText, diagnostics } = ts.transpileModule(readFileSync(from, 'utf8'), {
-      compilerOptions: options,
-      fileName: from,
-      reportDiagnostics: true,
-    });
-    if (diagnostics && diagnostics.length > 0) {
-      const message = ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n');
-      throw new Error(`${from}: ${message}`);
+    const source = readFileSync(from, 'utf8');
+    const cached = join(
+      cache,
+      createHash('sha256').update(options.key).update(from).update(source).digest('hex'),
+    );
+    counts.used.add(cached);
+    if (!existsSync(cached)) {
+      writeAtomically(cached, transpile(source, from, options.compilerOptions));
+      counts.compiled += 1;
     }
-    writeFileSync(join(target, output), outputText);
+    // A copy, not a link: Node would name a linked module by its target, and its relative imports
+    // and `import.meta.url` paths would start from the cache.
+    copyFileSync(cached, join(target, output));
     counts.files += 1;
+  }
+}
+
+/** Outputs of sources that have since changed: kept a week, for a run of another checkout state. */
+function pruneCache(used) {
+  const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+  for (const name of readdirSync(cache)) {
+    const path = join(cache, name);
+    if (!used.has(path) && statSync(path).mtimeMs < weekAgo) rmSync(path, { force: true });
   }
 }
 
@@ -79,12 +130,19 @@ export function compileSuite() {
   for (const entry of readdirSync(root)) {
     if (!skipped.has(entry)) symlinkSync(join(root, entry), join(mirror, entry));
   }
-  const options = compilerOptions();
-  const counts = { files: 0 };
+  const compilerOptionsUsed = compilerOptions();
+  const options = {
+    compilerOptions: compilerOptionsUsed,
+    key: JSON.stringify([ts.version, compilerOptionsUsed]),
+  };
+  mkdirSync(cache, { recursive: true });
+  const counts = { files: 0, compiled: 0, used: new Set() };
   for (const tree of compiledTrees) mirrorTree(join(root, tree), join(mirror, tree), options, counts);
+  pruneCache(counts.used);
   return {
     mirror,
     files: counts.files,
+    compiled: counts.compiled,
     ms: Date.now() - started,
     remove: () => rmSync(mirror, { recursive: true, force: true }),
   };

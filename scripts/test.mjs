@@ -95,7 +95,9 @@ console.log(`app start-up ${seconds(startupMs)}; per-test budget ${seconds(testT
 // packages' tests run after them through tsx, which resolves one package's sources from another's
 // by the `vouch-source` condition.
 const suite = compileSuite();
-console.log(`src/ and test/ compiled (${suite.files} files) in ${seconds(suite.ms)}`);
+console.log(
+  `src/ and test/ as JavaScript in ${seconds(suite.ms)} (${suite.compiled} of ${suite.files} files compiled, the rest cached)`,
+);
 const compiled = files
   .filter((file) => !file.startsWith('packages'))
   .map((file) => join(suite.mirror, file.replace(/\.tsx?$/, '.js')));

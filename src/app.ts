@@ -10,7 +10,8 @@ import { programVariants } from './http/program-variants.ts';
 import { rateLimiting } from './http/rate-limit.ts';
 import { BODY_LIMIT, requestParsing, responseConventions } from './http/request-parsing.ts';
 import { routePolicy } from './http/route-policy.ts';
-import { customFormats, validatorCompiler } from './http/validation.ts';
+import { serializerCompiler } from './http/serialization.ts';
+import { validatorCompiler } from './http/validation.ts';
 import { routePlugins } from './modules/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -23,7 +24,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     exposeHeadRoutes: false,
-    serializerOpts: { ajv: { formats: customFormats } },
     // Requests arriving while the server drains answer 503 in the contract's error body
     // (http/errors.ts), not in Fastify's own format.
     return503OnClosing: false,
@@ -61,6 +61,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // for its owner, which closes it after the app.
   app.addHook('onClose', async () => closeDeps(deps));
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandling);
   await app.register(responseConventions);

@@ -1,17 +1,10 @@
-import fastJsonStringify from 'fast-json-stringify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type TSchema, type TUnion, Type } from 'typebox';
 import { type ProgramType, programTypes } from '../core/program-types.ts';
 import { stripAbsent } from './absent.ts';
-import {
-  compileBodyValidator,
-  customFormats,
-  VARIANTS_MARKER,
-  validationErrorFromAjv,
-} from './validation.ts';
-
-type Serializer = (payload: unknown) => string;
+import { type Serializer, serializerFor } from './serialization.ts';
+import { compileBodyValidator, VARIANTS_MARKER, validationErrorFromAjv } from './validation.ts';
 
 /** The schemas a record of variants holds, as a tuple in the order of `programTypes`. */
 type Branches<V, Types extends readonly ProgramType[] = typeof programTypes> = Types extends readonly [
@@ -83,10 +76,7 @@ export const programVariants = fp(async (app: FastifyInstance) => {
         { [VARIANTS_MARKER]: entries.map(([type]) => type) },
       );
       const serializers = new Map<ProgramType, Serializer>(
-        entries.map(([type, s]) => [
-          type,
-          fastJsonStringify(s as never, { ajv: { formats: customFormats } }) as Serializer,
-        ]),
+        entries.map(([type, s]) => [type, serializerFor(s)]),
       );
       const chooseSerializer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         const serializer = request.program ? serializers.get(request.program.type) : undefined;

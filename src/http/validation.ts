@@ -68,17 +68,34 @@ const queryAjv = makeAjv(true);
 /** Marks a route schema that is documented here but validated per program type (program-variants.ts). */
 export const VARIANTS_MARKER = 'x-vouch-by-program-type';
 
+/**
+ * A validator compiled on its first call (docs/adr/0139). Compiling every route's schemas took
+ * about a second of CPU in each process that builds the app; a test file calls a few routes, and
+ * a server answers sooner after start. A route's first request pays its own compile instead.
+ * Fastify reads `errors` from the function it was given, so they are copied onto it.
+ */
+function compiledOnFirstUse(ajv: Ajv, schema: TSchema): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    compiled ??= ajv.compile(schema as object);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  }) as ValidateFunction;
+  return validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   if ((schema as Record<string, unknown>)[VARIANTS_MARKER]) return () => true;
-  return (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object) as never;
+  return compiledOnFirstUse(httpPart === 'body' ? bodyAjv : queryAjv, schema) as never;
 };
 
 export function compileBodyValidator(schema: TSchema): ValidateFunction {
-  return bodyAjv.compile(schema as object);
+  return compiledOnFirstUse(bodyAjv, schema);
 }
 
 export function compileQueryValidator(schema: TSchema): ValidateFunction {
-  return queryAjv.compile(schema as object);
+  return compiledOnFirstUse(queryAjv, schema);
 }
 
 function pathOf(instancePath: string): string {

@@ -1,0 +1,20 @@
+import fastJsonStringify from 'fast-json-stringify';
+import type { FastifySerializerCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+import { customFormats } from './validation.ts';
+
+export type Serializer = (payload: unknown) => string;
+
+/**
+ * A response schema's serializer (fast-json-stringify, as Fastify's own), built on its first call
+ * like the validators (validation.ts, docs/adr/0139).
+ */
+export function serializerFor(schema: TSchema): Serializer {
+  let compiled: Serializer | undefined;
+  return (payload) => {
+    compiled ??= fastJsonStringify(schema as never, { ajv: { formats: customFormats } }) as Serializer;
+    return compiled(payload);
+  };
+}
+
+export const serializerCompiler: FastifySerializerCompiler<TSchema> = ({ schema }) => serializerFor(schema);
