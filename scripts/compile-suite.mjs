@@ -27,8 +27,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -53,7 +53,7 @@ function compilerOptions() {
     inlineSourceMap: true,
     sourceMap: false,
     declaration: false,
-    // Each file's map names its source by the source's own directory (transpile, below).
+    // A map names its source beside its output: the mirror's link to the source.
     outDir: undefined,
     rootDir: undefined,
   };
@@ -61,8 +61,7 @@ function compilerOptions() {
 
 function transpile(source, fileName, compilerOptions) {
   const { outputText, diagnostics } = ts.transpileModule(source, {
-    // A failure's stack then names the file in the repository, not its link in the mirror.
-    compilerOptions: { ...compilerOptions, sourceRoot: `${pathToFileURL(dirname(fileName)).href}/` },
+    compilerOptions,
     fileName,
     reportDiagnostics: true,
   });
@@ -133,7 +132,12 @@ export function compileSuite() {
   const compilerOptionsUsed = compilerOptions();
   const options = {
     compilerOptions: compilerOptionsUsed,
-    key: JSON.stringify([ts.version, compilerOptionsUsed]),
+    // A change to TypeScript, the options or this script compiles everything again.
+    key: JSON.stringify([
+      ts.version,
+      compilerOptionsUsed,
+      readFileSync(fileURLToPath(import.meta.url), 'utf8'),
+    ]),
   };
   mkdirSync(cache, { recursive: true });
   const counts = { files: 0, compiled: 0, used: new Set() };
