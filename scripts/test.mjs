@@ -1,14 +1,16 @@
-// `npm test`: every test file on SQLite and PostgreSQL in one node:test run.
+// `npm test`: every test file on SQLite and PostgreSQL, as plain JavaScript.
 // PostgreSQL comes from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). When it
 // is unreachable the run fails under CI and falls back to SQLite alone (with a warning) elsewhere.
-// Arguments narrow the run to some files: `npm test -- src/modules/program`. The workspace packages'
-// tests (packages/*/test) run too, with the `vouch-source` condition so that a package imports
-// another's TypeScript sources rather than its build.
+// Arguments narrow the run to some files: `npm test -- src/modules/program`.
+// src/ and test/ are compiled once into a mirror of the repository (scripts/compile-suite.mjs) and
+// their test files run there in one node:test run, without a loader. The workspace packages' tests
+// (packages/*/test) run after them through tsx, with the `vouch-source` condition so that a package
+// imports another's TypeScript sources rather than its build.
 // When a selected file starts Vouch as a process (it calls useCompiledBuild), src/ is compiled
 // into dist/ if stale, beside the first test files: those tests wait for the build. The start-up
-// of the TypeScript app is measured once: every time budget of the run is a multiple of it, so a
-// busy machine gets proportionally longer budgets instead of failures. The run ends by printing
-// its duration.
+// of the TypeScript app through tsx is measured once, as a gauge of the machine: every time budget
+// of the run is a multiple of it, so a busy machine gets proportionally longer budgets instead of
+// failures. The run ends by printing its duration.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,7 +75,7 @@ building.then(
   (error) => console.error(`the build failed: ${error.message}`),
 );
 
-/** Loading the app through tsx once: what every test file pays before its first test. */
+/** Loading the app through tsx once: how fast this machine is at the moment. */
 function measureStartup() {
   const before = Date.now();
   const probe = spawn(process.execPath, ['--import', 'tsx', '-e', "await import('./src/app.ts')"], {

@@ -180,7 +180,8 @@ describeEachDatabase(
       assert.equal(await page.getByLabel('IBAN').count(), 0, 'no fields before a method is chosen');
       await page.getByLabel('Payout method').selectOption('paypal');
       await page.getByRole('button', { name: 'Choose method' }).click();
-      assert.match(page.url(), /payout_method=paypal/);
+      // The click starts the reload; the counts below do not wait, so the new page must have loaded.
+      await page.waitForURL(/payout_method=paypal/);
       assert.equal(await page.getByLabel('PayPal e-mail address').count(), 1);
       assert.equal(await page.getByLabel('IBAN').count(), 0, 'PayPal shows its e-mail field only');
       await shot('settings-payout-paypal');
