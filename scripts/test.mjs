@@ -97,6 +97,13 @@ console.log(`app start-up ${seconds(startupMs)}; per-test budget ${seconds(testT
 // packages' tests run after them through tsx, which resolves one package's sources from another's
 // by the `vouch-source` condition.
 const suite = compileSuite();
+// Interrupted (Ctrl-C reaches the test processes too), the run still removes its mirror.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    suite.remove();
+    process.exit(130);
+  });
+}
 console.log(
   `src/ and test/ as JavaScript in ${seconds(suite.ms)} (${suite.compiled} of ${suite.files} files compiled, the rest cached)`,
 );

@@ -12,7 +12,10 @@ export type Serializer = (payload: unknown) => string;
 export function serializerFor(schema: TSchema): Serializer {
   let compiled: Serializer | undefined;
   return (payload) => {
-    compiled ??= fastJsonStringify(schema as never, { ajv: { formats: customFormats } }) as Serializer;
+    // A TypeBox schema is a JSON Schema; the library's overloads want its own schema types.
+    compiled ??= fastJsonStringify(schema as fastJsonStringify.AnySchema, {
+      ajv: { formats: customFormats },
+    });
     return compiled(payload);
   };
 }

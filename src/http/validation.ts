@@ -68,34 +68,36 @@ const queryAjv = makeAjv(true);
 /** Marks a route schema that is documented here but validated per program type (program-variants.ts). */
 export const VARIANTS_MARKER = 'x-vouch-by-program-type';
 
+/** A compiled schema check: whether the data passes, and ajv's errors when it did not. */
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
 /**
  * A validator compiled on its first call (docs/adr/0139). Compiling every route's schemas took
  * about a second of CPU in each process that builds the app; a test file calls a few routes, and
  * a server answers sooner after start. A route's first request pays its own compile instead.
  * Fastify reads `errors` from the function it was given, so they are copied onto it.
  */
-function compiledOnFirstUse(ajv: Ajv, schema: TSchema): ValidateFunction {
+function compiledOnFirstUse(ajv: Ajv, schema: TSchema): Validator {
   let compiled: ValidateFunction | undefined;
-  const validate = ((data: unknown) => {
-    compiled ??= ajv.compile(schema as object);
+  const validate: Validator = (data) => {
+    compiled ??= ajv.compile(schema);
     const valid = compiled(data);
     validate.errors = compiled.errors;
     return valid;
-  }) as ValidateFunction;
+  };
   return validate;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   if ((schema as Record<string, unknown>)[VARIANTS_MARKER]) return () => true;
-  return compiledOnFirstUse(httpPart === 'body' ? bodyAjv : queryAjv, schema) as never;
+  return compiledOnFirstUse(httpPart === 'body' ? bodyAjv : queryAjv, schema);
 };
 
-export function compileBodyValidator(schema: TSchema): ValidateFunction {
+export function compileBodyValidator(schema: TSchema): Validator {
   return compiledOnFirstUse(bodyAjv, schema);
-}
-
-export function compileQueryValidator(schema: TSchema): ValidateFunction {
-  return compiledOnFirstUse(queryAjv, schema);
 }
 
 function pathOf(instancePath: string): string {
