@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join('test-results', 'screenshots');
@@ -32,6 +32,15 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 900 },
   phone: { width: 390, height: 844 },
 } as const;
+
+/**
+ * Clicks a control that submits a form or follows a link and waits until the next document has
+ * loaded. Checks that do not wait on their own (`isVisible`, `count`) would otherwise read the
+ * page the click left, or pass on a status that page also showed.
+ */
+export async function clickAndLoad(page: Page, control: Locator): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), control.click()]);
+}
 
 /** Saves the page at desktop and phone widths as `<name>-desktop.png` and `<name>-phone.png`. */
 export async function screenshotBoth(page: Page, name: string): Promise<void> {

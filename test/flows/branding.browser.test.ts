@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
-import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
+import { assertAccessible, browserAvailable, clickAndLoad, launchBrowser, screenshotBoth } from '../browser.ts';
 import { CONSOLE_PASSWORD, consoleUser } from '../console.ts';
 import { describeEachDatabase } from '../harness.ts';
 import { SVG_LOGO } from '../logos.ts';
@@ -46,13 +46,13 @@ describeEachDatabase('branding in a browser', (server, dialect) => {
     );
     await page.getByLabel('Brand colour').fill('#0f766e');
     await page.getByLabel('Terms URL').fill('https://acme.example/partner-terms');
-    await page.getByRole('button', { name: 'Save settings' }).click();
+    await clickAndLoad(page, page.getByRole('button', { name: 'Save settings' }));
     assert.match((await page.getByRole('status').textContent()) ?? '', /The settings were saved/);
 
     await page
       .getByLabel('Logo file')
       .setInputFiles({ name: 'acme-logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(SVG_LOGO) });
-    await page.getByRole('button', { name: 'Upload logo' }).click();
+    await clickAndLoad(page, page.getByRole('button', { name: 'Upload logo' }));
     assert.match((await page.getByRole('status').textContent()) ?? '', /The settings were saved/);
     assert.equal(await page.getByAltText('The uploaded logo').isVisible(), true);
     await assertAccessible(page, 'settings');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
-import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
+import { assertAccessible, browserAvailable, clickAndLoad, launchBrowser, screenshotBoth } from '../browser.ts';
 import { commissionProgram, sell } from '../commission-factories.ts';
 import { CONSOLE_PASSWORD, consoleUser } from '../console.ts';
 import { describeEachDatabase, type TestServer } from '../harness.ts';
@@ -178,7 +178,7 @@ describeEachDatabase('owner console pages in a browser', (server, dialect) => {
     // The partner by its e-mail (it has no name), linked to its page.
     assert.equal(await page.getByRole('link', { name: 'pa@example.com' }).count(), 2);
     await shot('review');
-    await page.getByRole('button', { name: 'Clear the flag on customer c-one' }).click();
+    await clickAndLoad(page, page.getByRole('button', { name: 'Clear the flag on customer c-one' }));
     assert.ok(await page.getByRole('status').isVisible());
     await shot('review-cleared');
 

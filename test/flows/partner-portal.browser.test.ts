@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
-import { assertAccessible, browserAvailable, launchBrowser, screenshotBoth } from '../browser.ts';
+import { assertAccessible, browserAvailable, clickAndLoad, launchBrowser, screenshotBoth } from '../browser.ts';
 import { describeEachDatabase } from '../harness.ts';
 import { itemAt } from '../items.ts';
 import { lastMailTo, type SmtpSink, startSmtp } from '../smtp-sink.ts';
@@ -179,9 +179,7 @@ describeEachDatabase(
       // field is named on the page, then the details are saved.
       assert.equal(await page.getByLabel('IBAN').count(), 0, 'no fields before a method is chosen');
       await page.getByLabel('Payout method').selectOption('paypal');
-      await page.getByRole('button', { name: 'Choose method' }).click();
-      // The click starts the reload; the counts below do not wait, so the new page must have loaded.
-      await page.waitForURL(/payout_method=paypal/);
+      await clickAndLoad(page, page.getByRole('button', { name: 'Choose method' }));
       assert.equal(await page.getByLabel('PayPal e-mail address').count(), 1);
       assert.equal(await page.getByLabel('IBAN').count(), 0, 'PayPal shows its e-mail field only');
       await shot('settings-payout-paypal');
@@ -193,7 +191,7 @@ describeEachDatabase(
       await assertAccessible(page, 'settings with payout errors');
       await shot('settings-payout-errors');
       await page.getByLabel('Payout method').selectOption('bank_transfer');
-      await page.getByRole('button', { name: 'Change method' }).click();
+      await clickAndLoad(page, page.getByRole('button', { name: 'Change method' }));
       assert.equal(await page.getByLabel('PayPal e-mail address').count(), 0);
       assert.equal(await page.getByLabel('Note (when paid another way)').count(), 0);
       await page.getByLabel("Account holder's name").fill('Jane Doe');
