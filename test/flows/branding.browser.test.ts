@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
-import { assertAccessible, browserAvailable, clickAndLoad, launchBrowser, screenshotBoth } from '../browser.ts';
+import {
+  assertAccessible,
+  browserAvailable,
+  clickAndLoad,
+  launchBrowser,
+  screenshotBoth,
+} from '../browser.ts';
 import { CONSOLE_PASSWORD, consoleUser } from '../console.ts';
 import { describeEachDatabase } from '../harness.ts';
 import { SVG_LOGO } from '../logos.ts';

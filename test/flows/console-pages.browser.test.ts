@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
-import { assertAccessible, browserAvailable, clickAndLoad, launchBrowser, screenshotBoth } from '../browser.ts';
+import {
+  assertAccessible,
+  browserAvailable,
+  clickAndLoad,
+  launchBrowser,
+  screenshotBoth,
+} from '../browser.ts';
 import { commissionProgram, sell } from '../commission-factories.ts';
 import { CONSOLE_PASSWORD, consoleUser } from '../console.ts';
 import { describeEachDatabase, type TestServer } from '../harness.ts';

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { present } from '../../src/core/present.ts';
-import { assertAccessible, browserAvailable, clickAndLoad, launchBrowser, screenshotBoth } from '../browser.ts';
+import {
+  assertAccessible,
+  browserAvailable,
+  clickAndLoad,
+  launchBrowser,
+  screenshotBoth,
+} from '../browser.ts';
 import { describeEachDatabase } from '../harness.ts';
 import { itemAt } from '../items.ts';
 import { lastMailTo, type SmtpSink, startSmtp } from '../smtp-sink.ts';
