@@ -11,6 +11,7 @@ import {
   type FraudFacts,
   type FraudRule,
   type FraudSettings,
+  fraudSettingsOf,
   type HoldEnd,
   holdEndOf,
   runsSaleRules,
@@ -283,4 +284,26 @@ test('the end of a hold: denied or voided when confirmed with deny, else passed 
       end,
       `${type} deny=${deny} next=${anotherOpenFlag}`,
     );
+});
+
+test('fraud settings read only their own keys, over the defaults', () => {
+  const cases: [string, Record<string, unknown>, FraudSettings][] = [
+    ['nothing stored', {}, defaultFraudSettings],
+    ['other settings are ignored', { timezone: 'Europe/Berlin', cookie_days: 60 }, defaultFraudSettings],
+    [
+      'one rule changed keeps the others',
+      { fraud_rules: { fast_conversion: 'block' }, same_address_limit: 5 },
+      {
+        ...defaultFraudSettings,
+        fraud_rules: { ...defaultFraudSettings.fraud_rules, fast_conversion: 'block' },
+        same_address_limit: 5,
+      },
+    ],
+    [
+      'false and zero are kept, not defaulted',
+      { paid_ads_allowed: false, fast_conversion_seconds: 0 },
+      { ...defaultFraudSettings, paid_ads_allowed: false, fast_conversion_seconds: 0 },
+    ],
+  ];
+  for (const [name, stored, expected] of cases) assert.deepEqual(fraudSettingsOf(stored), expected, name);
 });
