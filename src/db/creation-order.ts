@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 
 /**
  * One page of a list in creation order (contract §4.19): `(created_at, id)` in the asked
@@ -12,4 +12,16 @@ export function pageInCreationOrder(sort: 'asc' | 'desc', window?: { offset: num
     const ordered = query.orderBy('created_at', sort).orderBy('id', sort);
     return (window ? ordered.limit(window.fetch).offset(window.offset) : ordered) as Query;
   };
+}
+
+/**
+ * Rows after `cursor` in creation order, for walks that continue where the last page ended. A row
+ * value, which both databases read as a range of a `(program_id, created_at, id)` index; the same
+ * test spelt `created_at > ? or (created_at = ? and id > ?)` made SQLite walk the program's rows
+ * from its first on every call (130 ms for 2M rows, the event loop held). `table` qualifies the
+ * columns when the query joins.
+ */
+export function createdAfter(cursor: { createdAt: string; id: number }, table?: string) {
+  const column = (name: string) => sql.ref(table === undefined ? name : `${table}.${name}`);
+  return sql<boolean>`(${column('created_at')}, ${column('id')}) > (${cursor.createdAt}, ${cursor.id})`;
 }

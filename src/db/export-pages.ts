@@ -1,4 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { createdAfter } from './creation-order.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -33,9 +34,7 @@ function paged<D, TB extends keyof D, O>(
   let paging = query;
   if (range.from !== undefined) paging = paging.where(sql<boolean>`${createdAt} >= ${range.from}`);
   if (range.until !== undefined) paging = paging.where(sql<boolean>`${createdAt} < ${range.until}`);
-  // A row value, which both databases read as a range of the index; the same test spelt with
-  // `or` made SQLite walk the program's rows from the first on every page.
-  if (after) paging = paging.where(sql<boolean>`(${createdAt}, ${id}) > (${after.createdAt}, ${after.id})`);
+  if (after) paging = paging.where(createdAfter(after, table));
   return paging.orderBy(createdAt).orderBy(id).limit(EXPORT_PAGE);
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { NoticeCursor } from '../../core/notices.ts';
+import { createdAfter } from '../../db/creation-order.ts';
 import type { DB } from '../../db/tables.ts';
 
 /** Customers created after the cursor up to `until`, in creation order (the welcome e-mail's walk). */
@@ -14,12 +15,7 @@ export function listCustomersCreatedAfter(
     .selectFrom('customers')
     .select(['id', 'key', 'email', 'name', 'surname', 'status', 'created_at'])
     .where('program_id', '=', programId)
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-      ]),
-    )
+    .where(createdAfter(after))
     .where('created_at', '<=', until)
     .orderBy('created_at')
     .orderBy('id')

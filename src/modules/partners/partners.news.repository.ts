@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { NoticeCursor } from '../../core/notices.ts';
+import { createdAfter } from '../../db/creation-order.ts';
 import type { DB } from '../../db/tables.ts';
 
 /**
@@ -18,12 +19,7 @@ export function listPartnersCreatedAfter(
     .selectAll()
     .where('program_id', '=', programId)
     .where('status', '<>', 'archived')
-    .where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-      ]),
-    )
+    .where(createdAfter(after))
     .where('created_at', '<=', until)
     .orderBy('created_at')
     .orderBy('id')
