@@ -59,3 +59,26 @@ test('local days across a DST change and in zones with part-hour offsets', () =>
   assert.equal(localMidnightUtc('America/New_York', '2026-11-01'), '2026-11-01T04:00:00');
   assert.equal(localMidnightUtc('America/New_York', '2026-11-02'), '2026-11-02T05:00:00');
 });
+
+test('daily and weekly buckets are every calendar day and every Monday, decades and leap days included', () => {
+  // Stepped by Date over 1899-12-25 … 2101-01-10 (1900 and 2100 are not leap years, 2000 is).
+  const expected = (first: string, last: string, step: number) => {
+    const dates: string[] = [];
+    for (
+      let at = Date.parse(`${first}T00:00:00Z`);
+      at <= Date.parse(`${last}T00:00:00Z`);
+      at += step * 86_400_000
+    )
+      dates.push(new Date(at).toISOString().slice(0, 10));
+    return dates;
+  };
+  assert.deepEqual(bucketsOf('1899-12-25', '2101-01-10', 'day'), expected('1899-12-25', '2101-01-10', 1));
+  assert.deepEqual(bucketsOf('1899-12-27', '2101-01-10', 'week'), expected('1899-12-25', '2101-01-10', 7));
+  assert.deepEqual(bucketsOf('0999-12-30', '1000-01-02', 'day'), [
+    '0999-12-30',
+    '0999-12-31',
+    '1000-01-01',
+    '1000-01-02',
+  ]);
+  assert.deepEqual(bucketsOf('2026-03-01', '2026-02-28', 'day'), []);
+});

@@ -41,21 +41,45 @@ export function bucketOf(day: string, interval: Interval): string {
 
 /** Every bucket of `[start, end]`, oldest first: the first is the bucket `start` falls in. */
 export function bucketsOf(start: string, end: string, interval: Interval): string[] {
-  const buckets: string[] = [];
   const first = bucketOf(start, interval);
-  if (interval !== 'month') {
-    // Days and weeks step by a fixed number of days: one date moved, not a date parsed per bucket.
-    const step = interval === 'day' ? DAY_MILLIS : 7 * DAY_MILLIS;
-    const last = Date.parse(`${end}T00:00:00Z`);
-    for (let at = Date.parse(`${first}T00:00:00Z`); at <= last; at += step)
-      buckets.push(new Date(at).toISOString().slice(0, 10));
-    return buckets;
-  }
+  if (interval !== 'month') return everyNthDay(first, end, interval === 'day' ? 1 : 7);
+  const buckets: string[] = [];
   for (let bucket = first; bucket <= end; bucket = nextMonth(bucket)) buckets.push(bucket);
   return buckets;
 }
 
-const DAY_MILLIS = 86_400_000;
+/**
+ * The dates from `first` to `last` (inclusive) every `step` days, stepped as year, month and day
+ * numbers: a Date and its `toISOString` per bucket cost ~0.5 µs, 200 µs of a year's daily series.
+ */
+function everyNthDay(first: string, last: string, step: number): string[] {
+  const dates: string[] = [];
+  let year = Number(first.slice(0, 4));
+  let month = Number(first.slice(5, 7));
+  let day = Number(first.slice(8, 10));
+  let yearMonth = first.slice(0, 8);
+  for (let date = first; date <= last; date = `${yearMonth}${TWO_DIGITS[day]}`) {
+    dates.push(date);
+    day += step;
+    for (let length = monthLength(year, month); day > length; length = monthLength(year, month)) {
+      day -= length;
+      month += 1;
+      if (month > 12) {
+        month = 1;
+        year += 1;
+      }
+      yearMonth = `${String(year).padStart(4, '0')}-${TWO_DIGITS[month]}-`;
+    }
+  }
+  return dates;
+}
+
+const TWO_DIGITS = Array.from({ length: 32 }, (_, n) => String(n).padStart(2, '0'));
+
+function monthLength(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
 
 function nextMonth(bucket: string): string {
   const [year, month] = [Number(bucket.slice(0, 4)), Number(bucket.slice(5, 7))];
