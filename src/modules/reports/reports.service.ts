@@ -249,16 +249,26 @@ export async function getTimeseries(
         .filter(([code, byBucket]) => code === currency || shown.has(byBucket))
         .sort(([a], [b]) => (a < b ? -1 : 1)),
     );
+  // Each metric's figures found once, not once per bucket.
+  type Column =
+    | { metric: Metric; currencies: [string, Map<string, bigint>][] }
+    | { metric: Metric; counts: Counts };
+  const columns = metrics.map(
+    (metric): Column =>
+      isMoneyMetric(metric)
+        ? { metric, currencies: shownCurrencies.get(metric) ?? [] }
+        : { metric, counts: figures.counts.get(metric) ?? new Map<string, number>() },
+  );
   const data = buckets.map((date) => {
     const point: Record<string, unknown> = { date };
-    for (const metric of metrics) {
-      if (isMoneyMetric(metric)) {
+    for (const column of columns) {
+      if ('currencies' in column) {
         const money: Record<string, number> = {};
         if (currency !== undefined) money[currency] = 0;
-        for (const [code, byBucket] of shownCurrencies.get(metric) ?? [])
+        for (const [code, byBucket] of column.currencies)
           money[code] = microsToNumber(byBucket.get(date) ?? 0n);
-        point[metric] = money;
-      } else point[metric] = figures.counts.get(metric)?.get(date) ?? 0;
+        point[column.metric] = money;
+      } else point[column.metric] = column.counts.get(date) ?? 0;
     }
     return point as TimeseriesResponse['data'][number];
   });
