@@ -29,6 +29,8 @@ type DayParams = {
 
 /** One day's figure as the statement lists it: metric, day, currency and the sum's two parts. */
 type DayTuple = [metric: ReportFigure, day: string, currency: string, lo: number, hi: number];
+/** The day rows as SQLite answers them (JSON text) or as PostgreSQL's driver parsed them. */
+type Days = string | DayTuple[];
 
 /**
  * Compiled once per number of metrics (the overview and reports ask for the same few each time).
@@ -36,7 +38,7 @@ type DayTuple = [metric: ReportFigure, day: string, currency: string, lo: number
  * three strings), more than the sums themselves (ADR 0141). Both parts of a sum stay inside a
  * double (counter-parts.ts: each slot's `value` is below 10^12), so JSON numbers hold them exactly.
  */
-const selectReportDays = definePreparedListQuery<{ days: string | DayTuple[] }, DayParams, ReportFigure>(
+const selectReportDays = definePreparedListQuery<{ days: Days }, DayParams, ReportFigure>(
   (db, param, metrics) => {
     const sums = db
       .selectFrom('report_counters')
@@ -55,8 +57,8 @@ const selectReportDays = definePreparedListQuery<{ days: string | DayTuple[] }, 
       .where('day', '<=', param('endDay'))
       .groupBy(['metric', 'day', 'currency']);
     const days = isPostgres(db)
-      ? sql<string | DayTuple[]>`coalesce(json_agg(json_build_array(d.metric, d.day, d.currency, d.lo, d.hi)), '[]')`
-      : sql<string | DayTuple[]>`json_group_array(json_array(d.metric, d.day, d.currency, d.lo, d.hi))`;
+      ? sql<Days>`coalesce(json_agg(json_build_array(d.metric, d.day, d.currency, d.lo, d.hi)), '[]')`
+      : sql<Days>`json_group_array(json_array(d.metric, d.day, d.currency, d.lo, d.hi))`;
     return db.selectFrom(sums.as('d')).select(days.as('days'));
   },
 );
