@@ -57,9 +57,9 @@ const ORDER = ['off', 'flag', 'flag', 'off', 'flag', 'off', 'off', 'flag'] as co
 /**
  * A program ready to sell: a partner, its click and a referred buyer. Each load sells in a program
  * of its own, so that every load starts from the same state: every sale updates its buyer's and
- * partner's rows and figures, and with one program for the whole run each PostgreSQL load ran
- * slower than the one before (780 → 395 req/s over six, the setting alternating), which favoured
- * the setting measured first and last.
+ * partner's rows and figures. With one program for the whole run (a scratch run of these steps),
+ * each PostgreSQL load ran slower than the one before, whatever the setting (780 → 395 req/s over
+ * six), which favoured the setting measured first and last.
  */
 async function sellingProgram(url: string, databaseUrl: string) {
   const program = await createProgram(databaseUrl, 'affiliate');
