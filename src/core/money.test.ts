@@ -109,6 +109,20 @@ test('micro-units come back as the nearest JSON number and exact text', () => {
   assert.throws(() => microsFrom(1.5), RangeError);
 });
 
+test('micro-units as numbers read as the same text as bigints', () => {
+  const values = [
+    0, -0, 1, -1, 10, 999_999, 1_000_000, -1_000_000, 1_000_001, 10_500_000, 29_997_000, 123_456_789,
+  ];
+  values.push(
+    Number.MAX_SAFE_INTEGER,
+    -Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER - 1,
+    9_007_199_254_000_000,
+  );
+  for (let i = 0; i < 2000; i++) values.push(Math.floor((i * 7_919 + i * i * 104_729) % 2e12) - 1e12);
+  for (const value of values) assert.equal(microsToText(value), microsToText(BigInt(value)), String(value));
+});
+
 test('formatAmount is exact however large the sum', () => {
   assert.equal(formatAmount(1_124_900_000n, 'usd'), '$1,124.90');
   assert.equal(formatAmount(1_124_900_000, 'usd'), '$1,124.90');
