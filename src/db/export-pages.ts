@@ -1,12 +1,14 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { createdAfter } from './creation-order.ts';
+import { ARRAY_ROWS } from './prepared.ts';
 import type { DB } from './tables.ts';
 
 /**
  * Keyset pages of the rows full exports write (issue 26): in creation order `(created_at, id)`,
  * each page after the last row of the one before, on the index every list has
  * (`program_id, created_at, id`), so a page costs the same at the start and at the millionth row.
- * Each module that owns a table exports its rows with `exportRows` (`<module>.reports.repository.ts`):
+ * Each module that owns a table exports its rows with `exportRows` or `exportTuples`
+ * (`<module>.reports.repository.ts`):
  * read-only, scoped by program id, each page read as the columns its file writes.
  */
 export interface ExportCursor {
@@ -41,22 +43,36 @@ function paged<D, TB extends keyof D, O>(
 export type ExportRow = { id: number; created_at: string } & Record<string, unknown>;
 
 /** The query of an export's columns and filters, whatever tables it joins. */
-type Base<Filter, D, TB extends keyof D, O extends ExportRow> = (
+type Base<Filter, D, TB extends keyof D, O> = (
   db: Kysely<DB>,
   programId: number,
   filter: Filter,
 ) => SelectQueryBuilder<D, TB, O>;
 
-/** An export's rows: one keyset page after a cursor, and how many rows the whole range has. */
-export interface ExportRows<Filter> {
-  page(
-    db: Kysely<DB>,
-    programId: number,
-    filter: Filter,
-    range: ExportRange,
-    after: ExportCursor | undefined,
-  ): Promise<ExportRow[]>;
-  count(db: Kysely<DB>, programId: number, filter: Filter, range: ExportRange): Promise<number>;
+/** One export's rows: its keyset pages in order, and how many rows its whole range has. */
+export interface ExportReader<Row extends ExportRow = ExportRow> {
+  read(after: ExportCursor | undefined): Promise<Row[]>;
+  count(): Promise<number>;
+}
+
+/** The rows an export writes: a reader per export, which may keep what one page read for the next. */
+export interface ExportRows<Filter, Row extends ExportRow = ExportRow> {
+  open(db: Kysely<DB>, programId: number, filter: Filter, range: ExportRange): ExportReader<Row>;
+}
+
+/** How many rows of the query fall in the range. */
+async function countIn<D, TB extends keyof D, O>(
+  query: SelectQueryBuilder<D, TB, O>,
+  table: string,
+  range: ExportRange,
+): Promise<number> {
+  const all = paged(query, table, range, undefined)
+    .clearSelect()
+    .clearOrderBy()
+    .clearLimit()
+    .select(sql<number>`count(*)`.as('n'));
+  const row = (await all.executeTakeFirst()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
 }
 
 /** The rows of `table` an export writes, from the query of its columns and filters. */
@@ -65,16 +81,42 @@ export function exportRows<Filter, D, TB extends keyof D, O extends ExportRow>(
   base: Base<Filter, D, TB, O>,
 ): ExportRows<Filter> {
   return {
-    page: (db, programId, filter, range, after) =>
-      paged(base(db, programId, filter), table, range, after).execute(),
-    count: async (db, programId, filter, range) => {
-      const all = paged(base(db, programId, filter), table, range, undefined)
-        .clearSelect()
-        .clearOrderBy()
-        .clearLimit()
-        .select(sql<number>`count(*)`.as('n'));
-      const row = (await all.executeTakeFirst()) as { n: number | string } | undefined;
-      return Number(row?.n ?? 0);
+    open: (db, programId, filter, range) => ({
+      read: (after) => paged(base(db, programId, filter), table, range, after).execute(),
+      count: () => countIn(base(db, programId, filter), table, range),
+    }),
+  };
+}
+
+/**
+ * `exportRows` for an export of millions of rows: each page is read as arrays of its columns in
+ * select order (`ARRAY_ROWS`, db/prepared.ts), since both drivers' building an object per row
+ * cost more than the statement, and `rowsOf` (one per export, so it may keep what a page read
+ * for the next pages) makes the page's rows.
+ */
+export function exportTuples<
+  Filter,
+  D,
+  TB extends keyof D,
+  O,
+  Tuple extends readonly unknown[],
+  Row extends ExportRow,
+>(
+  table: string,
+  base: Base<Filter, D, TB, O>,
+  rowsOf: (db: Kysely<DB>, programId: number) => (page: readonly Tuple[]) => Promise<Row[]>,
+): ExportRows<Filter, Row> {
+  return {
+    open: (db, programId, filter, range) => {
+      const pageRows = rowsOf(db, programId);
+      return {
+        read: async (after) => {
+          const query = paged(base(db, programId, filter), table, range, after).compile();
+          const { rows } = await db.executeQuery<Tuple>({ ...query, sql: ARRAY_ROWS + query.sql });
+          return pageRows(rows);
+        },
+        count: () => countIn(base(db, programId, filter), table, range),
+      };
     },
   };
 }

@@ -19,6 +19,7 @@ import {
   EXPORT_PAGE,
   type ExportCursor,
   type ExportRange,
+  type ExportReader,
   type ExportRow,
   type ExportRows,
 } from '../../db/export-pages.ts';
@@ -66,11 +67,7 @@ interface ExportFile {
 
 type RecordContext = { now: string; autoApprove: boolean; status: string | undefined };
 
-interface PageReader {
-  read(after: ExportCursor | undefined): Promise<Row[]>;
-  /** How many rows the range has (before a clock-dependent status filter). */
-  count(): Promise<number>;
-}
+type PageReader = ExportReader;
 
 function readerOf<Filter>(
   rows: ExportRows<Filter>,
@@ -79,11 +76,7 @@ function readerOf<Filter>(
   filter: Filter,
   range: ExportRange,
 ): PageReader {
-  const db = deps.database.db;
-  return {
-    read: (after) => rows.page(db, program.id, filter, range, after),
-    count: () => rows.count(db, program.id, filter, range),
-  };
+  return rows.open(deps.database.db, program.id, filter, range);
 }
 
 /** The rows' filters resolved once: another program's partner or customer reads as missing. */
