@@ -101,6 +101,8 @@ export interface TransactionsTable {
   program_id: number;
   key: string;
   customer_id: number;
+  /** The buyer's key, kept with each sale for the export (migration 0043). */
+  customer_key: string;
   partner_id: number | null;
   referring_customer_id: number | null;
   action: string;

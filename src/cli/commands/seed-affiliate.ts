@@ -58,6 +58,7 @@ const TRANSACTION_COLUMNS = [
   'program_id',
   'key',
   'customer_id',
+  'customer_key',
   'partner_id',
   'action',
   'amount',
@@ -178,6 +179,9 @@ async function writePartners(writer: BulkWriter, plan: Plan): Promise<void> {
   }
 }
 
+/** The key of the seed's `i`-th customer, which its sales also keep (migration 0043). */
+const customerKey = (prefix: string, i: number) => `${prefix}c${i}`;
+
 async function writeCustomers(writer: BulkWriter, plan: Plan, programDays: ProgramDays): Promise<void> {
   const { programId, prefix } = plan;
   for (let from = 0; from < plan.customers; from += CHUNK) {
@@ -189,7 +193,7 @@ async function writeCustomers(writer: BulkWriter, plan: Plan, programDays: Progr
         plan.first.customer + i,
         programId,
         `${prefix}U${i}`,
-        `${prefix}c${i}`,
+        customerKey(prefix, i),
         `${prefix.toLowerCase()}.c${i}@customers.example`,
         `Customer ${i}`,
         plan.first.partner + partner,
@@ -247,6 +251,7 @@ async function writeSales(writer: BulkWriter, plan: Plan, programDays: ProgramDa
         programId,
         `${prefix}t${i}`,
         decision.customerId,
+        customerKey(prefix, customer),
         decision.partnerId,
         'sale',
         amount,

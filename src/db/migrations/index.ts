@@ -37,6 +37,7 @@ import { pendingPartners } from './0039-pending-partners.ts';
 import { reportTotals } from './0040-report-totals.ts';
 import { portalSightings } from './0041-portal-sightings.ts';
 import { activityByTime } from './0042-activity-by-time.ts';
+import { saleCustomerKeys } from './0043-sale-customer-keys.ts';
 import type { VouchMigration } from './helpers.ts';
 
 /**
@@ -83,4 +84,5 @@ export const migrations: Record<string, VouchMigration> = {
   '0040_report_totals': reportTotals,
   '0041_portal_sightings': portalSightings,
   '0042_activity_by_time': activityByTime,
+  '0043_sale_customer_keys': saleCustomerKeys,
 };

@@ -42,6 +42,7 @@ import {
   customerNotFound,
   findCustomerByRef,
   getCustomerByPathOrThrow,
+  type RenameSales,
   type TakeSales,
 } from './customers.shared.ts';
 
@@ -132,7 +133,12 @@ async function getForRequestOrThrow(
   return row;
 }
 
-async function update(ctx: ProgramContext, segment: string | undefined, body: UpdateAffiliateCustomerBody) {
+async function update(
+  ctx: ProgramContext,
+  segment: string | undefined,
+  body: UpdateAffiliateCustomerBody,
+  renameSales: RenameSales,
+) {
   const { ref, changes } = splitUpdateBody(segment, body, ['key', 'email']);
   const now = nowTimestamp(ctx.clock);
   try {
@@ -145,6 +151,7 @@ async function update(ctx: ProgramContext, segment: string | undefined, body: Up
       const written = await repository.updateCustomerUnlessTaken(trx, ctx.program.id, row.id, values);
       if ('taken' in written) throw fieldError(`${body.update ? 'update.' : ''}${written.taken}`, 'taken');
       const updated = written.updated;
+      if (updated.key !== row.key) await renameSales(trx, ctx, row.id, updated.key);
       const customer = await serialize(trx, ctx, updated);
       await recordEvent(trx, ctx.program.id, 'customer.updated', customer, now);
       return customer;

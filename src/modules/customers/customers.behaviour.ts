@@ -5,7 +5,7 @@ import type {
   ListCustomersQuery,
   SearchCustomersQuery,
 } from './customers.schemas.ts';
-import type { CustomerSalesPage, TakeSales } from './customers.shared.ts';
+import type { CustomerSalesPage, RenameSales, TakeSales } from './customers.shared.ts';
 
 /**
  * What each program type with customers implements (`customers.<type>.ts`), listed in
@@ -21,8 +21,16 @@ export interface CustomerBehaviour<Create, Update, Customer, Entry> {
   /** One page plus one entry (`paginated()` cuts it). */
   list(ctx: ProgramContext, query: ListCustomersQuery): Promise<Entry[]>;
   search(ctx: ProgramContext, query: SearchCustomersQuery): Promise<Entry[]>;
-  /** `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body). */
-  update(ctx: ProgramContext, id: string | undefined, body: Update): Promise<Customer>;
+  /**
+   * `PUT /v1/customers/{id}` (`id` given) or `PUT /v1/customers` (identified by the body);
+   * `renameSales` writes a new key onto the customer's sales, in the same transaction.
+   */
+  update(
+    ctx: ProgramContext,
+    id: string | undefined,
+    body: Update,
+    renameSales: RenameSales,
+  ): Promise<Customer>;
   /**
    * `DELETE /v1/customers/{id}` (`{path}`) or `DELETE /v1/customers` with body `key`/`email`/`id`;
    * `takeSales` takes the customer's own sales back first, in the same transaction.

@@ -5,6 +5,8 @@ import { programContext } from '../../http/context.ts';
 import { paginated } from '../../http/pagination.ts';
 import { errorResponses, Paginated, StatusOnly, Success, withExample } from '../../http/schemas.ts';
 import { ReferralLink } from '../referral-links/referral-links.schemas.ts';
+// A customer's sales keep its key (the transactions module's): renaming the default link renames it.
+import { renameBuyerOfSales } from '../transactions/transactions.service.ts';
 import {
   CreateCustomerReferralLinkBody,
   CustomerLinksQuery,
@@ -93,7 +95,12 @@ export async function customerReferralLinksRoutes(fastify: FastifyInstance) {
       response: { 200: Success(ReferralLink), ...errorResponses },
     },
     handler: async (request) => ({
-      data: await updateCustomerReferralLink(programContext(request), request.params.id, request.body),
+      data: await updateCustomerReferralLink(
+        programContext(request),
+        request.params.id,
+        request.body,
+        renameBuyerOfSales,
+      ),
       status: 1 as const,
     }),
   });

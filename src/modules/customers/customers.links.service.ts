@@ -20,7 +20,7 @@ import type {
 } from './customers.links.schemas.ts';
 import { getReferralCustomerOrThrow, linkContext } from './customers.referral.ts';
 import * as customers from './customers.repository.ts';
-import { findCustomerByRef } from './customers.shared.ts';
+import { findCustomerByRef, type RenameSales } from './customers.shared.ts';
 
 /**
  * Referral links of refer-a-friend customers. Every customer has a default link whose key is the
@@ -81,10 +81,12 @@ export async function searchCustomerReferralLinks(
  * Renames a link. Renaming the default link renames the customer's key with it, so that the
  * default link's key stays the customer's key.
  */
+/** Renames a link; the default link's new key is its customer's, written onto its sales by `renameSales`. */
 export async function updateCustomerReferralLink(
   ctx: ProgramContext,
   key: string,
   body: UpdateCustomerReferralLinkBody,
+  renameSales: RenameSales,
 ) {
   try {
     const row = await ctx.database.db.transaction().execute(async (trx) => {
@@ -93,11 +95,11 @@ export async function updateCustomerReferralLink(
       if (await findLinkByKey(trx, ctx.program.id, body.key)) throw fieldError('key', 'taken');
       const now = nowTimestamp(ctx.clock);
       const updated = await updateLink(trx, ctx.program.id, link.id, { key: body.key, updated_at: now });
-      if (link.is_default && link.customer_id !== null)
-        await customers.updateCustomer(trx, ctx.program.id, Number(link.customer_id), {
-          key: body.key,
-          updated_at: now,
-        });
+      if (link.is_default && link.customer_id !== null) {
+        const customerId = Number(link.customer_id);
+        await customers.updateCustomer(trx, ctx.program.id, customerId, { key: body.key, updated_at: now });
+        await renameSales(trx, ctx, customerId, body.key);
+      }
       return updated ?? link;
     });
     return toReferralLink(row, await linkContext(ctx), ctx);

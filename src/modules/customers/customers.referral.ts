@@ -42,7 +42,13 @@ import type {
   ListCustomersQuery,
   SearchCustomersQuery,
 } from './customers.schemas.ts';
-import { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales } from './customers.shared.ts';
+import {
+  type CustomerRow,
+  customerNotFound,
+  findCustomerByRef,
+  type RenameSales,
+  type TakeSales,
+} from './customers.shared.ts';
 import { signupWriterOf } from './customers.signup-writer.ts';
 
 /**
@@ -186,7 +192,12 @@ function changesOf(body: UpdateReferralCustomerBody, identifiedByBody: boolean):
   return values;
 }
 
-async function update(ctx: ProgramContext, id: string | undefined, body: UpdateReferralCustomerBody) {
+async function update(
+  ctx: ProgramContext,
+  id: string | undefined,
+  body: UpdateReferralCustomerBody,
+  renameSales: RenameSales,
+) {
   const fieldPrefix = body.update ? 'update.' : '';
   try {
     return await ctx.database.db.transaction().execute(async (trx) => {
@@ -207,8 +218,10 @@ async function update(ctx: ProgramContext, id: string | undefined, body: UpdateR
       });
       if ('taken' in written) throw fieldError(`${fieldPrefix}${written.taken}`, 'taken');
       const updated = written.updated;
-      if (values.key !== undefined && values.key !== row.key)
-        await renameDefaultLink(trx, ctx.program.id, { customerId: row.id }, String(values.key));
+      if (updated.key !== row.key) {
+        await renameDefaultLink(trx, ctx.program.id, { customerId: row.id }, updated.key);
+        await renameSales(trx, ctx, row.id, updated.key);
+      }
       const data = await toReferralCustomer(trx, ctx, updated);
       await recordEvent(trx, ctx.program.id, 'customer.updated', data, updated.updated_at);
       return data;

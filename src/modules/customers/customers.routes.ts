@@ -5,8 +5,13 @@ import { paginated } from '../../http/pagination.ts';
 import { unionOfVariants } from '../../http/program-variants.ts';
 import { errorResponses, StatusOnly, withVariantExample } from '../../http/schemas.ts';
 import { success } from '../../http/success.ts';
-// A customer's sales belong to the transactions module: its list, and taking them back on delete.
-import { deleteSalesOfBuyer, listCustomerTransactions } from '../transactions/transactions.service.ts';
+// A customer's sales belong to the transactions module: its list, taking them back on delete, and
+// the key each keeps of its buyer.
+import {
+  deleteSalesOfBuyer,
+  listCustomerTransactions,
+  renameBuyerOfSales,
+} from '../transactions/transactions.service.ts';
 import {
   CreateCustomerBodyByProgramType,
   CreateCustomerNestedBodyByProgramType,
@@ -165,6 +170,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
           programContext(request),
           request.params.id,
           variantInput(request, UpdateCustomerBodyByProgramType),
+          renameBuyerOfSales,
         ),
       ),
   });
@@ -188,6 +194,7 @@ export async function customersRoutes(fastify: FastifyInstance) {
           programContext(request),
           undefined,
           variantInput(request, UpdateCustomerBodyByProgramType),
+          renameBuyerOfSales,
         ),
       ),
   });

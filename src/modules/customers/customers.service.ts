@@ -24,7 +24,7 @@ import type {
   ListCustomersQuery,
   SearchCustomersQuery,
 } from './customers.schemas.ts';
-import type { CustomerProgramType, TakeSales } from './customers.shared.ts';
+import type { CustomerProgramType, RenameSales, TakeSales } from './customers.shared.ts';
 
 /**
  * `/v1/customers…` for every program type that has customers: each function hands over to the
@@ -94,12 +94,18 @@ export type UpdateCustomerInput =
   | { type: 'affiliate'; body: UpdateAffiliateCustomerBody }
   | { type: 'referral'; body: UpdateReferralCustomerBody };
 
-export function updateCustomer(ctx: ProgramContext, id: string | undefined, input: UpdateCustomerInput) {
+/** Updates a customer; `renameSales` (the transactions module's) writes a new key onto its sales. */
+export function updateCustomer(
+  ctx: ProgramContext,
+  id: string | undefined,
+  input: UpdateCustomerInput,
+  renameSales: RenameSales,
+) {
   switch (input.type) {
     case 'affiliate':
-      return affiliateCustomers.update(ctx, id, input.body);
+      return affiliateCustomers.update(ctx, id, input.body, renameSales);
     case 'referral':
-      return referralCustomers.update(ctx, id, input.body);
+      return referralCustomers.update(ctx, id, input.body, renameSales);
     default:
       return assertNever(input);
   }
@@ -140,7 +146,13 @@ export {
   lockCustomer,
 } from './customers.repository.ts';
 /** A customer named by `id`, `key` or `email`, or undefined. */
-export { type CustomerRow, customerNotFound, findCustomerByRef, type TakeSales } from './customers.shared.ts';
+export {
+  type CustomerRow,
+  customerNotFound,
+  findCustomerByRef,
+  type RenameSales,
+  type TakeSales,
+} from './customers.shared.ts';
 
 /**
  * A partner's newest customers for the partner portal: name, e-mail and creation time only (the

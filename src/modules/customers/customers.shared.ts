@@ -35,6 +35,17 @@ export function signupTimeOrThrow(given: string | undefined, now: string, field:
  */
 export type TakeSales = (trx: Kysely<DB>, ctx: ProgramContext, customerId: number) => Promise<void>;
 
+/**
+ * Writes a customer's new key onto its sales, which keep it (migration 0043), in the caller's
+ * transaction. The transactions module passes it in (through the route), as `TakeSales`.
+ */
+export type RenameSales = (
+  trx: Kysely<DB>,
+  ctx: ProgramContext,
+  customerId: number,
+  key: string,
+) => Promise<void>;
+
 /** The customer whose sales `GET /v1/customers/{id}/transactions` lists, and the rows to list. */
 export interface CustomerSalesPage {
   customerId: number;

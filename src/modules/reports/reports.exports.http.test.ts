@@ -172,6 +172,56 @@ describeEachDatabase('exports', (server) => {
     assert.equal(newsletter.status, 403);
   });
 
+  test("a customer's new key shows in the transactions export, however it is changed", async () => {
+    const as = async <const M extends string, const P extends string>(
+      q: TestProgram,
+      method: M,
+      path: P,
+      body?: unknown,
+    ) => {
+      const res = await server().request(method, path, { token: q.token, body });
+      assert.ok(res.status < 300, `${method} ${path}: ${res.text}`);
+      return res;
+    };
+    const sale = (key: string, customer: object) => ({ key, amount: 10, action: 'sale', customer });
+    const buyers = async (q: TestProgram) =>
+      Object.fromEntries(
+        (await exported(server(), q, '/v1/exports/transactions.csv')).map((row) => [row.key, row.customer]),
+      );
+
+    // Affiliate: by path and by body (`update.key`); a customer's every sale follows.
+    const a = await server().newProgram('affiliate');
+    await as(a, 'POST', '/v1/partners', { email: 'pa@example.com', key: 'pa' });
+    await as(a, 'POST', '/v1/customers', { key: 'k1', partner: { key: 'pa' } });
+    await as(a, 'POST', '/v1/customers', { key: 'k2', partner: { key: 'pa' } });
+    for (const [key, customer] of [
+      ['a1', 'k1'],
+      ['a2', 'k1'],
+      ['a3', 'k2'],
+    ] as const)
+      await as(a, 'POST', '/v1/transactions', sale(key, { key: customer }));
+    await as(a, 'PUT', '/v1/customers/k1', { key: 'k1-new' });
+    await as(a, 'PUT', '/v1/customers', { key: 'k2', update: { key: 'k2-new' } });
+    assert.deepEqual(await buyers(a), { a1: 'k1-new', a2: 'k1-new', a3: 'k2-new' });
+    const listed = await listAll<Schema<'AffiliateTransaction'>>(server(), a, '/v1/transactions');
+    assert.deepEqual(listed.map((row) => row.customer).sort(), ['k1-new', 'k1-new', 'k2-new']);
+
+    // Refer-a-friend: a customer update, and a rename of its default link (its key).
+    const r = await server().newProgram('referral');
+    await as(r, 'POST', '/v1/customers', { id: 'ref', key: 'ref-key', email: 'ref@example.com' });
+    await as(r, 'POST', '/v1/customers', {
+      id: 'buyer',
+      key: 'buyer-key',
+      email: 'buyer@example.com',
+      referring_customer: { id: 'ref' },
+    });
+    await as(r, 'POST', '/v1/transactions', { ...sale('r1', { id: 'buyer' }), amount_units: 'usd' });
+    await as(r, 'PUT', '/v1/customers/buyer', { key: 'buyer-renamed' });
+    assert.deepEqual(await buyers(r), { r1: 'buyer-renamed' });
+    await as(r, 'PUT', '/v1/customer_referral_links/buyer-renamed', { key: 'buyer-link' });
+    assert.deepEqual(await buyers(r), { r1: 'buyer-link' });
+  });
+
   test('subscribers of a newsletter program', async () => {
     const n = await server().newProgram('newsletter');
     for (const email of ['a@example.com', 'b@example.com']) {

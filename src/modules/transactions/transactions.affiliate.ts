@@ -225,6 +225,7 @@ export async function readAffiliateUnlocked(
 export const affiliateSales: SaleHandler<Customer, AffiliatePrepared, AffiliateTransaction> = {
   prepare,
   salesBefore: (prepared) => prepared.salesBefore,
+  buyerKey: (prepared) => prepared.buyer.key,
   decide: (prepared, sale, fraud) =>
     decideAffiliateSale(
       prepared.settings.commissions,

@@ -194,7 +194,8 @@ export function saleSteps<Customer, Prepared, Created>(
         if (flag !== null) held = { fraud, flag, partnerId };
         outcome = fraudOutcomeOf(fraud, []);
       }
-      return { decision, row: saleRowOf(ctx.program.id, entry, request, sale, decision) };
+      const row = saleRowOf(ctx.program.id, entry, request, sale, decision, handler.buyerKey(prepared));
+      return { decision, row };
     },
     // Redeemed with the sale's key in the sale's transaction: a refusal (422 on the code's
     // field) rolls the sale back with it.
@@ -234,11 +235,13 @@ export function saleRowOf(
   request: SaleRequest,
   sale: SaleInput,
   decision: SaleDecision,
+  customerKey: string,
 ): repository.NewTransaction {
   return {
     program_id: programId,
     key: request.key,
     customer_id: decision.customerId,
+    customer_key: customerKey,
     partner_id: decision.partnerId,
     referring_customer_id: decision.referringCustomerId,
     action: entry.action,

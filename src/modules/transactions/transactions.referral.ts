@@ -225,6 +225,7 @@ export async function readReferralUnlocked(
 export const referralSales: SaleHandler<Customer, ReferralPrepared, CreatedReferralTransaction> = {
   prepare,
   salesBefore: (prepared) => prepared.purchasesBefore,
+  buyerKey: (prepared) => prepared.buyer.key,
   decide: (prepared, sale) =>
     decideReferralSale(
       prepared.settings,

@@ -147,21 +147,21 @@ const selectPartnerPublicIds = definePreparedListQuery<
 );
 
 /**
- * Every sale of the program, in creation order. The partners' public ids are not joined: a page
- * looks up those its rows name and earlier pages did not (db/names-by-id.ts), which costs a
- * few look-ups per page instead of one per row.
+ * Every sale of the program, in creation order, without a join (ADR 0142): the buyer's key is
+ * the sale's own copy (migration 0043), and the partners' public ids are looked up for those a
+ * page names and earlier pages did not (db/names-by-id.ts), a few look-ups per page instead of
+ * one per row.
  */
 export const transactionRows = exportTuples(
   'transactions',
   (db, programId, filter: { partnerId?: number; customerId?: number }) => {
     let query = db
       .selectFrom('transactions')
-      .innerJoin('customers', 'customers.id', 'transactions.customer_id')
       .select([
         'transactions.id',
         'transactions.created_at',
         'transactions.key',
-        'customers.key as customer',
+        'transactions.customer_key',
         'transactions.partner_id',
         'transactions.amount',
         'transactions.amount_units',

@@ -44,6 +44,7 @@ const transactionColumns = [
   'program_id',
   'key',
   'customer_id',
+  'customer_key',
   'partner_id',
   'referring_customer_id',
   'action',
@@ -243,6 +244,16 @@ export async function listTransactionsOfBuyer(db: Kysely<DB>, programId: number,
     .where('program_id', '=', programId)
     .where('customer_id', '=', customerId)
     .orderBy('id')
+    .execute();
+}
+
+/** A buyer's new key, on every sale it made (the sales keep it: migration 0043). */
+export async function setBuyerKeyOfSales(db: Kysely<DB>, programId: number, customerId: number, key: string) {
+  await db
+    .updateTable('transactions')
+    .set({ customer_key: key })
+    .where('program_id', '=', programId)
+    .where('customer_id', '=', customerId)
     .execute();
 }
 

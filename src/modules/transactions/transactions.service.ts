@@ -12,6 +12,7 @@ import {
   type CustomerTransactionsQuery,
   customerSalesPage,
   lockCustomer,
+  type RenameSales,
   type TakeSales,
 } from '../customers/customers.service.ts';
 import type { AffiliateTransactionCustomer } from './transactions.affiliate.schemas.ts';
@@ -135,6 +136,17 @@ export const deleteSalesOfBuyer: TakeSales = async (trx, ctx, customerId) => {
   await lockCustomer(trx, ctx.program.id, customerId);
   for (const row of await repository.listTransactionsOfBuyer(trx, ctx.program.id, customerId))
     await deleteTransactionRow(trx, ctx, row);
+};
+
+/**
+ * Writes a customer's new key onto every sale it made, in the caller's transaction: what a change
+ * of key does (the customers module receives it as `RenameSales`), since each sale keeps its
+ * buyer's key for the export (migration 0043). The buyer is locked first, as every sale locks it:
+ * on PostgreSQL a sale decided with the old key meanwhile then decides again.
+ */
+export const renameBuyerOfSales: RenameSales = async (trx, ctx, customerId, key) => {
+  await lockCustomer(trx, ctx.program.id, customerId);
+  await repository.setBuyerKeyOfSales(trx, ctx.program.id, customerId, key);
 };
 
 /** `GET /v1/customers/{id}/transactions`. */

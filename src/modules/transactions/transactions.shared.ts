@@ -55,6 +55,8 @@ export interface SaleHandler<Customer, Prepared, Created> {
   ): Promise<Prepared>;
   /** Sales (or purchases) the buyer made before this one: a first-order-only code reads it. */
   salesBefore(prepared: Prepared): number;
+  /** The buyer's key, which the sale's row keeps (migration 0043). */
+  buyerKey(prepared: Prepared): string;
   /** `fraud`: what the sale's own fraud rules decided (core/fraud.ts), when one fired. */
   decide(prepared: Prepared, sale: SaleInput, fraud?: SaleFraudHold): SaleDecision;
   /** The create response of a sale just written, from what `prepare` read: no second read. */
