@@ -6,10 +6,8 @@
  * again, so memory stays bounded whatever the table's size.
  */
 export interface NamesById {
-  /** Looks up the names of the ids not known yet. */
-  learn(ids: Iterable<number | null>): Promise<void>;
-  /** The name of an id `learn` was given; undefined for an id whose row does not exist. */
-  nameOf(id: number): string | undefined;
+  /** The name of each id, in order; null for null and for an id whose row does not exist. */
+  namesOf(ids: readonly (number | null)[]): Promise<(string | null)[]>;
 }
 
 export function namesById(
@@ -18,17 +16,21 @@ export function namesById(
 ): NamesById {
   let names = new Map<number, string>();
   return {
-    async learn(ids) {
-      const named = new Set<number>();
-      for (const id of ids) if (id !== null) named.add(id);
-      let unknown = [...named].filter((id) => !names.has(id));
-      if (unknown.length === 0) return;
-      if (names.size + unknown.length > limit) {
-        names = new Map();
-        unknown = [...named];
+    async namesOf(ids) {
+      const found: (string | null)[] = new Array(ids.length);
+      const missing: number[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i] ?? null;
+        const name = id === null ? null : names.get(id);
+        if (name === undefined) missing.push(i);
+        else found[i] = name;
       }
+      if (missing.length === 0) return found;
+      const unknown = [...new Set(missing.map((i) => ids[i] ?? 0))];
+      if (names.size + unknown.length > limit) names = new Map();
       for (const [id, name] of await lookUp(unknown)) names.set(id, name);
+      for (const i of missing) found[i] = names.get(ids[i] ?? 0) ?? null;
+      return found;
     },
-    nameOf: (id) => names.get(id),
   };
 }

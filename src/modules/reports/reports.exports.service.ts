@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Deps } from '../../context.ts';
 import { shownCommissionStatus } from '../../core/commission-status.ts';
-import { csvField, csvRecord } from '../../core/csv.ts';
+import { CsvChunk, csvField, csvRecord } from '../../core/csv.ts';
 import { fieldError } from '../../core/errors.ts';
 import { microsToText } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -35,10 +35,11 @@ import type { ExportName, ExportQuery } from './reports.exports.schemas.ts';
 
 /**
  * Full exports as CSV files (issue 26): one header row, then every row of the list in creation
- * order, written a keyset page at a time (read by the module that owns the rows), each page one chunk. The stream reads the
- * next page only when the client has taken the last (backpressure), so memory stays at about a
- * page whatever the file's size, and it waits a turn of the event loop between pages, so a long
- * export on SQLite (a synchronous driver) never holds other requests for more than one page.
+ * order, written a keyset page at a time (read by the module that owns the rows), each page one
+ * chunk of bytes. The stream reads the next page only when the client has taken the last
+ * (backpressure), so memory stays at about a page whatever the file's size, and it waits a turn
+ * of the event loop between pages, so a long export on SQLite (a synchronous driver) never holds
+ * other requests for more than one page.
  */
 export interface ExportProgram {
   id: number;
@@ -231,18 +232,21 @@ export async function exportCsv(deps: Deps, program: ExportProgram, name: Export
     status: name === 'commissions' ? query.status : undefined,
   };
   let rows = 0;
-  async function* chunks(): AsyncGenerator<string> {
-    yield csvRecord(file.header);
+  async function* chunks(): AsyncGenerator<Buffer> {
+    const chunk = new CsvChunk();
+    chunk.add(csvRecord(file.header));
+    yield chunk.take();
     let after: ExportCursor | undefined;
     for (;;) {
       const page = await reader.read(after);
-      let chunk = '';
       for (const item of page) {
         const record = file.record(item, context);
-        if (record.length > 0) rows++;
-        chunk += record;
+        if (record.length === 0) continue;
+        rows++;
+        chunk.add(record);
       }
-      if (chunk.length > 0) yield chunk;
+      const bytes = chunk.take();
+      if (bytes.length > 0) yield bytes;
       const last = page.at(-1);
       if (page.length < EXPORT_PAGE || !last) return;
       after = { createdAt: last.created_at, id: Number(last.id) };

@@ -180,20 +180,19 @@ export const transactionRows = exportTuples(
       (await selectPartnerPublicIds(db, { programId }, ids)).map((row) => [row.id, row.public_id] as const),
     );
     return async (page: readonly SaleExportTuple[]): Promise<SaleExportRow[]> => {
-      await partners.learn(page.map((tuple) => tuple[4]));
-      return page.map(
-        ([id, created_at, key, customer, partnerId, amount, amount_units, refunded, product]) => ({
-          id,
-          created_at,
-          key,
-          customer,
-          partner: partnerId === null ? null : (partners.nameOf(partnerId) ?? null),
-          amount,
-          amount_units,
-          refunded_amount: refunded,
-          product_id: product,
-        }),
-      );
+      const publicIds = await partners.namesOf(page.map((tuple) => tuple[4]));
+      // Indexed reads: destructuring each tuple went through the array iterator.
+      return page.map((tuple, i) => ({
+        id: tuple[0],
+        created_at: tuple[1],
+        key: tuple[2],
+        customer: tuple[3],
+        partner: publicIds[i] ?? null,
+        amount: tuple[5],
+        amount_units: tuple[6],
+        refunded_amount: tuple[7],
+        product_id: tuple[8],
+      }));
     };
   },
 );
