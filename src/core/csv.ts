@@ -21,38 +21,35 @@ export function csvField(field: string): string {
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
- * Records gathered as UTF-8 bytes, one buffer per page of an export. Each record is written into
- * the buffer as it is made, rather than appended to one string for the page: that string was a
- * rope of every record's pieces, kept alive until the stream encoded it, and flattening and
- * encoding it cost more per row than writing each record (ADR 0142).
+ * Records gathered as UTF-8 bytes, one chunk per page of an export. Each record is written into
+ * a working buffer as it is made, rather than appended to one string for the page: that string
+ * was a rope of every record's pieces, kept alive until the stream encoded it, and flattening
+ * and encoding it cost more per row than writing each record (ADR 0142). A page's chunk is a copy
+ * of exactly its bytes, so the working buffer is reused and no allocation is larger than needed.
  */
 export class CsvChunk {
-  #buffer: Buffer;
+  #buffer = Buffer.allocUnsafe(1 << 18);
   #length = 0;
   readonly #full: Buffer[] = [];
-
-  constructor(readonly size = 1 << 18) {
-    this.#buffer = Buffer.allocUnsafe(size);
-  }
 
   add(record: string): void {
     // A UTF-8 byte count is at most three per UTF-16 unit.
     const most = record.length * 3;
     if (this.#length + most > this.#buffer.length) {
-      if (this.#length > 0) this.#full.push(this.#buffer.subarray(0, this.#length));
-      this.#buffer = Buffer.allocUnsafe(Math.max(this.size, most));
+      this.#full.push(Buffer.from(this.#buffer.subarray(0, this.#length)));
       this.#length = 0;
+      if (most > this.#buffer.length) this.#buffer = Buffer.allocUnsafe(most);
     }
     this.#length += this.#buffer.write(record, this.#length);
   }
 
   /** The bytes gathered since the last take (empty when none). */
   take(): Buffer {
-    const last = this.#buffer.subarray(0, this.#length);
-    const bytes = this.#full.length === 0 ? last : Buffer.concat([...this.#full, last]);
-    this.#full.length = 0;
-    this.#buffer = Buffer.allocUnsafe(this.size);
+    const last = Buffer.from(this.#buffer.subarray(0, this.#length));
     this.#length = 0;
+    if (this.#full.length === 0) return last;
+    const bytes = Buffer.concat([...this.#full, last]);
+    this.#full.length = 0;
     return bytes;
   }
 }
