@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { csvField, csvRecord } from './csv.ts';
+import { CsvChunk, csvField, csvRecord } from './csv.ts';
 
 test('csvRecord quotes only the fields that need it, doubling quotes', () => {
   const cases: [string[], string][] = [
@@ -31,4 +31,16 @@ test('csvField is one field of a record', () => {
     assert.equal(csvField(field), expected, JSON.stringify(field));
     assert.equal(csvRecord([field, 'x']), `${expected},x\n`);
   }
+});
+
+test('CsvChunk gathers records as UTF-8, past its working buffer too', () => {
+  const chunk = new CsvChunk();
+  assert.equal(chunk.take().length, 0);
+  const records = ['a,b\n', 'ünïcode,€,𝄞\n', `${'x'.repeat(200_000)}\n`, `${'é'.repeat(100_000)}\n`, 'end\n'];
+  for (let round = 0; round < 2; round++) {
+    for (const record of records) chunk.add(record);
+    assert.equal(chunk.take().toString('utf8'), records.join(''));
+  }
+  chunk.add('last\n');
+  assert.equal(chunk.take().toString('utf8'), 'last\n');
 });
