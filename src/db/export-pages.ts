@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { createdAfter } from './creation-order.ts';
-import { ARRAY_ROWS } from './prepared.ts';
+import { ARRAY_ROWS, compileNamed } from './prepared.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -109,10 +109,22 @@ export function exportTuples<
   return {
     open: (db, programId, filter, range) => {
       const pageRows = rowsOf(db, programId);
+      // The first page's statement and the next pages' one, each compiled once per export.
+      const first = compileNamed<Tuple, ExportCursor>(db, (db) =>
+        paged(base(db, programId, filter), table, range, undefined),
+      );
+      const next = compileNamed<Tuple, ExportCursor>(db, (db, param) =>
+        paged(base(db, programId, filter), table, range, { createdAt: param('createdAt'), id: param('id') }),
+      );
       return {
         read: async (after) => {
-          const query = paged(base(db, programId, filter), table, range, after).compile();
-          const { rows } = await db.executeQuery<Tuple>({ ...query, sql: ARRAY_ROWS + query.sql });
+          const { query, bind } = after ? next : first;
+          const parameters = after ? bind(after) : query.parameters;
+          const { rows } = await db.executeQuery<Tuple>({
+            ...query,
+            sql: ARRAY_ROWS + query.sql,
+            parameters,
+          });
           return pageRows(rows);
         },
         count: () => countIn(base(db, programId, filter), table, range),
