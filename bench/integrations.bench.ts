@@ -2,7 +2,9 @@
 // against `POST /v1/transactions` for the same customers, measured in the same run on SQLite and
 // on PostgreSQL when reachable. Each event is unique (its own event and invoice id) and signed
 // per request with Stripe's library. Target: events ≥ 0.7× the rate of the API's sales.
-// Run: `node --import tsx bench/integrations.bench.ts`.
+// The two alternate over eight loads, each in a program of its own (see sellingProgram), and
+// their means are compared. Run: `node --import tsx bench/integrations.bench.ts` (BENCH_DURATION:
+// seconds for two loads, default 10).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,89 +50,97 @@ function invoiceTemplate(): string {
   return JSON.stringify(event);
 }
 
-/** Two loads of equal length as one: mean rate and median, the worse p99. */
-function combined(a: LoadResult, b: LoadResult): LoadResult {
+/** Loads of equal length as one: mean rate and p50, the worst p99. */
+function mean(loads: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (load: LoadResult) => number) => loads.reduce((total, load) => total + pick(load), 0);
   return {
-    rps: (a.rps + b.rps) / 2,
-    p50: (a.p50 + b.p50) / 2,
-    p99: Math.max(a.p99, b.p99),
-    errors: a.errors + b.errors,
-    non2xx: a.non2xx + b.non2xx,
-    total: a.total + b.total,
+    rps: sum((load) => load.rps) / loads.length,
+    p50: sum((load) => load.p50) / loads.length,
+    p99: Math.max(...loads.map((load) => load.p99)),
+    errors: sum((load) => load.errors),
+    non2xx: sum((load) => load.non2xx),
+    total: sum((load) => load.total),
   };
 }
 
-async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
+/** The two kinds of load, alternating: API-events-events-API, then events-API-API-events. */
+const ORDER = ['api', 'events', 'events', 'api', 'events', 'api', 'api', 'events'] as const;
+type Kind = (typeof ORDER)[number];
+
+/**
+ * A program ready to sell: a partner, its 200 attributed customers (`cus_bench_0…199`, the Stripe
+ * customer ids the events name) and an active Stripe integration. Each load sells in a program of
+ * its own, so that every load starts from the same state: every sale updates its buyer's and
+ * partner's rows and the program's figures, and on PostgreSQL a program that took every sale of
+ * the run made each load slower than the one before (the fraud bench saw 780 → 395 req/s over six
+ * loads), which favoured the kind measured first and last.
+ */
+async function sellingProgram(url: string, databaseUrl: string) {
   const program = await createProgram(databaseUrl, 'affiliate');
+  const { data } = await call(url, program.token, 'GET', '/v1/test');
+  await call(url, program.token, 'POST', '/v1/partners', { email: 'bench@example.com', key: 'benchpartner' });
+  for (let i = 0; i < CUSTOMERS; i++) {
+    await call(url, program.token, 'POST', '/v1/customers', {
+      key: `cus_bench_${i}`,
+      partner: { key: 'benchpartner' },
+    });
+  }
+  await call(url, program.token, 'PUT', '/v1/integrations/stripe', { webhook_secret: SECRET, active: true });
+  return { token: program.token, publicId: data.program.pub_id as string };
+}
+
+async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
   const appName = `vouch-bench-${process.pid}`;
   const vouch = await startVouch({ databaseUrl, env: { PGAPPNAME: appName } });
   try {
-    const { data } = await call(vouch.url, program.token, 'GET', '/v1/test');
-    const publicId = data.program.pub_id as string;
-    await call(vouch.url, program.token, 'POST', '/v1/partners', {
-      email: 'bench@example.com',
-      key: 'benchpartner',
-    });
-    for (let i = 0; i < CUSTOMERS; i++) {
-      await call(vouch.url, program.token, 'POST', '/v1/customers', {
-        key: `cus_bench_${i}`,
-        partner: { key: 'benchpartner' },
-      });
-    }
-    await call(vouch.url, program.token, 'PUT', '/v1/integrations/stripe', {
-      webhook_secret: SECRET,
-      active: true,
-    });
-    const loadApi = (seconds: number) =>
-      load({
-        url: vouch.url,
-        method: 'POST',
-        path: '/v1/transactions',
-        headers: { authorization: `Bearer ${program.token}` },
-        body: JSON.stringify({
-          key: 'api-{{n}}',
-          amount: 29,
-          action: 'sale',
-          customer: { key: 'cus_bench_{{n%200}}' },
-        }),
-        duration: seconds,
-        warmup: 0,
-      });
-    const loadEvents = (seconds: number) =>
-      load({
-        url: vouch.url,
-        method: 'POST',
-        path: `/integrations/stripe/${publicId}`,
-        body: invoiceTemplate(),
-        stripeSecret: SECRET,
-        duration: seconds,
-        warmup: 0,
-      });
-    // A-B-B-A halves: a machine that speeds up or slows down during the run (other work, a
-    // growing table) weighs on both loads alike, so their ratio is the figure to read.
-    const half = Math.max(1, duration / 2);
-    await loadApi(2);
-    await loadEvents(2);
+    const loadOf = (kind: Kind, program: { token: string; publicId: string }, seconds: number) =>
+      kind === 'api'
+        ? load({
+            url: vouch.url,
+            method: 'POST',
+            path: '/v1/transactions',
+            headers: { authorization: `Bearer ${program.token}` },
+            body: JSON.stringify({
+              key: 'api-{{n}}',
+              amount: 29,
+              action: 'sale',
+              customer: { key: 'cus_bench_{{n%200}}' },
+            }),
+            duration: seconds,
+            warmup: 0,
+          })
+        : load({
+            url: vouch.url,
+            method: 'POST',
+            path: `/integrations/stripe/${program.publicId}`,
+            body: invoiceTemplate(),
+            stripeSecret: SECRET,
+            duration: seconds,
+            warmup: 0,
+          });
+    const warm = await sellingProgram(vouch.url, databaseUrl);
+    await loadOf('api', warm, 2);
+    await loadOf('events', warm, 2);
     // CPU per request of Vouch and, on PostgreSQL, of its backends: what a request costs whatever
-    // else the machine runs, where the rates above swing with it.
+    // else the machine runs, where the rates swing with it.
     const pids = [vouch.process.pid ?? 0];
     if (name === 'PostgreSQL') pids.push(...(await backendPids(TEST_DATABASE_URL, appName)));
+    const loads: Record<Kind, LoadResult[]> = { api: [], events: [] };
     const cpu = { api: { vouch: 0, all: 0, requests: 0 }, events: { vouch: 0, all: 0, requests: 0 } };
-    const counted = async (kind: 'api' | 'events', run: () => Promise<LoadResult>) => {
+    const half = Math.max(1, duration / 2);
+    for (const kind of ORDER) {
+      const program = await sellingProgram(vouch.url, databaseUrl);
       const vouchBefore = cpuMillis(pids.slice(0, 1)) ?? 0;
       const allBefore = cpuMillis(pids) ?? 0;
-      const result = await run();
+      const result = await loadOf(kind, program, half);
       cpu[kind].vouch += (cpuMillis(pids.slice(0, 1)) ?? 0) - vouchBefore;
       cpu[kind].all += (cpuMillis(pids) ?? 0) - allBefore;
       cpu[kind].requests += result.total;
-      return result;
-    };
-    const apiFirst = await counted('api', () => loadApi(half));
-    const eventsFirst = await counted('events', () => loadEvents(half));
-    const eventsSecond = await counted('events', () => loadEvents(half));
-    const apiSecond = await counted('api', () => loadApi(half));
-    const api = combined(apiFirst, apiSecond);
-    const events = combined(eventsFirst, eventsSecond);
+      loads[kind].push(result);
+      console.log(`  ${kind} (${name}): ${result.rps.toFixed(0)} req/s`);
+    }
+    const api = mean(loads.api);
+    const events = mean(loads.events);
     rows.push({ name: `POST /v1/transactions (${name})`, result: api });
     rows.push({
       name: `signed invoice.paid events (${name})`,

@@ -1,4 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { isPostgres } from './counter-slots.ts';
+import { SqliteConstantTextsPlugin } from './sqlite-constants.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -52,11 +54,15 @@ export interface CompiledNamedQuery<Row, Params extends object> {
  * either a named parameter (one name may fill several) or a value the builder wrote itself,
  * which every call keeps.
  */
+const constantTexts = new SqliteConstantTextsPlugin();
+
 export function compileNamed<Row, Params extends object>(
   db: Kysely<DB>,
   build: (db: Kysely<DB>, param: ParamOf<Params>) => Compilable<Row>,
 ): CompiledNamedQuery<Row, Params> {
-  const query = build(db, param as ParamOf<Params>).compile();
+  // On SQLite the builder's own texts become literals (db/sqlite-constants.ts).
+  const builder = isPostgres(db) ? db : db.withPlugin(constantTexts);
+  const query = build(builder, param as ParamOf<Params>).compile();
   const compiledValues = query.parameters;
   const names = compiledValues.map((value) =>
     value instanceof NamedParameter ? (value.name as keyof Params) : undefined,
