@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { createdAfter } from './creation-order.ts';
-import { ARRAY_ROWS, compileNamed } from './prepared.ts';
+import { ARRAY_ROWS, compileNamed, type ParamOf } from './prepared.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -23,6 +23,9 @@ export interface ExportRange {
 }
 
 export const EXPORT_PAGE = 2000;
+
+/** The values a page's statement binds: the range, and the cursor after the first page. */
+type NextPageParams = ExportRange & ExportCursor;
 
 /** `created_at` within the range, after the cursor, in creation order, one page. */
 function paged<D, TB extends keyof D, O>(
@@ -109,17 +112,27 @@ export function exportTuples<
   return {
     open: (db, programId, filter, range) => {
       const pageRows = rowsOf(db, programId);
-      // The first page's statement and the next pages' one, each compiled once per export.
-      const first = compileNamed<Tuple, ExportCursor>(db, (db) =>
-        paged(base(db, programId, filter), table, range, undefined),
+      // The first page's statement and the next pages' one, each compiled once per export. The
+      // range is bound, not written into the text: a prepared query's own texts become literals
+      // on SQLite (db/sqlite-constants.ts), and the range differs from one export to the next.
+      const rangeOf = (param: ParamOf<ExportRange>): ExportRange => ({
+        ...(range.from === undefined ? {} : { from: param('from') }),
+        ...(range.until === undefined ? {} : { until: param('until') }),
+      });
+      const first = compileNamed<Tuple, ExportRange>(db, (db, param) =>
+        paged(base(db, programId, filter), table, rangeOf(param), undefined),
       );
-      const next = compileNamed<Tuple, ExportCursor>(db, (db, param) =>
-        paged(base(db, programId, filter), table, range, { createdAt: param('createdAt'), id: param('id') }),
+      const next = compileNamed<Tuple, NextPageParams>(db, (db, param) =>
+        paged(base(db, programId, filter), table, rangeOf(param), {
+          createdAt: param('createdAt'),
+          id: param('id'),
+        }),
       );
       return {
         read: async (after) => {
-          const { query, bind } = after ? next : first;
-          const parameters = after ? bind(after) : query.parameters;
+          const { query, parameters } = after
+            ? { query: next.query, parameters: next.bind({ ...range, ...after }) }
+            : { query: first.query, parameters: first.bind(range) };
           const { rows } = await db.executeQuery<Tuple>({
             ...query,
             sql: ARRAY_ROWS + query.sql,

@@ -153,6 +153,14 @@ describeEachDatabase('exports', (server) => {
       2,
     );
     assert.equal((await exported(server(), p, '/v1/exports/partners.csv?end=2020-01-01')).length, 0);
+    // The sales export binds its range per export: each range keeps its own rows.
+    const sales = (await exported(server(), p, '/v1/exports/transactions.csv')).length;
+    assert.ok(sales > 0);
+    const salesIn = async (query: string) =>
+      (await exported(server(), p, `/v1/exports/transactions.csv?${query}`)).length;
+    assert.equal(await salesIn(`start=${today}&end=${today}`), sales);
+    assert.equal(await salesIn('end=2020-01-01'), 0);
+    assert.equal(await salesIn(`start=${today}`), sales);
     const cases: [string, string][] = [
       ['/v1/exports/partners.csv?start=2026-13-01', 'start'],
       ['/v1/exports/partners.csv?start=2026-02-02&end=2026-02-01', 'end'],
