@@ -79,9 +79,8 @@ export async function searchCustomerReferralLinks(
 
 /**
  * Renames a link. Renaming the default link renames the customer's key with it, so that the
- * default link's key stays the customer's key.
+ * default link's key stays the customer's key; `renameSales` writes it onto the customer's sales.
  */
-/** Renames a link; the default link's new key is its customer's, written onto its sales by `renameSales`. */
 export async function updateCustomerReferralLink(
   ctx: ProgramContext,
   key: string,
