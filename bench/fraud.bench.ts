@@ -17,6 +17,7 @@ import {
   createProgram,
   type LoadResult,
   load,
+  meanOfLoads,
   postgresDatabase,
   report,
   startVouch,
@@ -37,19 +38,6 @@ const every = (action: 'off' | 'flag') => ({
   paid_ads_allowed: action === 'off',
   fast_conversion_seconds: 1,
 });
-
-/** Loads of equal length as one: mean rate and p50, the worst p99. */
-function mean(loads: readonly LoadResult[]): LoadResult {
-  const sum = (pick: (load: LoadResult) => number) => loads.reduce((total, load) => total + pick(load), 0);
-  return {
-    rps: sum((load) => load.rps) / loads.length,
-    p50: sum((load) => load.p50) / loads.length,
-    p99: Math.max(...loads.map((load) => load.p99)),
-    errors: sum((load) => load.errors),
-    non2xx: sum((load) => load.non2xx),
-    total: sum((load) => load.total),
-  };
-}
 
 /** The settings' loads, alternating: off-on-on-off, then on-off-off-on. */
 const ORDER = ['off', 'flag', 'flag', 'off', 'flag', 'off', 'off', 'flag'] as const;
@@ -146,8 +134,8 @@ async function measure(name: string, databaseUrl: string) {
         `load ${round + 1} (${action}, ${name}): ${result.rps.toFixed(0)} req/s, ${perRequest} µs of CPU a request`,
       );
     }
-    const off = mean(results.off);
-    const on = mean(results.flag);
+    const off = meanOfLoads(results.off);
+    const on = meanOfLoads(results.flag);
     report(`Fraud rules on a sale (${name}; 50 connections, mean of four loads each, alternating)`, [
       { name: `POST /v1/transactions, rules off (${name})`, result: off },
       { name: `POST /v1/transactions, every rule on (${name})`, result: on, target: '≥ 0.90× rules off' },

@@ -14,6 +14,7 @@ import {
   createProgram,
   type LoadResult,
   load,
+  meanOfLoads,
   postgresDatabase,
   type ReportRow,
   report,
@@ -48,19 +49,6 @@ function invoiceTemplate(): string {
   event.data.object.payment_intent = 'pi_bench_{{n}}';
   event.data.object.customer = 'cus_bench_{{n%200}}';
   return JSON.stringify(event);
-}
-
-/** Loads of equal length as one: mean rate and p50, the worst p99. */
-function mean(loads: readonly LoadResult[]): LoadResult {
-  const sum = (pick: (load: LoadResult) => number) => loads.reduce((total, load) => total + pick(load), 0);
-  return {
-    rps: sum((load) => load.rps) / loads.length,
-    p50: sum((load) => load.p50) / loads.length,
-    p99: Math.max(...loads.map((load) => load.p99)),
-    errors: sum((load) => load.errors),
-    non2xx: sum((load) => load.non2xx),
-    total: sum((load) => load.total),
-  };
 }
 
 /** The two kinds of load, alternating: API-events-events-API, then events-API-API-events. */
@@ -139,8 +127,8 @@ async function measure(name: string, databaseUrl: string, rows: ReportRow[]) {
       loads[kind].push(result);
       console.log(`  ${kind} (${name}): ${result.rps.toFixed(0)} req/s`);
     }
-    const api = mean(loads.api);
-    const events = mean(loads.events);
+    const api = meanOfLoads(loads.api);
+    const events = meanOfLoads(loads.events);
     rows.push({ name: `POST /v1/transactions (${name})`, result: api });
     rows.push({
       name: `signed invoice.paid events (${name})`,

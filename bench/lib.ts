@@ -202,6 +202,19 @@ async function autocannon(
 }
 
 /** Warm up, then drive `connections` connections for `duration` seconds from a separate process. */
+/** Loads of equal length as one: mean rate and p50, the worst p99. */
+export function meanOfLoads(loads: readonly LoadResult[]): LoadResult {
+  const sum = (pick: (load: LoadResult) => number) => loads.reduce((total, load) => total + pick(load), 0);
+  return {
+    rps: sum((load) => load.rps) / loads.length,
+    p50: sum((load) => load.p50) / loads.length,
+    p99: Math.max(...loads.map((load) => load.p99)),
+    errors: sum((load) => load.errors),
+    non2xx: sum((load) => load.non2xx),
+    total: sum((load) => load.total),
+  };
+}
+
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const full = {
     url: options.url,
