@@ -2,7 +2,7 @@ import { Kysely, type LogConfig, sql } from 'kysely';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { runPreparedImmediately } from './prepared.ts';
 import { openSqlite } from './sqlite.ts';
-import { SqliteLimitsPlugin } from './sqlite-limits.ts';
+import { sqliteLimits } from './sqlite-limits.ts';
 import type { DB } from './tables.ts';
 import { WriteBatcher } from './write-batcher.ts';
 
@@ -53,7 +53,7 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
   const { onFailedQuery, ...postgresOptions } = options;
   if (url.startsWith('sqlite:')) {
     const { dialect, runNow, runInTransaction } = openSqlite(url);
-    const db = new Kysely<DB>({ dialect, plugins: [new SqliteLimitsPlugin()], ...failureLog(onFailedQuery) });
+    const db = new Kysely<DB>({ dialect, plugins: [sqliteLimits()], ...failureLog(onFailedQuery) });
     // Statements run at once bypass Kysely, and so its log.
     const reported = <Ran>(run: (sql: string, parameters: readonly unknown[]) => Ran) =>
       onFailedQuery

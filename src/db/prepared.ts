@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { isPostgres } from './counter-slots.ts';
-import { SqliteConstantTextsPlugin } from './sqlite-constants.ts';
+import { sqliteConstantTexts } from './sqlite-constants.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -54,7 +54,7 @@ export interface CompiledNamedQuery<Row, Params extends object> {
  * either a named parameter (one name may fill several) or a value the builder wrote itself,
  * which every call keeps.
  */
-const constantTexts = new SqliteConstantTextsPlugin();
+const constantTexts = sqliteConstantTexts();
 
 export function compileNamed<Row, Params extends object>(
   db: Kysely<DB>,

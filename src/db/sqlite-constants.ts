@@ -1,13 +1,5 @@
-import {
-  type KyselyPlugin,
-  OperationNodeTransformer,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-  ValueNode,
-} from 'kysely';
+import { OperationNodeTransformer, ValueNode } from 'kysely';
+import { transformPlugin } from './transform-plugin.ts';
 
 /**
  * SQLite, prepared queries only (db/prepared.ts): the text values the builder wrote itself
@@ -27,14 +19,4 @@ class InlineConstantTexts extends OperationNodeTransformer {
   }
 }
 
-export class SqliteConstantTextsPlugin implements KyselyPlugin {
-  readonly #transformer = new InlineConstantTexts();
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
+export const sqliteConstantTexts = () => transformPlugin(new InlineConstantTexts());

@@ -1,16 +1,5 @@
-import {
-  CastNode,
-  DataTypeNode,
-  type KyselyPlugin,
-  LimitNode,
-  OffsetNode,
-  OperationNodeTransformer,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { CastNode, DataTypeNode, LimitNode, OffsetNode, OperationNodeTransformer } from 'kysely';
+import { transformPlugin } from './transform-plugin.ts';
 
 /**
  * `limit ?` and `offset ?` are written `limit cast(? as integer)` on SQLite: the same parameter,
@@ -31,14 +20,4 @@ class CastLimits extends OperationNodeTransformer {
 
 const asInteger = (node: LimitNode['limit']) => CastNode.create(node, DataTypeNode.create('integer'));
 
-export class SqliteLimitsPlugin implements KyselyPlugin {
-  readonly #transformer = new CastLimits();
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
-  }
-}
+export const sqliteLimits = () => transformPlugin(new CastLimits());
