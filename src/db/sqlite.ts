@@ -61,10 +61,20 @@ function integerColumns(statement: Statement): { name: string; index: number; co
 }
 
 /**
- * Integer columns that hold micro-units of one amount (up to 10^18). A counter's two parts
- * (`value` < 10^12, `value_hi`) each fit a double exactly by design (db/counter-parts.ts).
+ * Integer columns that hold micro-units of one amount (up to 10^18), by name: every
+ * `MicrosColumn` of db/domain-tables.ts and the modules' tables (a sale's `refunded_amount`, a
+ * reward's `original_amount`, a payout's `total`, a coupon's `discount_amount`, a processor
+ * sale's `refunded`). A counter's two parts (`value` < 10^12, `value_hi`) each fit a double
+ * exactly by design (db/counter-parts.ts).
  */
-const MONEY_COLUMNS = new Set(['amount']);
+const MONEY_COLUMNS = new Set([
+  'amount',
+  'refunded_amount',
+  'original_amount',
+  'total',
+  'discount_amount',
+  'refunded',
+]);
 const mayExceedDouble = (column: { name: string; computed: boolean }) =>
   column.computed || MONEY_COLUMNS.has(column.name);
 

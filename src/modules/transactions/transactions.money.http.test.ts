@@ -149,5 +149,13 @@ describeEachDatabase('transactions: the money rule', (server) => {
     assert.equal(file.status, 200, file.text);
     const [, row] = file.text.trim().split('\n');
     assert.match(row ?? '', /,999999999999\.999999,USD,999999999999\.999999,/);
+    // Read on its own, without the sale's amount beside it, the refunded amount is exact too.
+    const [alone] = await server()
+      .deps.database.db.selectFrom('transactions')
+      .select('refunded_amount')
+      .where('program_id', '=', p.id)
+      .where('key', '=', 'big')
+      .execute();
+    assert.equal(alone?.refunded_amount, 999999999999999999n);
   });
 });
