@@ -6,6 +6,8 @@ import { type RawBuilder, sql } from 'kysely';
  * name as a `regclass` literal is resolved once, when the statement is prepared, where
  * `pg_get_serial_sequence` searched the catalog on every call (a sixth of a sale's read).
  */
-export function nextId(table: 'transactions' | 'rewards' | 'customers'): RawBuilder<number> {
+export function nextId(
+  table: 'transactions' | 'rewards' | 'customers' | 'billing_events',
+): RawBuilder<number> {
   return sql<number>`nextval(${sql.lit(`${table}_id_seq`)}::regclass)`;
 }

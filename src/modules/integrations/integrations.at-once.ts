@@ -10,14 +10,14 @@ import { nowTimestamp } from '../../core/time.ts';
 import { type EventOutcome, eventSaleOf, saleRecorded, saleUnattributed } from './integrations.apply.ts';
 import { isRefusal, runPending } from './integrations.events.ts';
 import * as receipts from './integrations.receive.repository.ts';
-import { type Credit, promotionCodeExists, recordEventSale } from './integrations.sales.ts';
+import { buyerKeyOf, type Credit, promotionCodeExists, recordEventSale } from './integrations.sales.ts';
 import { type BillingEventsTable, keepsPayload } from './integrations.tables.ts';
 
 /**
  * The usual delivery at once (ADR 0103): a new event that is a sale, or that asks nothing, is
  * applied and logged once with its outcome by the event writer (integrations.receive.repository.ts:
- * on SQLite in one write transaction, on PostgreSQL in steps that hold no transaction), and
- * nothing is read back. The sale is credited by the first way the attribution order names; the
+ * on SQLite in one write transaction, on PostgreSQL in steps that hold no transaction, the log
+ * rows in the sale's own statement), and nothing is read back. The sale is credited by the first way the attribution order names; the
  * sale reads its buyer itself, so a sale credited by its buyer is not looked up first.
  *
  * Answers undefined, having logged nothing, whenever the claimed path (integrations.events.ts)
@@ -34,15 +34,23 @@ export async function receiveAtOnce(
 ) {
   const planned = await plan(ctx, received.type, action);
   if (!planned) return undefined;
-  const written = await receipts.eventWriterOf(ctx.database)({
+  const written = await receipts.eventWriterOf(ctx.database)<EventOutcome>({
     programId: ctx.program.id,
     provider,
     eventId: received.event_id,
-    apply: async (trx) => {
+    apply: async (trx, logWith) => {
       const { sale } = planned;
       if (!sale) return planned.outcome;
-      const customerKey = await recordEventSale(ctx, sale.sale, sale.buyer, sale.credit, trx);
-      return saleRecorded(sale.step, sale.sale, customerKey, sale.processorCustomer, sale.refs);
+      // The outcome is known before the write: on PostgreSQL the log row goes with the sale.
+      const outcome = saleRecorded(
+        sale.step,
+        sale.sale,
+        buyerKeyOf(sale.buyer),
+        sale.processorCustomer,
+        sale.refs,
+      );
+      await recordEventSale(ctx, sale.sale, sale.buyer, sale.credit, trx, logWith?.(outcome));
+      return outcome;
     },
     settled: (outcome) => ({
       row: {

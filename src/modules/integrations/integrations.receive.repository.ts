@@ -4,17 +4,21 @@ import { present } from '../../core/present.ts';
 import { coalescerPerDatabase } from '../../db/coalescer.ts';
 import type { Database } from '../../db/database.ts';
 import { pick } from '../../db/locks.ts';
+import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { queryTogether } from '../../db/together.ts';
 import {
   eventsInsert,
+  eventWithSaleInsert,
   isStored,
+  type NumberedEvent,
+  numberedEventsInsert,
   type RefRow,
   refsInsert,
   type SaleRow,
   type SettledEvent,
   salesInsert,
-  selectStoredAmong,
+  selectStoredTakingIds,
   selectWaiting,
 } from './integrations.receive.statements.ts';
 
@@ -27,10 +31,12 @@ export type { SettledEvent };
  * - SQLite: all in one write transaction, which the write batcher's group commit shares with the
  *   writes that arrive together (one writer, where a commit costs more than the statements);
  * - PostgreSQL: each step on its own, no transaction held between them: the look-up (with the
- *   others of the program's turn, in one statement), the sale by the transactions service's own
- *   strategy (read unlocked, written guarded, coalesced with the program's other sales), then the
- *   log rows of the program's events settled in the same turn,
- *   with their sales' ids, as one statement (one commit; db/coalescer.ts). A transaction held
+ *   others of the program's turn, in one statement), which also takes the log row's id; the sale
+ *   by the transactions service's own strategy (read unlocked, written guarded, coalesced with the
+ *   program's other sales), its log rows (the event, the sale's ids) written in the sale's own
+ *   statement as its companion, so that the event commits once, as a sale of the API does. An
+ *   event whose sale was not written (replayed, or no sale) is logged after, with the others of
+ *   the program's turn, as one statement (one commit; db/coalescer.ts). A transaction held
  *   across the sale's round trips keeps a pooled connection through as many turns of a loaded
  *   event loop: the pool, not the database, then bounds the rate.
  * The row is written once, settled: no `processing` claim to update (on PostgreSQL a claim costs
@@ -47,10 +53,13 @@ export interface SaleIds {
 }
 
 /** A settled event to log, with the sale it recorded. */
-interface Logged {
-  row: SettledEvent;
+interface Logged<Row extends SettledEvent = SettledEvent> {
+  row: Row;
   sale: SaleIds | undefined;
 }
+
+/** PostgreSQL: an event logged with the id its look-up took. */
+type NumberedLogged = Logged<NumberedEvent>;
 
 /** What logging an event answered: its row's id (undefined when its event id is stored already). */
 export interface LoggedAs {
@@ -96,10 +105,10 @@ async function waitingFor(db: Kysely<DB>, items: readonly Logged[], refs: readon
  * the refunds that waited for them: one look-up for the batch. Events of one batch have distinct
  * event ids and one program and provider.
  */
-async function logSettled(db: Kysely<DB>, items: readonly Logged[]): Promise<LoggedAs[]> {
+async function logSettled(db: Kysely<DB>, items: readonly NumberedLogged[]): Promise<LoggedAs[]> {
   const { sales, refs } = saleRowsOf(items);
   const logged = await queryTogether<{ id: number; event_id: string }>(db, [
-    ...eventsInsert.statements(
+    ...numberedEventsInsert.statements(
       db,
       items.map((item) => item.row),
     ),
@@ -126,6 +135,19 @@ async function logOne(trx: Kysely<DB>, item: Logged): Promise<LoggedAs> {
   return { id: logged === undefined ? undefined : Number(logged.id), waiting };
 }
 
+/**
+ * PostgreSQL: an event's log rows as its sale's companion (transactions service,
+ * `SaleCompanion`), written in the sale's statement only when the sale is.
+ */
+function logStatements(db: Kysely<DB>, item: NumberedLogged): BoundStatement[] {
+  const { sales, refs } = saleRowsOf([item]);
+  return [
+    ...eventWithSaleInsert(db, [item.row]),
+    ...salesInsert.statements(db, sales),
+    ...refsInsert.statements(db, refs),
+  ];
+}
+
 /** Settled events logged in one statement at most (each carries its payload). */
 const MAX_LOGGED = 16;
 
@@ -133,9 +155,9 @@ const MAX_LOGGED = 16;
  * The first events of a turn of one processor with distinct event ids; a second delivery of one,
  * or another processor's event, waits for the next batch.
  */
-function distinctEvents(queue: readonly Logged[]) {
-  const batch: Logged[] = [];
-  const rest: Logged[] = [];
+function distinctEvents(queue: readonly NumberedLogged[]) {
+  const batch: NumberedLogged[] = [];
+  const rest: NumberedLogged[] = [];
   const seen = new Set<string>();
   const provider = queue[0]?.row.provider;
   for (const item of queue) {
@@ -149,7 +171,7 @@ function distinctEvents(queue: readonly Logged[]) {
 }
 
 /** PostgreSQL: the events of a program settled in one turn, logged in one statement (one commit). */
-const logCoalescer = coalescerPerDatabase<Logged, LoggedAs>((db) => ({
+const logCoalescer = coalescerPerDatabase<NumberedLogged, LoggedAs>((db) => ({
   take: distinctEvents,
   together: (_programId, batch) => logSettled(db, batch),
   alone: async (_programId, item) => present((await logSettled(db, [item]))[0], 'an answer per logged event'),
@@ -163,11 +185,38 @@ interface StoredQuestion {
 /** Redelivery look-ups asked in one statement at most. */
 const MAX_LOOKED_UP = 64;
 
+/** Look-ups of waiting refunds asked in one statement at most. */
+const MAX_WAITING_ASKED = 16;
+
+/**
+ * PostgreSQL: the waiting refunds of the program's events whose sales were written in one turn
+ * (their ids stored with them), looked up in one statement; another processor's wait for the next.
+ */
+const waitingCoalescer = coalescerPerDatabase<Logged, number[]>((db) => ({
+  take: (queue) => {
+    const provider = queue[0]?.row.provider;
+    const batch: Logged[] = [];
+    const rest: Logged[] = [];
+    for (const item of queue)
+      (batch.length < MAX_WAITING_ASKED && item.row.provider === provider ? batch : rest).push(item);
+    return { batch, rest };
+  },
+  together: (_programId, batch) => waitingFor(db, batch, saleRowsOf(batch).refs),
+  alone: async (_programId, item) => (await waitingFor(db, [item], saleRowsOf([item]).refs))[0] ?? [],
+}));
+
+/** Whether the event is stored already, and the id its log row takes when it is not. */
+interface StoredAnswer {
+  stored: boolean;
+  id: number;
+}
+
 /**
  * PostgreSQL: the redelivery look-ups of a program's events that arrive in one turn, as one
- * statement (one round trip instead of one each); events of another processor wait for the next.
+ * statement (one round trip instead of one each), taking the log rows' ids with them; events of
+ * another processor wait for the next.
  */
-const storedCoalescer = coalescerPerDatabase<StoredQuestion, boolean>((db) => ({
+const storedCoalescer = coalescerPerDatabase<StoredQuestion, StoredAnswer>((db) => ({
   take: (queue) => {
     const provider = queue[0]?.provider;
     const batch: StoredQuestion[] = [];
@@ -176,25 +225,38 @@ const storedCoalescer = coalescerPerDatabase<StoredQuestion, boolean>((db) => ({
       (batch.length < MAX_LOOKED_UP && item.provider === provider ? batch : rest).push(item);
     return { batch, rest };
   },
-  together: async (programId, batch) => {
-    const [first] = batch;
-    if (!first) return [];
-    const ids = [...new Set(batch.map((item) => item.eventId))];
-    const stored = new Set(
-      (await selectStoredAmong(db, programId, first.provider, ids)).map((row) => row.event_id),
-    );
-    return batch.map((item) => stored.has(item.eventId));
-  },
-  alone: (programId, item) => isStored(db, { programId, provider: item.provider, eventId: item.eventId }),
+  together: (programId, batch) => lookUp(db, programId, batch),
+  alone: async (programId, item) => present((await lookUp(db, programId, [item]))[0], 'a look-up'),
 }));
+
+async function lookUp(db: Kysely<DB>, programId: number, batch: readonly StoredQuestion[]) {
+  const [first] = batch;
+  if (!first) return [];
+  const eventIds = [...new Set(batch.map((item) => item.eventId))];
+  const { stored, ids } = await selectStoredTakingIds(db, programId, first.provider, eventIds, batch.length);
+  return batch.map((item, i) => ({
+    stored: stored.has(item.eventId),
+    id: present(ids[i], 'an id taken per look-up'),
+  }));
+}
+
+/** Rows written with an event's sale, and told whether they were (a `SaleCompanion`). */
+export interface LogWithSale {
+  statements: readonly BoundStatement[];
+  written(): void;
+}
 
 /** What writing a new event takes; the service decides every step. */
 export interface EventWrite<Outcome> {
   programId: number;
   provider: BillingProvider;
   eventId: string;
-  /** Applies the event: inside `trx` when given (the log row's transaction), else each write on its own. */
-  apply(trx: Kysely<DB> | undefined): Promise<Outcome>;
+  /**
+   * Applies the event: inside `trx` when given (the log row's transaction), else each write on
+   * its own; then a sale it records is written with `logWith(outcome)` (its log rows), `outcome`
+   * being what `apply` answers when it does.
+   */
+  apply(trx: Kysely<DB> | undefined, logWith?: (outcome: Outcome) => LogWithSale): Promise<Outcome>;
   settled(outcome: Outcome): { row: SettledEvent; sale?: SaleIds | undefined };
   /** Whether an error of `apply` hands the event to the claimed path. */
   refused(error: unknown): boolean;
@@ -247,15 +309,33 @@ async function writeStepByStep<Outcome>(
   write: EventWrite<Outcome>,
 ): Promise<EventWritten<Outcome>> {
   const asked = { provider: write.provider, eventId: write.eventId };
-  if (await storedCoalescer(db).run(write.programId, asked)) return 'stored';
+  const { stored, id } = await storedCoalescer(db).run(write.programId, asked);
+  if (stored) return 'stored';
+  const numbered = (outcome: Outcome): NumberedLogged => {
+    const { row, sale } = write.settled(outcome);
+    return { row: { ...row, id }, sale };
+  };
+  let withSale: NumberedLogged | undefined;
   let outcome: Outcome;
   try {
-    outcome = await write.apply(undefined);
+    outcome = await write.apply(undefined, (outcome) => {
+      const item = numbered(outcome);
+      return {
+        statements: logStatements(db, item),
+        written: () => {
+          withSale = item;
+        },
+      };
+    });
   } catch (error) {
     if (write.refused(error)) return 'refused';
     throw error;
   }
-  const { row, sale } = write.settled(outcome);
-  const { id, waiting } = await logCoalescer(db).run(write.programId, { row, sale });
-  return id === undefined ? 'stored' : { id, outcome, waiting };
+  if (withSale) {
+    // Once the sale's ids are stored: a refund that arrives later finds them.
+    const waiting = await waitingCoalescer(db).run(write.programId, withSale);
+    return { id, outcome, waiting };
+  }
+  const logged = await logCoalescer(db).run(write.programId, numbered(outcome));
+  return logged.id === undefined ? 'stored' : { id: logged.id, outcome, waiting: logged.waiting };
 }

@@ -1,6 +1,12 @@
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { BillingProvider } from '../../core/billing.ts';
-import { type BoundStatement, definePreparedQuery, type PreparedQuery } from '../../db/prepared.ts';
+import { nextId } from '../../db/next-id.ts';
+import {
+  type BoundStatement,
+  definePreparedQuery,
+  defineRowsInsert,
+  type PreparedQuery,
+} from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import type { BillingEventStatus, BillingEventsTable } from './integrations.tables.ts';
 
@@ -102,6 +108,26 @@ export const eventsInsert = rowsInsertSkippingTaken<SettledEvent>(
   ['id', 'event_id'],
 );
 
+/** A settled event with the id its row was given ahead (PostgreSQL, `selectStoredTakingIds`). */
+export type NumberedEvent = SettledEvent & { id: number };
+
+const numberedColumns = ['id', ...eventColumns] as const satisfies readonly (keyof NumberedEvent)[];
+
+/** `eventsInsert` with the rows' ids given. */
+export const numberedEventsInsert = rowsInsertSkippingTaken<NumberedEvent>(
+  'billing_events',
+  numberedColumns,
+  ['program_id', 'provider', 'event_id'],
+  ['id', 'event_id'],
+);
+
+/**
+ * The log row written with its event's sale, in the sale's statement: no ON CONFLICT, so an event
+ * id logged meanwhile (another delivery of the event, claimed) aborts the sale with it rather
+ * than answering an id that was not written.
+ */
+export const eventWithSaleInsert = defineRowsInsert<NumberedEvent>('billing_events', numberedColumns);
+
 export interface SaleRow {
   program_id: number;
   provider: BillingProvider;
@@ -176,31 +202,54 @@ export async function isStored(
   return row !== undefined;
 }
 
-/** Which of `eventIds` are stored, by number of ids. */
-const storedSelects = new Map<number, PreparedQuery<{ event_id: string }, Record<string, unknown>>>();
+/** Which of the asked event ids are stored, and an id taken ahead for each new log row. */
+interface StoredAndIds {
+  stored: string[];
+  ids: (number | string)[];
+}
 
-export function selectStoredAmong(
+/** `selectStoredTakingIds` by number of event ids asked and of ids taken. */
+const storedSelects = new Map<string, PreparedQuery<StoredAndIds, Record<string, unknown>>>();
+
+/**
+ * PostgreSQL: which of `eventIds` are stored, and `take` ids of `billing_events` for the rows
+ * the events not stored will log, in one statement: a log row written with its sale (in the
+ * sale's statement) must know its id before, since its event's answer names it.
+ */
+export async function selectStoredTakingIds(
   db: Kysely<DB>,
   programId: number,
   provider: BillingProvider,
   eventIds: readonly string[],
-) {
-  let select = storedSelects.get(eventIds.length);
+  take: number,
+): Promise<{ stored: Set<string>; ids: number[] }> {
+  const shape = `${eventIds.length}:${take}`;
+  let select = storedSelects.get(shape);
   if (!select) {
-    select = definePreparedQuery<{ event_id: string }, Record<string, unknown>>(
-      (db, param) =>
-        db
-          .selectFrom('billing_events')
-          .select('event_id')
-          .where('program_id', '=', param('programId') as number)
-          .where('provider', '=', param('provider') as BillingProvider)
-          .where(
-            'event_id',
-            'in',
-            eventIds.map((_, i) => param(`id${i}`) as string),
-          ) as never,
-    );
-    storedSelects.set(eventIds.length, select);
+    select = definePreparedQuery<StoredAndIds, Record<string, unknown>>((db, param) => {
+      const stored = db
+        .selectFrom('billing_events')
+        .select('event_id')
+        .where('program_id', '=', param('programId') as number)
+        .where('provider', '=', param('provider') as BillingProvider)
+        .where(
+          'event_id',
+          'in',
+          eventIds.map((_, i) => param(`id${i}`) as string),
+        );
+      return db.selectNoFrom([
+        sql<string[]>`array(${stored})`.as('stored'),
+        sql<number[]>`array(select ${nextId('billing_events')} from generate_series(1, ${sql.lit(take)}))`.as(
+          'ids',
+        ),
+      ]) as never;
+    });
+    storedSelects.set(shape, select);
   }
-  return select(db, { programId, provider, ...Object.fromEntries(eventIds.map((id, i) => [`id${i}`, id])) });
+  const [row] = await select(db, {
+    programId,
+    provider,
+    ...Object.fromEntries(eventIds.map((id, i) => [`id${i}`, id])),
+  });
+  return { stored: new Set(row?.stored ?? []), ids: (row?.ids ?? []).map(Number) };
 }

@@ -5,7 +5,11 @@ import { microsToText } from '../../core/money.ts';
 import type { DB } from '../../db/tables.ts';
 import { createCustomer, findCustomerByRef } from '../customers/customers.service.ts';
 import { getPromotionCode } from '../promotion-codes/promotion-codes.service.ts';
-import { createTransactions, refundTransaction } from '../transactions/transactions.service.ts';
+import {
+  createTransactions,
+  refundTransaction,
+  type SaleCompanion,
+} from '../transactions/transactions.service.ts';
 
 /**
  * The one door from processor events to the customers, transactions and promotion-codes
@@ -103,8 +107,8 @@ function referralBuyer(buyer: EventBuyer, credit: Credit) {
  * Records the sale as `POST /v1/transactions` does, creating the buyer when it is new (except when
  * the sale is credited by the buyer itself: then it must exist, and a missing one is a 422). A
  * sale whose key is stored with the same content answers the stored one (a second run changes
- * nothing). With `trx`, inside the caller's write transaction. Answers the buyer's key as the
- * events log shows it.
+ * nothing). With `trx`, inside the caller's write transaction; a `companion` (the event's log
+ * rows) is written with the sale. Answers the buyer's key as the events log shows it.
  */
 export async function recordEventSale(
   ctx: ProgramContext,
@@ -112,6 +116,7 @@ export async function recordEventSale(
   buyer: EventBuyer,
   credit: Credit,
   trx?: Kysely<DB>,
+  companion?: SaleCompanion,
 ): Promise<string | undefined> {
   const fields = {
     key: sale.key,
@@ -128,14 +133,21 @@ export async function recordEventSale(
       ctx,
       { type: 'affiliate', body: { ...fields, customer: affiliateBuyer(buyer, credit) } },
       trx,
+      companion,
     );
   } else {
     await createTransactions(
       ctx,
       { type: 'referral', body: { ...fields, customer: referralBuyer(buyer, credit) } },
       trx,
+      companion,
     );
   }
+  return buyerKeyOf(buyer);
+}
+
+/** The buyer's key as the events log shows it: the processor's customer id, else the e-mail. */
+export function buyerKeyOf(buyer: EventBuyer): string | undefined {
   return buyer.customerId ?? buyer.email;
 }
 

@@ -26,6 +26,7 @@ import {
 import * as repository from './transactions.repository.ts';
 import { type SaleWriter, saleWriterIn, saleWriterOf } from './transactions.sale-writer.ts';
 import {
+  type SaleCompanion,
   type SaleEntry,
   type SaleHandler,
   type SaleRequest,
@@ -73,8 +74,10 @@ export async function createWith<
   body: CreateBody<Customer> & Partial<SaleEntry<Customer>>,
   unlocked?: UnlockedSaleRead<Customer, Prepared>,
   trx?: Kysely<DB>,
+  companion?: SaleCompanion,
 ) {
   const { entries, multiple } = entriesOf(body);
+  if (companion && multiple) throw new Error('a sale companion goes with one sale');
   const keys = entries.map((entry) => entry.key).filter((key) => key !== undefined);
   const duplicate = keys.findIndex((key, i) => keys.indexOf(key) !== i);
   if (duplicate >= 0) {
@@ -83,8 +86,8 @@ export async function createWith<
   const [single] = entries;
   if (!multiple && single) {
     return trx
-      ? recordSale(trx, ctx, handler, stored, single, saleWriterIn(trx, ctx))
-      : recordSale(ctx.database.db, ctx, handler, stored, single, saleWriterOf(ctx), unlocked);
+      ? recordSale(trx, ctx, handler, stored, single, saleWriterIn(trx, ctx), undefined, companion)
+      : recordSale(ctx.database.db, ctx, handler, stored, single, saleWriterOf(ctx), unlocked, companion);
   }
   const all = async (trx: Kysely<DB>) => {
     const out: Created[] = [];
@@ -124,6 +127,7 @@ export async function recordSale<
   entry: SaleEntry<Customer>,
   writer: SaleWriter,
   unlocked?: UnlockedSaleRead<Customer, Prepared>,
+  companion?: SaleCompanion,
 ) {
   const programId = ctx.program.id;
   const amountMicros = amountOrThrow(entry.amount, 'amount');
@@ -131,7 +135,10 @@ export async function recordSale<
   const digest = transactionDigest(entry, amountMicros, entry.customer);
   // What the sale's own rules read (its click, its owner's portal sightings), once before the write.
   const click = await readSaleClick(db, ctx, entry.context);
-  const steps = saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked, click);
+  const steps = {
+    ...saleSteps(ctx, handler, entry, { key, digest, amountMicros }, unlocked, click),
+    companions: companion?.statements ?? [],
+  };
   const outcome = await insertOrReplay({
     find: () => repository.findTransactionByKey(db, programId, key),
     sameRequest: (row) => row.request_digest === digest,
@@ -139,7 +146,10 @@ export async function recordSale<
     insert: () => writer.write(steps),
     insertFirst: writer.findsTakenKey,
   });
-  if ('created' in outcome) return outcome.created.data;
+  if ('created' in outcome) {
+    companion?.written();
+    return outcome.created.data;
+  }
   return onlyOne(await stored.serializeCreated(db, ctx, [outcome.replayed]));
 }
 
@@ -157,7 +167,7 @@ export function saleSteps<Customer, Prepared, Created>(
   request: SaleRequest,
   unlocked: UnlockedSaleRead<Customer, Prepared> | undefined,
   click?: SaleClick,
-): SaleSteps<PreparedSale<Prepared>, Created> {
+): Omit<SaleSteps<PreparedSale<Prepared>, Created>, 'companions'> {
   const code = saleCodeOf(entry);
   // A sale whose rules may fire opens flags in its transaction: never written unlocked (later,
   // when it is decided, a click can only have stopped firing).

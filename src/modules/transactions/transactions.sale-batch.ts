@@ -3,6 +3,8 @@ import { batchChecks, batchFigures, firstBatch, type VersionCheck } from '../../
 import type { SaleFigures } from '../../core/sales.ts';
 import { coalescedWrites } from '../../db/coalescer.ts';
 import { executeGatedOrThrow } from '../../db/gated.ts';
+import { mergedInserts } from '../../db/merged-inserts.ts';
+import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import { subscriberStatement } from '../../outbox/outbox.ts';
 import { figureWrites, versionGuards } from '../counters/counters.figures.repository.ts';
@@ -25,6 +27,8 @@ export interface DecidedSale extends VersionCheck {
   row: TransactionRow;
   rewards: readonly RewardRow[];
   figures: SaleFigures;
+  /** Another module's rows written with the sale (transactions.shared.ts, `SaleCompanion`). */
+  companions: readonly BoundStatement[];
 }
 
 /** Sales in one statement at most: about 400 values of the sales' insert, 600 of the rewards'. */
@@ -50,6 +54,8 @@ function writeSales(db: Kysely<DB>, programId: number, sales: readonly DecidedSa
         sales.flatMap((sale) => sale.rewards),
       ),
       ...figureWrites(db, programId, figures),
+      // One insert per table for the batch's companions, not one per sale.
+      ...mergedInserts(sales.flatMap((sale) => sale.companions)),
     ],
     // Decided without events: applied only while the program still has no active webhook.
     absent: subscriberStatement(db, programId),

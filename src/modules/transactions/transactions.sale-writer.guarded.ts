@@ -90,6 +90,7 @@ async function attemptAtOnce<Prepared, Data>(
             ...repository.rewardsStatement(db, rewards),
             ...saleFigureWrites(db, programId, row.created_at, decision),
             ...eventsStatement(db, programId, events),
+            ...steps.companions,
           ],
         });
         if (outcome === 'taken') return 'taken';
@@ -97,7 +98,13 @@ async function attemptAtOnce<Prepared, Data>(
       } else {
         // No events to write: with the program's other such sales of this turn, and only while
         // the program still has no active webhook (transactions.sale-batch.ts).
-        await writeDecidedSale(db, programId, { ...check, row, rewards, figures: decision.figures });
+        await writeDecidedSale(db, programId, {
+          ...check,
+          row,
+          rewards,
+          figures: decision.figures,
+          companions: steps.companions,
+        });
       }
       return { data };
     } catch (error) {

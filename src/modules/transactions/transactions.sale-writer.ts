@@ -80,6 +80,7 @@ async function writeInTransaction<Prepared, Data>(
     ...eventsStatement(trx, programId, events),
     ...(rewardIds ? repository.rewardsStatement(trx, rewards) : []),
     ...versionBump(trx, programId, decision.customerId),
+    ...steps.companions,
   ]);
   return { data };
 }

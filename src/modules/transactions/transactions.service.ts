@@ -27,7 +27,10 @@ import { readReferralUnlocked, referralSales, storedReferralSales } from './tran
 import * as repository from './transactions.repository.ts';
 import { saleWriterIn } from './transactions.sale-writer.ts';
 import type { AffiliateTransactionBody, ReferralTransactionBody } from './transactions.schemas.ts';
-import type { SaleEntry, TransactionRow } from './transactions.shared.ts';
+import type { SaleCompanion, SaleEntry, TransactionRow } from './transactions.shared.ts';
+
+export type { SaleCompanion };
+
 import { getRowOrThrow, onlyOne, storedSalesOf } from './transactions.stored.ts';
 
 /**
@@ -44,14 +47,36 @@ export type CreateTransactionsInput =
 /**
  * `POST /v1/transactions`: one sale, or several all-or-nothing; a same-key same-body replay answers
  * the stored sale. With `trx`, inside the caller's write transaction (a processor event recorded
- * with its sale in one commit), else in one of its own.
+ * with its sale in one commit), else in one of its own. A `companion` (one sale only) is written
+ * with the sale by whichever strategy writes it, and told when it was.
  */
-export function createTransactions(ctx: ProgramContext, input: CreateTransactionsInput, trx?: Kysely<DB>) {
+export function createTransactions(
+  ctx: ProgramContext,
+  input: CreateTransactionsInput,
+  trx?: Kysely<DB>,
+  companion?: SaleCompanion,
+) {
   switch (input.type) {
     case 'affiliate':
-      return createWith(ctx, affiliateSales, storedAffiliateSales, input.body, readAffiliateUnlocked, trx);
+      return createWith(
+        ctx,
+        affiliateSales,
+        storedAffiliateSales,
+        input.body,
+        readAffiliateUnlocked,
+        trx,
+        companion,
+      );
     case 'referral':
-      return createWith(ctx, referralSales, storedReferralSales, input.body, readReferralUnlocked, trx);
+      return createWith(
+        ctx,
+        referralSales,
+        storedReferralSales,
+        input.body,
+        readReferralUnlocked,
+        trx,
+        companion,
+      );
     default:
       return assertNever(input);
   }

@@ -9,6 +9,7 @@ import type { ProgramType } from '../../core/program-types.ts';
 import type { SaleDecision, SaleInput } from '../../core/sales.ts';
 import { rejectionReason } from '../../core/self-referral.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
+import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
 import type { DomainEvent } from '../../outbox/outbox.ts';
 import type { KnownNames } from '../commissions/commissions.service.ts';
@@ -106,10 +107,22 @@ export interface UnlockedRead<Prepared> {
   subscribed: boolean;
 }
 
+/**
+ * Rows of another module's that belong to one sale (the log row of the processor event that
+ * recorded it): written in the sale's own statement or transaction, only when the sale is
+ * written, never on a replay. `written` is told once they are stored with the sale.
+ */
+export interface SaleCompanion {
+  statements: readonly BoundStatement[];
+  written(): void;
+}
+
 /** The steps of one sale, as the service decides them; the writer runs them in its own order. */
 export interface SaleSteps<Prepared, Data> {
   /** The sale's key (a taken key is answered by replay). */
   key: string;
+  /** Written with the sale, after its own writes (`SaleCompanion`). */
+  companions: readonly BoundStatement[];
   /** Reads what the decision needs, locked in `trx` (creating the buyer when asked). */
   prepare(trx: Kysely<DB>): Promise<Prepared>;
   /** PostgreSQL: the same read, unlocked; undefined when the buyer is unknown (the transaction decides). */
