@@ -1,6 +1,7 @@
 import type { Deps } from './context.ts';
 import { settleDueCommissionsOfAllPrograms } from './modules/commissions/commissions.service.ts';
 import { EmailSender } from './modules/emails/emails.sender.ts';
+import { runStrandedRefundsOfAllPrograms } from './modules/integrations/integrations.sweep.service.ts';
 import { queueDueNotices } from './modules/notices/notices.service.ts';
 import { purgeExpiredPortalRecords } from './modules/portal/portal.cleanup.service.ts';
 import { closeEndedWindowsOfAllPrograms } from './modules/subscribers/subscribers.service.ts';
@@ -22,12 +23,14 @@ export interface WorkerOptions extends DeliveryOptions {
   noticeEveryMs?: number;
   /** How often newsletter referrals whose `referral_pending_days` window has ended are counted. */
   windowsEveryMs?: number;
+  /** How often processor refunds left waiting for a sale that has arrived are run. */
+  refundsEveryMs?: number;
 }
 
 export interface Worker {
   /**
    * One full pass (tests, `vouch worker --once`): fan out, close ended referral windows, queue
-   * notices, send what is due, wait, record, settle, purge.
+   * notices, send what is due, wait, record, settle, purge, run stranded processor refunds.
    */
   runOnce(): Promise<{
     dispatched: number;
@@ -37,6 +40,7 @@ export interface Worker {
     emails: number;
     settled: number;
     purged: number;
+    refunds: number;
   }>;
   stop(): Promise<void>;
 }
@@ -56,7 +60,8 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}) {
       const sent = await emails.runOnce();
       const settled = await settleDueCommissionsOfAllPrograms(deps);
       const purged = await purgeExpiredPortalRecords(deps);
-      return { dispatched, attempted, windows, notices, emails: sent, settled, purged };
+      const refunds = await runStrandedRefundsOfAllPrograms(deps);
+      return { dispatched, attempted, windows, notices, emails: sent, settled, purged, refunds };
     },
     /** Ended newsletter referral windows closed (subscribers service); how many. */
     windows: () => closeEndedWindowsOfAllPrograms(deps),
@@ -66,6 +71,8 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}) {
     settle: () => settleDueCommissionsOfAllPrograms(deps),
     /** Expired portal records deleted in bounded batches (portal cleanup service); how many went. */
     purge: () => purgeExpiredPortalRecords(deps),
+    /** Processor refunds left waiting for a sale that is stored now, run (integrations); how many. */
+    refunds: () => runStrandedRefundsOfAllPrograms(deps),
     close() {
       webhooks.close();
       emails.close();
@@ -88,6 +95,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   const purgeEveryMs = options.purgeEveryMs ?? 10 * 60_000;
   const noticeEveryMs = options.noticeEveryMs ?? 30_000;
   const windowsEveryMs = options.windowsEveryMs ?? 60_000;
+  const refundsEveryMs = options.refundsEveryMs ?? 60_000;
   const log = deps.log.child({ component: 'worker' });
   // The schedule reads the injected clock like everything else; only the idle pause is a timer.
   const nowMs = () => deps.clock.nowMicros() / 1000;
@@ -113,6 +121,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
   let lastPurge = 0;
   let lastNotices = 0;
   let lastWindows = 0;
+  let lastRefunds = 0;
   let lastDispatch = 0;
   let dispatching = true;
   const refillAt = Math.max(1, Math.floor(concurrency / 2));
@@ -173,6 +182,10 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
           if (nowMs() - lastPurge >= purgeEveryMs) {
             lastPurge = nowMs();
             progressed = (await worker.purge()) > 0 || progressed;
+          }
+          if (nowMs() - lastRefunds >= refundsEveryMs) {
+            lastRefunds = nowMs();
+            progressed = (await worker.refunds()) > 0 || progressed;
           }
         }
       } catch (error) {

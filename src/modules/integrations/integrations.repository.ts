@@ -215,6 +215,59 @@ export function listPendingRefunds(
     .execute();
 }
 
+/** Integrations (program and provider) after `after` in program order, `limit` of them: the worker's sweep. */
+export function listIntegrationsAfter(
+  db: Kysely<DB>,
+  after: { programId: number; provider: BillingProvider } | undefined,
+  limit: number,
+) {
+  let query = db.selectFrom('billing_integrations').select(['program_id', 'provider']);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('program_id', '>', after.programId),
+        eb.and([eb('program_id', '=', after.programId), eb('provider', '>', after.provider)]),
+      ]),
+    );
+  }
+  return query.orderBy('program_id').orderBy('provider').limit(limit).execute();
+}
+
+/**
+ * Refunds still `pending` although an id they wait for is stored now: left by a sale whose ids
+ * were committed just after the refund looked for them, or by a process stopped between a sale
+ * and the run of its waiting refunds. Oldest first, `limit` of them.
+ */
+export function listStrandedRefunds(
+  db: Kysely<DB>,
+  programId: number,
+  provider: BillingProvider,
+  limit: number,
+) {
+  return (
+    db
+      .selectFrom('billing_events as e')
+      .select('e.id')
+      .where('e.program_id', '=', programId)
+      .where('e.provider', '=', provider)
+      .where('e.awaits', 'is not', null)
+      // A literal, as for unattributed events: SQLite plans a bound status anew on every run.
+      .where('e.status', '=', sql.lit('pending'))
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('billing_sale_refs as r')
+            .select(sql.lit(1).as('one'))
+            .whereRef('r.program_id', '=', 'e.program_id')
+            .whereRef('r.provider', '=', 'e.provider')
+            .whereRef('r.ref', '=', 'e.awaits'),
+        ),
+      )
+      .orderBy('e.id')
+      .limit(limit)
+      .execute()
+  );
+}
+
 /** Unattributed events of a processor customer: a customer linked since may attribute them. */
 export function listUnattributedOf(
   db: Kysely<DB>,
