@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CsvChunk, csvField, csvRecord } from './csv.ts';
+import { CsvChunk, csvField, csvRecord, spreadsheetText } from './csv.ts';
 
 test('csvRecord quotes only the fields that need it, doubling quotes', () => {
   const cases: [string[], string][] = [
@@ -31,6 +31,26 @@ test('csvField is one field of a record', () => {
     assert.equal(csvField(field), expected, JSON.stringify(field));
     assert.equal(csvRecord([field, 'x']), `${expected},x\n`);
   }
+});
+
+test('spreadsheetText never starts a formula, and quotes as csvField does', () => {
+  const cases: [string, string][] = [
+    ['plain', 'plain'],
+    ['', ''],
+    ['a-b+c=d@e', 'a-b+c=d@e'],
+    ['=SUM(A1)', "'=SUM(A1)"],
+    ['+1', "'+1"],
+    ['-1', "'-1"],
+    ['@cmd', "'@cmd"],
+    ['\tx', "'\tx"],
+    ['\rx', `"'\rx"`],
+    ['1,5', '"1,5"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['=HYPERLINK("x","y")', `"'=HYPERLINK(""x"",""y"")"`],
+    ['two\nlines', '"two\nlines"'],
+    ['ünïcode', 'ünïcode'],
+  ];
+  for (const [text, expected] of cases) assert.equal(spreadsheetText(text), expected, JSON.stringify(text));
 });
 
 test('CsvChunk gathers records as UTF-8, past its working buffer too', () => {

@@ -21,6 +21,20 @@ export function csvField(field: string): string {
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
+ * A field of text people typed, in a file meant for spreadsheets: never read as a formula (one
+ * starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` first), and quoted as
+ * `csvField` quotes. Most text needs neither, which one test tells: an export writes a few such
+ * fields per row, millions of rows.
+ */
+export function spreadsheetText(text: string): string {
+  if (!NEEDS_CARE.test(text)) return text;
+  return csvField(FORMULA_START.test(text) ? `'${text}` : text);
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_CARE = /^[=+\-@\t\r]|[",\r\n]/;
+
+/**
  * Records gathered as UTF-8 bytes, one chunk per page of an export. Each record is written into
  * a working buffer as it is made, rather than appended to one string for the page: that string
  * was a rope of every record's pieces, kept alive until the stream encoded it, and flattening

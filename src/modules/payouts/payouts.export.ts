@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { ProgramContext } from '../../context.ts';
-import { csvField, csvRecord } from '../../core/csv.ts';
+import { csvField, csvRecord, spreadsheetText } from '../../core/csv.ts';
 import { exportAmount } from '../../core/payouts.ts';
 import type { DB } from '../../db/tables.ts';
 import type { ExportItemRow, PayoutRow } from './payouts.repository.ts';
@@ -39,11 +39,7 @@ export function detailsOf(payoutDetails: string): Details {
 }
 
 /** A field of text a partner typed, in the file meant for spreadsheets: never read as a formula. */
-export function textField(value: string): string {
-  return csvField(FORMULA_START.test(value) ? `'${value}` : value);
-}
-
-export const FORMULA_START = /^[=+\-@\t\r]/;
+const textField = spreadsheetText;
 
 /** The full name a payout kept for an item's partner ('' for none). */
 export function fullName(name: string | null, surname: string | null): string {

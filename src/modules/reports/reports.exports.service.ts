@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Deps } from '../../context.ts';
 import { shownCommissionStatus } from '../../core/commission-status.ts';
-import { CsvChunk, csvField, csvRecord } from '../../core/csv.ts';
+import { CsvChunk, csvField, csvRecord, spreadsheetText } from '../../core/csv.ts';
 import { fieldError } from '../../core/errors.ts';
 import { microsToText } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
@@ -51,10 +51,8 @@ type Row = ExportRow;
 
 /** A field of text people typed, in a file meant for spreadsheets: never read as a formula. */
 function textField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return csvField(FORMULA_START.test(text) ? `'${text}` : text);
+  return value === null || value === undefined ? '' : spreadsheetText(String(value));
 }
-const FORMULA_START = /^[=+\-@\t\r]/;
 
 const amount = (value: unknown) =>
   value === null || value === undefined ? '' : microsToText(value as bigint);
