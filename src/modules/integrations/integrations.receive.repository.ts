@@ -205,10 +205,11 @@ const waitingCoalescer = coalescerPerDatabase<Logged, number[]>((db) => ({
   alone: async (_programId, item) => (await waitingFor(db, [item], saleRowsOf([item]).refs))[0] ?? [],
 }));
 
-/** Whether the event is stored already, and the id its log row takes when it is not. */
+/** Whether the event is stored already, the id its log row takes when it is not, and whether refunds wait. */
 interface StoredAnswer {
   stored: boolean;
   id: number;
+  pending: boolean;
 }
 
 /**
@@ -233,10 +234,17 @@ async function lookUp(db: Kysely<DB>, programId: number, batch: readonly StoredQ
   const [first] = batch;
   if (!first) return [];
   const eventIds = [...new Set(batch.map((item) => item.eventId))];
-  const { stored, ids } = await selectStoredTakingIds(db, programId, first.provider, eventIds, batch.length);
+  const { stored, ids, pending } = await selectStoredTakingIds(
+    db,
+    programId,
+    first.provider,
+    eventIds,
+    batch.length,
+  );
   return batch.map((item, i) => ({
     stored: stored.has(item.eventId),
     id: present(ids[i], 'an id taken per look-up'),
+    pending,
   }));
 }
 
@@ -309,7 +317,7 @@ async function writeStepByStep<Outcome>(
   write: EventWrite<Outcome>,
 ): Promise<EventWritten<Outcome>> {
   const asked = { provider: write.provider, eventId: write.eventId };
-  const { stored, id } = await storedCoalescer(db).run(write.programId, asked);
+  const { stored, id, pending } = await storedCoalescer(db).run(write.programId, asked);
   if (stored) return 'stored';
   const numbered = (outcome: Outcome): NumberedLogged => {
     const { row, sale } = write.settled(outcome);
@@ -332,8 +340,9 @@ async function writeStepByStep<Outcome>(
     throw error;
   }
   if (withSale) {
-    // Once the sale's ids are stored: a refund that arrives later finds them.
-    const waiting = await waitingCoalescer(db).run(write.programId, withSale);
+    // Once the sale's ids are stored (a refund that arrives later finds them), and only when a
+    // refund waited before the sale (a refund stored meanwhile is the worker sweep's).
+    const waiting = pending ? await waitingCoalescer(db).run(write.programId, withSale) : [];
     return { id, outcome, waiting };
   }
   const logged = await logCoalescer(db).run(write.programId, numbered(outcome));

@@ -202,10 +202,11 @@ export async function isStored(
   return row !== undefined;
 }
 
-/** Which of the asked event ids are stored, and an id taken ahead for each new log row. */
+/** Which of the asked event ids are stored, an id taken ahead for each new log row, and whether refunds wait. */
 interface StoredAndIds {
   stored: string[];
   ids: (number | string)[];
+  pending: boolean;
 }
 
 /** `selectStoredTakingIds` by number of event ids asked and of ids taken. */
@@ -214,7 +215,10 @@ const storedSelects = new Map<string, PreparedQuery<StoredAndIds, Record<string,
 /**
  * PostgreSQL: which of `eventIds` are stored, and `take` ids of `billing_events` for the rows
  * the events not stored will log, in one statement: a log row written with its sale (in the
- * sale's statement) must know its id before, since its event's answer names it.
+ * sale's statement) must know its id before, since its event's answer names it. It also tells
+ * whether any refund of the program waits for a sale: when none does, a sale's look-up of the
+ * refunds waiting for it is skipped (a refund stored `pending` meanwhile is run by the worker's
+ * sweep, integrations.sweep.service.ts).
  */
 export async function selectStoredTakingIds(
   db: Kysely<DB>,
@@ -222,7 +226,7 @@ export async function selectStoredTakingIds(
   provider: BillingProvider,
   eventIds: readonly string[],
   take: number,
-): Promise<{ stored: Set<string>; ids: number[] }> {
+): Promise<{ stored: Set<string>; ids: number[]; pending: boolean }> {
   const shape = `${eventIds.length}:${take}`;
   let select = storedSelects.get(shape);
   if (!select) {
@@ -237,8 +241,17 @@ export async function selectStoredTakingIds(
           'in',
           eventIds.map((_, i) => param(`id${i}`) as string),
         );
+      const waiting = db
+        .selectFrom('billing_events')
+        .select(sql.lit(1).as('one'))
+        .where('program_id', '=', param('programId') as number)
+        .where('provider', '=', param('provider') as BillingProvider)
+        // The partial index of refunds that wait (migration 0038) holds only rows with `awaits`.
+        .where('awaits', 'is not', null)
+        .where('status', '=', 'pending');
       return db.selectNoFrom([
         sql<string[]>`array(${stored})`.as('stored'),
+        sql<boolean>`exists(${waiting})`.as('pending'),
         sql<number[]>`array(select ${nextId('billing_events')} from generate_series(1, ${sql.lit(take)}))`.as(
           'ids',
         ),
@@ -251,5 +264,9 @@ export async function selectStoredTakingIds(
     provider,
     ...Object.fromEntries(eventIds.map((id, i) => [`id${i}`, id])),
   });
-  return { stored: new Set(row?.stored ?? []), ids: (row?.ids ?? []).map(Number) };
+  return {
+    stored: new Set(row?.stored ?? []),
+    ids: (row?.ids ?? []).map(Number),
+    pending: row?.pending ?? true,
+  };
 }
