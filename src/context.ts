@@ -45,3 +45,25 @@ export interface AuthenticatedProgram {
 export interface ProgramContext extends Deps {
   program: AuthenticatedProgram;
 }
+
+/**
+ * The context of work no API key asked for: a public page acting for the program its URL names, a
+ * processor's delivery, the worker's passes, an operator's console action. It acts for the whole
+ * program (full scope) and names no key.
+ */
+export function keylessContext(
+  deps: Deps,
+  program: { id: number; public_id: string; type: ProgramType },
+): ProgramContext {
+  return {
+    ...deps,
+    program: {
+      id: program.id,
+      publicId: program.public_id,
+      type: program.type,
+      keyId: 0,
+      keyPublicId: '',
+      scope: 'full',
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext, type ProgramContext } from '../../context.ts';
 import type { ConsoleRole } from '../../core/console-roles.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -84,10 +84,7 @@ export async function consoleProgram(
   const role = user.operator ? 'owner' : await repository.findRole(deps.database.db, id, user.id);
   if (!role) return undefined;
   return {
-    ctx: {
-      ...deps,
-      program: { id, publicId: row.public_id, type: row.type, keyId: 0, keyPublicId: '', scope: 'full' },
-    },
+    ctx: keylessContext(deps, { id, public_id: row.public_id, type: row.type }),
     role,
     actor: { email: user.email, address },
     publicId: row.public_id,
@@ -107,17 +104,7 @@ export async function createConsoleProgram(
 ) {
   if (!user.operator) return undefined;
   const program = await createProgram(deps, input);
-  const ctx = {
-    ...deps,
-    program: {
-      id: program.id,
-      publicId: program.public_id,
-      type: program.type,
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full' as const,
-    },
-  };
+  const ctx = keylessContext(deps, program);
   await recordActivity(ctx, [
     {
       actor: { kind: 'user', name: user.email },

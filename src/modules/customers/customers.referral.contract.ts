@@ -1,5 +1,5 @@
 import type { TestProgram, TestServer } from '../../../test/harness.ts';
-import type { ProgramContext } from '../../context.ts';
+import { keylessContext } from '../../context.ts';
 import { newKey } from '../../core/ids.ts';
 import { insertReferralCustomer } from './customers.referral.ts';
 
@@ -8,17 +8,7 @@ import { insertReferralCustomer } from './customers.referral.ts';
  * it works whichever customer routes are registered. Answers the path parameters that name it.
  */
 export async function createReferralCustomerSample(server: TestServer, program: TestProgram) {
-  const ctx: ProgramContext = {
-    ...server.deps,
-    program: {
-      id: program.id,
-      publicId: program.publicId,
-      type: 'referral',
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full',
-    },
-  };
+  const ctx = keylessContext(server.deps, { id: program.id, public_id: program.publicId, type: 'referral' });
   const row = await server.deps.database.db
     .transaction()
     .execute((trx) => insertReferralCustomer(trx, ctx, { email: `${newKey().toLowerCase()}@example.com` }));

@@ -1,4 +1,4 @@
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext } from '../../context.ts';
 import { type BillingProvider, billingReaders } from '../../core/billing.ts';
 import { AppError } from '../../core/errors.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -53,17 +53,7 @@ async function receive(
   const event = await verifyEvent(provider, body, signature, secret);
   const envelope = billingReaders[provider].envelope(event);
   if (!envelope) throw new AppError('bad_request', 'The event has no id or type.');
-  const ctx: ProgramContext = {
-    ...deps,
-    program: {
-      id: program.id,
-      publicId: program.public_id,
-      type: program.type,
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full',
-    },
-  };
+  const ctx = keylessContext(deps, program);
   const now = nowTimestamp(deps.clock);
   const claim = {
     program_id: program.id,

@@ -1,4 +1,4 @@
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext, type ProgramContext } from '../../context.ts';
 import type { BillingProvider } from '../../core/billing.ts';
 import { readProgram } from '../program/program.service.ts';
 import { runPending } from './integrations.events.ts';
@@ -50,15 +50,5 @@ export async function runStrandedRefundsOfAllPrograms(deps: Deps): Promise<numbe
 async function contextOf(deps: Deps, programId: number): Promise<ProgramContext | undefined> {
   const program = await readProgram(deps.database.db, programId);
   if (!program || program.type === 'newsletter') return undefined;
-  return {
-    ...deps,
-    program: {
-      id: programId,
-      publicId: program.public_id,
-      type: program.type,
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full',
-    },
-  };
+  return keylessContext(deps, { id: programId, public_id: program.public_id, type: program.type });
 }

@@ -1,4 +1,4 @@
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext } from '../../context.ts';
 import { brandOf } from '../../core/branding.ts';
 import { maskedName, offerInWords, SESSION_DAYS } from '../../core/portal.ts';
 import { portalSettingsOf } from '../../core/program-settings.ts';
@@ -36,17 +36,7 @@ export async function getCustomerPortalProgram(deps: Deps, publicId: string) {
   const program = await readProgramByPublicId(deps.database.db, publicId);
   if (program?.type !== 'referral' || program.programSettings.referral_portal_enabled === false)
     return undefined;
-  const ctx: ProgramContext = {
-    ...deps,
-    program: {
-      id: program.id,
-      publicId: program.public_id,
-      type: program.type,
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full',
-    },
-  };
+  const ctx = keylessContext(deps, program);
   const portal = portalSettingsOf(program.type, program.portal_settings);
   return {
     ctx,

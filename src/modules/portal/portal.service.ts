@@ -1,4 +1,4 @@
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext } from '../../context.ts';
 import { brandOf } from '../../core/branding.ts';
 import type { CommissionSettings } from '../../core/commissions.ts';
 import { commissionTermsInWords, SESSION_DAYS } from '../../core/portal.ts';
@@ -61,17 +61,7 @@ function portalOf(deps: Deps, program: PageProgram | undefined, mount: Mount) {
 }
 
 function toPortal(deps: Deps, program: PageProgram, mount: Mount) {
-  const ctx: ProgramContext = {
-    ...deps,
-    program: {
-      id: program.id,
-      publicId: program.public_id,
-      type: program.type,
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full',
-    },
-  };
+  const ctx = keylessContext(deps, program);
   const portal = portalSettingsOf(program.type, program.portal_settings);
   const settings = program.programSettings;
   return {

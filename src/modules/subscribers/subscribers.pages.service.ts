@@ -1,6 +1,6 @@
 /** What the public pages show and do (share page, portal): no API key, the program is named by its public id. */
 import { timingSafeEqual } from 'node:crypto';
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext } from '../../context.ts';
 import { brandOf } from '../../core/branding.ts';
 
 export type { Brand } from '../../core/branding.ts';
@@ -16,31 +16,10 @@ import * as repository from './subscribers.repository.ts';
 import { createSubscriber } from './subscribers.service.ts';
 import { type LinkBase, toSubscriber } from './subscribers.wire.ts';
 
-/**
- * The service context of a public page: it acts for the program the URL names, when that is a
- * newsletter program, not for an API key (hence no key fields).
- */
-export function pageProgramContext(
-  deps: Deps,
-  program: { id: number; public_id: string; type: ProgramContext['program']['type'] },
-): ProgramContext {
-  return {
-    ...deps,
-    program: {
-      id: program.id,
-      publicId: program.public_id,
-      type: program.type,
-      keyId: 0,
-      keyPublicId: '',
-      scope: 'full',
-    },
-  };
-}
-
 export async function pageContext(deps: Deps, programPublicId: string) {
   const program = await readProgramByPublicId(deps.database.db, programPublicId);
   if (program?.type !== 'newsletter') return undefined;
-  return { ctx: pageProgramContext(deps, program), program };
+  return { ctx: keylessContext(deps, program), program };
 }
 
 /** What the share page shows: the program and who shares it; undefined when the link names nothing. */
@@ -181,7 +160,7 @@ export async function getPortalPage(
       ),
     );
   }
-  const ctx = pageProgramContext(deps, { id: programId, public_id: programPublicId, type: row.program_type });
+  const ctx = keylessContext(deps, { id: programId, public_id: programPublicId, type: row.program_type });
   const subscriber = toSubscriber(ctx, base, row, new Map([[subscriberId, unlocked]]));
   const caches = portalCachesOf(deps);
   const milestones = await caches.milestones.get(programId, async () =>

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Deps, ProgramContext } from '../../context.ts';
+import { type Deps, keylessContext, type ProgramContext } from '../../context.ts';
 import { closeWindow, heldWindow, openingWindow, type ReferralWindow } from '../../core/milestones.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import { nowTimestamp } from '../../core/time.ts';
@@ -63,17 +63,11 @@ export async function closeEndedWindowsOfAllPrograms(deps: Deps, max = 10_000): 
   let closed = 0;
   for await (const programs of programsOfType(deps.database.db, 'newsletter')) {
     for (const program of programs) {
-      const ctx: ProgramContext = {
-        ...deps,
-        program: {
-          id: Number(program.id),
-          publicId: program.public_id,
-          type: 'newsletter',
-          keyId: 0,
-          keyPublicId: '',
-          scope: 'full',
-        },
-      };
+      const ctx = keylessContext(deps, {
+        id: Number(program.id),
+        public_id: program.public_id,
+        type: 'newsletter',
+      });
       for (;;) {
         const ended = await closeEndedWindows(ctx, base);
         closed += ended;
