@@ -8,6 +8,14 @@ import { renumbered } from './together.ts';
 const ROWS_INSERT =
   /^(insert into "[^"]+" \([^)]*\)) values ((?:\(\$\d+(?:, \$\d+)*\)(?:, )?)+)((?: on conflict | returning ).*)?$/s;
 
+/** Inserts of one form as they are merged: the text before and after the rows, and the rows. */
+interface Merged {
+  head: string;
+  tail: string;
+  rows: string[];
+  parameters: unknown[];
+}
+
 /**
  * Row inserts of one form (the same table, columns and tail) given as separate statements, as one
  * multi-row insert: for writes coalesced from several requests (a batch of sales, each with its
@@ -16,9 +24,8 @@ const ROWS_INSERT =
  * are. Rows keep their order.
  */
 export function mergedInserts(statements: readonly BoundStatement[]): BoundStatement[] {
-  const merged: { head: string; tail: string; rows: string[]; parameters: unknown[] }[] = [];
-  const byForm = new Map<string, (typeof merged)[number]>();
-  const out: (BoundStatement | (typeof merged)[number])[] = [];
+  const byForm = new Map<string, Merged>();
+  const out: (BoundStatement | Merged)[] = [];
   for (const statement of statements) {
     const parsed = ROWS_INSERT.exec(renumbered(statement, 0));
     if (!parsed) {
@@ -31,7 +38,6 @@ export function mergedInserts(statements: readonly BoundStatement[]): BoundState
     if (!entry) {
       entry = { head, tail, rows: [], parameters: [] };
       byForm.set(form, entry);
-      merged.push(entry);
       out.push(entry);
     }
     const rows = ROWS_INSERT.exec(renumbered(statement, entry.parameters.length))?.[2] ?? '';

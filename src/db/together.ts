@@ -4,6 +4,17 @@ import type { BoundStatement } from './prepared.ts';
 import type { DB } from './tables.ts';
 
 /**
+ * Writes of one module that go with another module's write, in its statement or transaction
+ * (a processor event's log rows with the sale it recorded): the writing module runs `statements`
+ * only when its own write is made, and calls `written` once both are stored. The writing module
+ * never learns their tables; the module that built them reaches it only through its service.
+ */
+export interface CompanionWrites {
+  statements: readonly BoundStatement[];
+  written(): void;
+}
+
+/**
  * Runs several writes that need nothing from each other's results, in the caller's transaction.
  *
  * On PostgreSQL they go as one statement, the others as data-modifying CTEs of the first

@@ -17,8 +17,9 @@ import { type BillingEventsTable, keepsPayload } from './integrations.tables.ts'
  * The usual delivery at once (ADR 0103): a new event that is a sale, or that asks nothing, is
  * applied and logged once with its outcome by the event writer (integrations.receive.repository.ts:
  * on SQLite in one write transaction, on PostgreSQL in steps that hold no transaction, the log
- * rows in the sale's own statement), and nothing is read back. The sale is credited by the first way the attribution order names; the
- * sale reads its buyer itself, so a sale credited by its buyer is not looked up first.
+ * rows in the sale's own statement), and nothing is read back. The sale is credited by the first
+ * way the attribution order names; the sale reads its buyer itself, so a sale credited by its
+ * buyer is not looked up first.
  *
  * Answers undefined, having logged nothing, whenever the claimed path (integrations.events.ts)
  * must answer: the event is stored already (a redelivery, or one claimed by a run that stopped),

@@ -6,7 +6,7 @@ import type { Database } from '../../db/database.ts';
 import { pick } from '../../db/locks.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
-import { queryTogether } from '../../db/together.ts';
+import { type CompanionWrites, queryTogether } from '../../db/together.ts';
 import {
   eventsInsert,
   eventWithSaleInsert,
@@ -248,12 +248,6 @@ async function lookUp(db: Kysely<DB>, programId: number, batch: readonly StoredQ
   }));
 }
 
-/** Rows written with an event's sale, and told whether they were (a `SaleCompanion`). */
-export interface LogWithSale {
-  statements: readonly BoundStatement[];
-  written(): void;
-}
-
 /** What writing a new event takes; the service decides every step. */
 export interface EventWrite<Outcome> {
   programId: number;
@@ -264,7 +258,7 @@ export interface EventWrite<Outcome> {
    * its own; then a sale it records is written with `logWith(outcome)` (its log rows), `outcome`
    * being what `apply` answers when it does.
    */
-  apply(trx: Kysely<DB> | undefined, logWith?: (outcome: Outcome) => LogWithSale): Promise<Outcome>;
+  apply(trx: Kysely<DB> | undefined, logWith?: (outcome: Outcome) => CompanionWrites): Promise<Outcome>;
   settled(outcome: Outcome): { row: SettledEvent; sale?: SaleIds | undefined };
   /** Whether an error of `apply` hands the event to the claimed path. */
   refused(error: unknown): boolean;

@@ -13,7 +13,8 @@ const REFUNDS_PER_INTEGRATION = 100;
  * minute). A new sale runs the refunds waiting for its ids as soon as they are stored; a refund
  * stored `pending` just after that look-up (it looked for the sale's ids a moment before they
  * were committed), or a process stopped between the two, leaves one waiting for a sale that is
- * there. Each such refund runs here as the sale would have run it. Answers how many ran.
+ * there. Each such refund runs here as the sale would have run it. Answers how many it tried
+ * (one another process took meanwhile, or that cannot run yet, is left as it is).
  */
 export async function runStrandedRefundsOfAllPrograms(deps: Deps): Promise<number> {
   const db = deps.database.db;

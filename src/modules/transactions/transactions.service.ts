@@ -28,10 +28,9 @@ import * as repository from './transactions.repository.ts';
 import { saleWriterIn } from './transactions.sale-writer.ts';
 import type { AffiliateTransactionBody, ReferralTransactionBody } from './transactions.schemas.ts';
 import type { SaleCompanion, SaleEntry, TransactionRow } from './transactions.shared.ts';
+import { getRowOrThrow, onlyOne, storedSalesOf } from './transactions.stored.ts';
 
 export type { SaleCompanion };
-
-import { getRowOrThrow, onlyOne, storedSalesOf } from './transactions.stored.ts';
 
 /**
  * `/v1/transactions…` for every program type that has transactions. The flow is shared (replay

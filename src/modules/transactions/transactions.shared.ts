@@ -11,6 +11,7 @@ import { rejectionReason } from '../../core/self-referral.ts';
 import type { RewardsTable, TransactionsTable } from '../../db/domain-tables.ts';
 import type { BoundStatement } from '../../db/prepared.ts';
 import type { DB } from '../../db/tables.ts';
+import type { CompanionWrites } from '../../db/together.ts';
 import type { DomainEvent } from '../../outbox/outbox.ts';
 import type { KnownNames } from '../commissions/commissions.service.ts';
 import type { RequestContext } from '../fraud/fraud.schemas.ts';
@@ -112,10 +113,7 @@ export interface UnlockedRead<Prepared> {
  * recorded it): written in the sale's own statement or transaction, only when the sale is
  * written, never on a replay. `written` is told once they are stored with the sale.
  */
-export interface SaleCompanion {
-  statements: readonly BoundStatement[];
-  written(): void;
-}
+export type SaleCompanion = CompanionWrites;
 
 /** The steps of one sale, as the service decides them; the writer runs them in its own order. */
 export interface SaleSteps<Prepared, Data> {
