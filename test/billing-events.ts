@@ -103,6 +103,18 @@ export async function connect(server: TestServer, p: TestProgram, provider: Prov
   return res.body.data;
 }
 
+/** An affiliate program with partner `pa`, connected to `providers` with the test secrets. */
+export async function programWithPartner(server: TestServer, providers: readonly Provider[] = ['stripe']) {
+  const p = await server.newProgram('affiliate');
+  const partner = await server.request('POST', '/v1/partners', {
+    token: p.token,
+    body: { email: 'pa@example.com', key: 'pa' },
+  });
+  assert.equal(partner.status, 201, partner.text);
+  for (const provider of providers) await connect(server, p, provider);
+  return p;
+}
+
 export interface Delivery {
   /** A signature header to send instead of the right one (`null`: none). */
   signature?: string | null;
@@ -171,6 +183,16 @@ export function invoicePaid(
   invoice.amount_due = amountPaid;
   invoice.tax = overrides.tax ?? null;
   if (overrides.currency) invoice.currency = overrides.currency;
+  return event;
+}
+
+/** `invoicePaid` for a buyer with an e-mail of its own, credited to `referral` by the invoice's metadata. */
+export function referredInvoice(customer: string, amountPaid: number, referral = 'pa') {
+  const event = invoicePaid(customer, amountPaid);
+  Object.assign(event.data.object, {
+    customer_email: `${customer}@example.com`,
+    metadata: { vouch_referral: referral },
+  });
   return event;
 }
 

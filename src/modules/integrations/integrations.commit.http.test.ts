@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { connect, deliverOk, eventsLog, invoicePaid, unique } from '../../../test/billing-events.ts';
-import { describeEachDatabase, listenToEvents, type TestServer } from '../../../test/harness.ts';
+import {
+  deliverOk,
+  eventsLog,
+  programWithPartner,
+  referredInvoice,
+  unique,
+} from '../../../test/billing-events.ts';
+import { describeEachDatabase, listenToEvents } from '../../../test/harness.ts';
 import { inParallel } from '../../../test/in-parallel.ts';
 
 /**
@@ -12,18 +18,6 @@ import { inParallel } from '../../../test/in-parallel.ts';
  * transaction id that wrote each row (`xmin`) tells it; SQLite has none, and writes the event in
  * one write transaction by construction (integrations.receive.repository.ts).
  */
-async function attributedProgram(server: TestServer, subscribed: boolean) {
-  const p = await server.newProgram('affiliate');
-  if (subscribed) await listenToEvents(server, p);
-  const partner = await server.request('POST', '/v1/partners', {
-    token: p.token,
-    body: { email: 'pa@example.com', key: 'pa' },
-  });
-  assert.equal(partner.status, 201, partner.text);
-  await connect(server, p, 'stripe');
-  return p;
-}
-
 /** The ways a sale is written (transactions.sale-writer.ts): which one the event's sale takes. */
 const WAYS = [
   { name: 'coalesced: known buyers, no webhook', subscribed: false, known: true },
@@ -35,7 +29,8 @@ describeEachDatabase('Processor events commit with their sales', (server, dialec
   for (const way of WAYS) {
     test(`each sale and its event's log rows are one transaction (${way.name})`, async (t) => {
       if (dialect !== 'postgres') return t.skip('SQLite keeps no transaction id per row');
-      const p = await attributedProgram(server(), way.subscribed);
+      const p = await programWithPartner(server());
+      if (way.subscribed) await listenToEvents(server(), p);
       const customers = Array.from({ length: 24 }, () => `cus_${unique()}`);
       if (way.known) {
         for (const key of customers) {
@@ -46,14 +41,7 @@ describeEachDatabase('Processor events commit with their sales', (server, dialec
           assert.equal(created.status, 201, created.text);
         }
       }
-      const events = customers.map((customer) => {
-        const event = invoicePaid(customer, 2900);
-        Object.assign(event.data.object, {
-          customer_email: `${customer}@example.com`,
-          metadata: { vouch_referral: 'pa' },
-        });
-        return event;
-      });
+      const events = customers.map((customer) => referredInvoice(customer, 2900));
       const answers = await inParallel(events.length, 12, (i) =>
         deliverOk(server(), p, 'stripe', events[i] ?? {}),
       );

@@ -8,6 +8,7 @@ import {
   invoicePaid,
   PADDLE_SECRET,
   paddleSignature,
+  programWithPartner,
   STRIPE_SECRET,
   stripeSignature,
   unique,
@@ -20,17 +21,7 @@ import {
   testDialects,
 } from '../../../test/harness.ts';
 
-async function connectedProgram(server: TestServer) {
-  const p = await server.newProgram('affiliate');
-  const partner = await server.request('POST', '/v1/partners', {
-    token: p.token,
-    body: { email: 'pa@example.com', key: 'pa' },
-  });
-  assert.equal(partner.status, 201, partner.text);
-  await connect(server, p, 'stripe');
-  await connect(server, p, 'paddle');
-  return p;
-}
+const connectedProgram = (server: TestServer) => programWithPartner(server, ['stripe', 'paddle']);
 
 /** A sale for a customer linked to partner `pa`. */
 async function linkedInvoice(server: TestServer, p: TestProgram, amountPaid = 2900) {

@@ -2,50 +2,27 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   chargeRefunded,
-  connect,
   deliverOk,
   eventsLog,
-  invoicePaid,
+  programWithPartner,
+  referredInvoice,
   transactionOf,
   unique,
 } from '../../../test/billing-events.ts';
-import { describeEachDatabase, type TestServer } from '../../../test/harness.ts';
+import { describeEachDatabase } from '../../../test/harness.ts';
 import { createWorker } from '../../worker.ts';
-
-/** An affiliate program connected to Stripe, with partner `pa`. */
-async function stripeProgram(server: TestServer) {
-  const p = await server.newProgram('affiliate');
-  const partner = await server.request('POST', '/v1/partners', {
-    token: p.token,
-    body: { email: 'pa@example.com', key: 'pa' },
-  });
-  assert.equal(partner.status, 201, partner.text);
-  await connect(server, p, 'stripe');
-  return p;
-}
-
-/** A sale credited to `pa` by the invoice's metadata. */
-function attributedInvoice(amountPaid: number) {
-  const customer = `cus_${unique()}`;
-  const invoice = invoicePaid(customer, amountPaid);
-  Object.assign(invoice.data.object, {
-    customer_email: `${customer}@example.com`,
-    metadata: { vouch_referral: 'pa' },
-  });
-  return invoice;
-}
 
 describeEachDatabase('Refunds left waiting for a sale that arrived', (server) => {
   test('the worker runs a refund still pending once its sale is stored; one whose sale never came waits', async () => {
-    const p = await stripeProgram(server());
+    const p = await programWithPartner(server());
     const db = server().deps.database.db;
-    const invoice = attributedInvoice(2900);
+    const invoice = referredInvoice(`cus_${unique()}`, 2900);
     const early = await deliverOk(server(), p, 'stripe', chargeRefunded(invoice, 900), 'pending');
     const orphan = await deliverOk(
       server(),
       p,
       'stripe',
-      chargeRefunded(attributedInvoice(1500), 500),
+      chargeRefunded(referredInvoice(`cus_${unique()}`, 1500), 500),
       'pending',
     );
     // The race the sweep is for: the refund looked for the sale's ids just before they were
