@@ -229,14 +229,8 @@ async function streamExport(
   }
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-
-const onLinux = existsSync('/proc/self/status');
-
-test('the transactions export of 1,000,000 sales streams in constant server memory [sqlite]', {
-  skip: !onLinux && 'reads the server’s memory from /proc (Linux)',
-}, async () => {
-  const file = join(dir, 'vouch.db');
+/** `vouch seed` with a few sales, grown to SALES by copies (`growSales`); how long it took. */
+async function seedMillionSales(file: string) {
   const seedStarted = performance.now();
   const { stdout } = await run(
     process.execPath,
@@ -260,7 +254,48 @@ test('the transactions export of 1,000,000 sales streams in constant server memo
   const prefix = seeded.seeded.key_prefix;
   const copyStarted = performance.now();
   growSales(file, seeded.program.id, prefix);
-  const seeding = `${((performance.now() - seedStarted) / 1000).toFixed(1)} s (the copies ${((performance.now() - copyStarted) / 1000).toFixed(1)} s)`;
+  const seconds = (from: number) => ((performance.now() - from) / 1000).toFixed(1);
+  return { seeded, prefix, seeding: `${seconds(seedStarted)} s (the copies ${seconds(copyStarted)} s)` };
+}
+
+/** Each sampled row is its sale as stored, every field in place, the rows in creation order. */
+function assertSampledRows(full: Streamed, file: string, programId: number, samples: readonly number[]) {
+  let previous = '';
+  for (const index of samples) {
+    const line = present(full.kept.get(index), `row ${index}`);
+    const [key, customer, partnerId, amount, currency, refunded, product, createdAt, ...rest] =
+      line.split(',');
+    assert.equal(rest.length, 0, line);
+    const sale = saleByKey(file, programId, present(key, line));
+    assert.deepEqual(
+      [customer, partnerId, amount, currency, refunded, product, createdAt],
+      [
+        sale.customer_key,
+        sale.partner,
+        microsToText(sale.amount),
+        sale.amount_units,
+        '',
+        '',
+        sale.created_at,
+      ],
+      line,
+    );
+    const created = present(createdAt, line);
+    assert.match(created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    assert.ok(created >= previous, `rows in creation order: ${line}`);
+    previous = created;
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+const onLinux = existsSync('/proc/self/status');
+
+test('the transactions export of 1,000,000 sales streams in constant server memory [sqlite]', {
+  skip: !onLinux && 'reads the server’s memory from /proc (Linux)',
+}, async () => {
+  const file = join(dir, 'vouch.db');
+  const { seeded, prefix, seeding } = await seedMillionSales(file);
 
   const vouch = await startVouch();
   const token = seeded.api_key.token;
@@ -293,31 +328,7 @@ test('the transactions export of 1,000,000 sales streams in constant server memo
   const full = await streamExport(exportUrl, token, vouch.pid, { keep: [0, ...samples], markAt: SALES / 4 });
   assert.equal(full.lines, SALES + 1, 'a header and one row for each sale');
   assert.equal(full.kept.get(0), HEADER);
-  let previous = '';
-  for (const index of samples) {
-    const line = present(full.kept.get(index), `row ${index}`);
-    const [key, customer, partnerId, amount, currency, refunded, product, createdAt, ...rest] =
-      line.split(',');
-    assert.equal(rest.length, 0, line);
-    const sale = saleByKey(file, seeded.program.id, present(key, line));
-    assert.deepEqual(
-      [customer, partnerId, amount, currency, refunded, product, createdAt],
-      [
-        sale.customer_key,
-        sale.partner,
-        microsToText(sale.amount),
-        sale.amount_units,
-        '',
-        '',
-        sale.created_at,
-      ],
-      line,
-    );
-    const created = present(createdAt, line);
-    assert.match(created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    assert.ok(created >= previous, `rows in creation order: ${line}`);
-    previous = created;
-  }
+  assertSampledRows(full, file, seeded.program.id, samples);
 
   const smallGrowth = small.rssPeak - small.rssBefore;
   const fullGrowth = full.rssPeak - full.rssBefore;
