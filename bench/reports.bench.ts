@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { present } from '../src/core/present.ts';
-import { load, type ReportRow, report, startVouch, vouchCli } from './lib.ts';
+import { load, type ReportRow, report, type Server, startVouch, vouchCli } from './lib.ts';
 import { recordFigure } from './results.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -18,6 +18,22 @@ const customers = Number(process.env.BENCH_CUSTOMERS ?? 1_000_000);
 const transactions = Number(process.env.BENCH_TRANSACTIONS ?? 2_000_000);
 
 const existing = process.env.BENCH_REPORTS_DATABASE;
+
+/** The whole transactions export read to its end, and the server's resident memory meanwhile. */
+async function wholeExport(vouch: Server, auth: Record<string, string>) {
+  const rssBefore = residentBytes(vouch.process.pid);
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, residentBytes(vouch.process.pid));
+  }, 50);
+  const started = performance.now();
+  const file = await fetch(`${vouch.url}/v1/exports/transactions.csv`, { headers: auth });
+  let bytes = 0;
+  for await (const chunk of present(file.body, 'the export body')) bytes += (chunk as Uint8Array).byteLength;
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { bytes, seconds, rssBefore, grown: ((rssPeak - rssBefore) / 1e6).toFixed(0) };
+}
 
 /** A process's resident memory in bytes (Linux /proc), 0 when it cannot be read. */
 function residentBytes(pid: number | undefined): number {
@@ -90,35 +106,27 @@ try {
   }
   report(`Reports on SQLite (${partners} partners, ${transactions} sales; 20 connections)`, rows);
 
-  // The server's resident memory before and, at its highest, during the export.
-  const rssBefore = residentBytes(vouch.process.pid);
-  let rssPeak = rssBefore;
-  const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, residentBytes(vouch.process.pid));
-  }, 50);
-  const started = performance.now();
-  const file = await fetch(`${vouch.url}/v1/exports/transactions.csv`, { headers: auth });
-  let bytes = 0;
-  for await (const chunk of present(file.body, 'the export body')) bytes += (chunk as Uint8Array).byteLength;
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  const rate = (bytes / 1e6 / seconds).toFixed(1);
-  const grown = ((rssPeak - rssBefore) / 1e6).toFixed(0);
-  console.log(
-    `transactions export: ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${rate} MB/s (target ≥ 50 MB/s); server memory grew ${grown} MB at most (target ≤ 100 MB)`,
-  );
-  recordFigure(
-    'Exports',
-    `GET /v1/exports/transactions.csv (${transactions} sales)`,
-    `${rate} MB/s (${(bytes / 1e6).toFixed(1)} MB)`,
-    '≥ 50 MB/s',
-  );
-  recordFigure(
-    'Exports',
-    'server memory during that export (resident, highest above before)',
-    `${grown} MB (${(rssBefore / 1e6).toFixed(0)} MB before)`,
-    '≤ 100 MB',
-  );
+  // The whole export, twice. The first of a process starts its two reader threads (ADR 0145),
+  // kept for the exports after it; the second is what each export after that costs.
+  for (const run of ['first', 'second'] as const) {
+    const { bytes, seconds, rssBefore, grown } = await wholeExport(vouch, auth);
+    const rate = (bytes / 1e6 / seconds).toFixed(1);
+    console.log(
+      `transactions export (${run} of the process): ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s = ${rate} MB/s (target ≥ 50 MB/s); server memory grew ${grown} MB at most (target ≤ 100 MB)`,
+    );
+    recordFigure(
+      'Exports',
+      `GET /v1/exports/transactions.csv (${transactions} sales), the process's ${run}`,
+      `${rate} MB/s (${(bytes / 1e6).toFixed(1)} MB)`,
+      '≥ 50 MB/s',
+    );
+    recordFigure(
+      'Exports',
+      `server memory during the ${run} export (resident, highest above before)`,
+      `${grown} MB (${(rssBefore / 1e6).toFixed(0)} MB before)`,
+      '≤ 100 MB',
+    );
+  }
   await vouch.stop();
 } finally {
   if (dir) rmSync(dir, { recursive: true, force: true });

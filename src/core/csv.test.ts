@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CsvChunk, csvField, csvRecord, spreadsheetText } from './csv.ts';
+import { CsvChunk, type CsvWrite, csvField, csvRecord, csvValue, spreadsheetText } from './csv.ts';
 
 test('csvRecord quotes only the fields that need it, doubling quotes', () => {
   const cases: [string[], string][] = [
@@ -63,4 +63,36 @@ test('CsvChunk gathers records as UTF-8, past its working buffer too', () => {
   }
   chunk.add('last\n');
   assert.equal(chunk.take().toString('utf8'), 'last\n');
+});
+
+test('CsvChunk copies what it gathered into a buffer it is given, of at least its size', () => {
+  const chunk = new CsvChunk();
+  const records = ['ünïcode,€\n', `${'x'.repeat(300_000)}\n`, 'end\n'];
+  for (const record of records) chunk.add(record);
+  const size = chunk.size;
+  assert.equal(size, Buffer.byteLength(records.join('')));
+  const target = Buffer.alloc(size + 10, 0x2a);
+  const bytes = chunk.takeInto(target);
+  assert.equal(bytes.buffer, target.buffer, 'written in place');
+  assert.equal(bytes.toString('utf8'), records.join(''));
+  assert.equal(target.at(size), 0x2a, 'nothing past it');
+  assert.equal(chunk.size, 0);
+});
+
+test('csvValue writes a stored value as its kind of field', () => {
+  const cases: [unknown, CsvWrite, string][] = [
+    [null, 'text', ''],
+    [undefined, 'amount', ''],
+    ['=1+1', 'text', "'=1+1"],
+    ['a,b', 'text', '"a,b"'],
+    ['-5', 'field', '-5'],
+    ['a "b"', 'field', '"a ""b"""'],
+    [1_500_000, 'amount', '1.5'],
+    [-1, 'amount', '-0.000001'],
+    [999_999_999_999_999_999n, 'amount', '999999999999.999999'],
+    ['2026-01-02T03:04:05.000006Z', 'as-is', '2026-01-02T03:04:05.000006Z'],
+    [42, 'as-is', '42'],
+  ];
+  for (const [value, write, expected] of cases)
+    assert.equal(csvValue(value, write), expected, `${String(value)} ${write}`);
 });

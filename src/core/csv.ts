@@ -1,3 +1,5 @@
+import { microsToText } from './money.ts';
+
 /**
  * One CSV record (RFC 4180): a field is quoted when it holds a comma, a double quote or a line
  * break, with its quotes doubled; records end with `\n`. Payment files are written with this
@@ -57,6 +59,23 @@ export class CsvChunk {
     this.#length += this.#buffer.write(record, this.#length);
   }
 
+  /** How many bytes were gathered since the last take. */
+  get size(): number {
+    let size = this.#length;
+    for (const full of this.#full) size += full.length;
+    return size;
+  }
+
+  /** The bytes gathered since the last take, copied to the start of `target` (at least `size` long). */
+  takeInto(target: Buffer): Buffer {
+    let at = 0;
+    for (const full of this.#full) at += full.copy(target, at);
+    at += this.#buffer.copy(target, at, 0, this.#length);
+    this.#full.length = 0;
+    this.#length = 0;
+    return target.subarray(0, at);
+  }
+
   /** The bytes gathered since the last take (empty when none). */
   take(): Buffer {
     const last = Buffer.from(this.#buffer.subarray(0, this.#length));
@@ -65,5 +84,27 @@ export class CsvChunk {
     const bytes = Buffer.concat([...this.#full, last]);
     this.#full.length = 0;
     return bytes;
+  }
+}
+
+/**
+ * How an export writes a stored value: `text` people typed (`spreadsheetText`), a `field` the
+ * system made (an id, a status, a currency: quoted when needed), an `amount` in micro-units
+ * (exact decimal text), or `as-is` (a timestamp, a count). Null is an empty field.
+ */
+export type CsvWrite = 'text' | 'field' | 'amount' | 'as-is';
+
+/** One stored value as an export's field. */
+export function csvValue(value: unknown, write: CsvWrite): string {
+  if (value === null || value === undefined) return '';
+  switch (write) {
+    case 'text':
+      return spreadsheetText(String(value));
+    case 'field':
+      return csvField(String(value));
+    case 'amount':
+      return microsToText(value as bigint | number);
+    case 'as-is':
+      return String(value);
   }
 }

@@ -1,4 +1,5 @@
 import { Kysely, type LogConfig, sql } from 'kysely';
+import { stopExportReaders } from './export-threads.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { runPreparedImmediately } from './prepared.ts';
 import { openSqlite } from './sqlite.ts';
@@ -11,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** The SQLite database's file, which other threads open to read (absent in memory and on PostgreSQL). */
+  file?: string;
   /** PostgreSQL schema of this database when the URL names one (`?schema=`). */
   schema?: string;
   /**
@@ -52,7 +55,7 @@ function failureLog(onFailedQuery: DatabaseOptions['onFailedQuery']): { log?: Lo
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   const { onFailedQuery, ...postgresOptions } = options;
   if (url.startsWith('sqlite:')) {
-    const { dialect, runNow, runInTransaction } = openSqlite(url);
+    const { dialect, runNow, runInTransaction, file } = openSqlite(url);
     const db = new Kysely<DB>({ dialect, plugins: [sqliteLimits()], ...failureLog(onFailedQuery) });
     // Statements run at once bypass Kysely, and so its log.
     const reported = <Ran>(run: (sql: string, parameters: readonly unknown[]) => Ran) =>
@@ -72,9 +75,13 @@ export async function openDatabase(url: string, options: DatabaseOptions = {}): 
     return {
       db,
       dialect: 'sqlite',
+      ...(file === undefined ? {} : { file }),
       inWriteTransaction: (work) => batcher.run(work),
       ping: () => ping(db),
-      close: () => db.destroy(),
+      close: async () => {
+        if (file !== undefined) await stopExportReaders(file);
+        await db.destroy();
+      },
     };
   }
   const { dialect, schema } = await openPostgres(url, postgresOptions);

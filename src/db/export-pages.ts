@@ -1,6 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { createdAfter } from './creation-order.ts';
-import { ARRAY_ROWS, compileNamed, type ParamOf } from './prepared.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -23,9 +22,6 @@ export interface ExportRange {
 }
 
 export const EXPORT_PAGE = 2000;
-
-/** The values a page's statement binds: the range, and the cursor after the first page. */
-type NextPageParams = ExportRange & ExportCursor;
 
 /** `created_at` within the range, after the cursor, in creation order, one page. */
 function paged<D, TB extends keyof D, O>(
@@ -88,60 +84,5 @@ export function exportRows<Filter, D, TB extends keyof D, O extends ExportRow>(
       read: (after) => paged(base(db, programId, filter), table, range, after).execute(),
       count: () => countIn(base(db, programId, filter), table, range),
     }),
-  };
-}
-
-/**
- * `exportRows` for an export of millions of rows: each page is read as arrays of its columns in
- * select order (`ARRAY_ROWS`, db/prepared.ts), since both drivers' building an object per row
- * cost more than the statement, and `rowsOf` (one per export, so it may keep what a page read
- * for the next pages) makes the page's rows.
- */
-export function exportTuples<
-  Filter,
-  D,
-  TB extends keyof D,
-  O,
-  Tuple extends readonly unknown[],
-  Row extends ExportRow,
->(
-  table: string,
-  base: Base<Filter, D, TB, O>,
-  rowsOf: (db: Kysely<DB>, programId: number) => (page: readonly Tuple[]) => Promise<Row[]>,
-): ExportRows<Filter, Row> {
-  return {
-    open: (db, programId, filter, range) => {
-      const pageRows = rowsOf(db, programId);
-      // The first page's statement and the next pages' one, each compiled once per export. The
-      // range is bound, not written into the text: a prepared query's own texts become literals
-      // on SQLite (db/sqlite-constants.ts), and the range differs from one export to the next.
-      const rangeOf = (param: ParamOf<ExportRange>): ExportRange => ({
-        ...(range.from === undefined ? {} : { from: param('from') }),
-        ...(range.until === undefined ? {} : { until: param('until') }),
-      });
-      const first = compileNamed<Tuple, ExportRange>(db, (db, param) =>
-        paged(base(db, programId, filter), table, rangeOf(param), undefined),
-      );
-      const next = compileNamed<Tuple, NextPageParams>(db, (db, param) =>
-        paged(base(db, programId, filter), table, rangeOf(param), {
-          createdAt: param('createdAt'),
-          id: param('id'),
-        }),
-      );
-      return {
-        read: async (after) => {
-          const { query, parameters } = after
-            ? { query: next.query, parameters: next.bind({ ...range, ...after }) }
-            : { query: first.query, parameters: first.bind(range) };
-          const { rows } = await db.executeQuery<Tuple>({
-            ...query,
-            sql: ARRAY_ROWS + query.sql,
-            parameters,
-          });
-          return pageRows(rows);
-        },
-        count: () => countIn(base(db, programId, filter), table, range),
-      };
-    },
   };
 }

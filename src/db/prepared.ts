@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { isPostgres } from './counter-slots.ts';
 import { sqliteConstantTexts } from './sqlite-constants.ts';
+import { bindTemplate, type StatementTemplate } from './statement-template.ts';
 import type { DB } from './tables.ts';
 
 /**
@@ -46,6 +47,8 @@ const param = ((name: string) => new NamedParameter(name)) as ParamOf<Record<str
 /** A query compiled once, and how a call's named values fill its positional placeholders. */
 export interface CompiledNamedQuery<Row, Params extends object> {
   query: CompiledQuery<Row>;
+  /** The same as plain data, for a thread that binds and runs it without Kysely. */
+  template: StatementTemplate;
   bind(params: Params): unknown[];
 }
 
@@ -63,13 +66,19 @@ export function compileNamed<Row, Params extends object>(
   // On SQLite the builder's own texts become literals (db/sqlite-constants.ts).
   const builder = isPostgres(db) ? db : db.withPlugin(constantTexts);
   const query = build(builder, param as ParamOf<Params>).compile();
-  const compiledValues = query.parameters;
-  const names = compiledValues.map((value) =>
-    value instanceof NamedParameter ? (value.name as keyof Params) : undefined,
-  );
+  const template = templateOf(query);
   return {
     query,
-    bind: (params) => names.map((name, i) => (name === undefined ? compiledValues[i] : params[name])),
+    template,
+    bind: (params) => bindTemplate(template, params as Record<string, unknown>),
+  };
+}
+
+function templateOf(query: CompiledQuery<unknown>): StatementTemplate {
+  return {
+    sql: query.sql,
+    names: query.parameters.map((value) => (value instanceof NamedParameter ? value.name : null)),
+    values: query.parameters.map((value) => (value instanceof NamedParameter ? null : value)),
   };
 }
 

@@ -50,11 +50,7 @@ export function addExport(vouch: Command, run: Run): void {
           query,
         );
         const bar = process.stderr.isTTY ? progressBar(await file.countRows()) : undefined;
-        for await (const chunk of file.stream) {
-          if (!process.stdout.write(chunk))
-            await new Promise((resolve) => process.stdout.once('drain', resolve));
-          bar?.(file.rowsWritten());
-        }
+        await file.writeTo(process.stdout, () => bar?.(file.rowsWritten()));
         bar?.(file.rowsWritten(), true);
         return undefined;
       });

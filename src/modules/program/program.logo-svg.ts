@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../threads.ts';
 import type { CleanAnswer, CleanRequest } from './program.logo-svg.worker.ts';
 
 /**
@@ -23,14 +24,10 @@ function failAll(error: Error) {
 }
 
 function startCleaner(): Worker {
-  // Run from the sources (through tsx, registered in the thread: Node 20 does not apply the
-  // parent's `--import tsx` to a worker's entry) or from the compiled build, as this module is.
-  const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./program.logo-svg.worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
-  const load = fromSources
-    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`
-    : `import(${JSON.stringify(entry)})`;
-  const worker = new Worker(load, { eval: true, execArgv: [] });
+  const worker = startThread(
+    new URL('./program.logo-svg.worker', import.meta.url),
+    import.meta.url.endsWith('.ts'),
+  );
   worker.on('message', ({ id, clean }: CleanAnswer) => {
     waiting.get(id)?.resolve(clean);
     waiting.delete(id);

@@ -43,10 +43,23 @@ export async function exportsRoutes(fastify: FastifyInstance) {
       handler: async (request, reply) => {
         const ctx = programContext(request);
         const file = await exportCsv(ctx, ctx.program, name, request.query);
-        return reply
+        // Written on the response itself, which says when each page is flushed (exportCsv's
+        // `writeTo`); Fastify still runs the response hooks and logs the request.
+        reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${file.filename}"`)
-          .send(file.stream);
+          .hijack();
+        for (const [header, value] of Object.entries(reply.getHeaders()))
+          if (value !== undefined) reply.raw.setHeader(header, value);
+        reply.raw.writeHead(200);
+        try {
+          await file.writeTo(reply.raw);
+          reply.raw.end();
+        } catch (error) {
+          // Past the first byte there is no error answer: the file is cut short, and logged.
+          request.log.error({ err: error }, 'export failed while streaming');
+          reply.raw.destroy(error instanceof Error ? error : new Error(String(error)));
+        }
       },
     });
   }

@@ -1,10 +1,9 @@
-import { Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Deps } from '../../context.ts';
 import { shownCommissionStatus } from '../../core/commission-status.ts';
-import { CsvChunk, csvField, csvRecord, spreadsheetText } from '../../core/csv.ts';
+import { CsvChunk, csvField, csvRecord, csvValue } from '../../core/csv.ts';
 import { fieldError } from '../../core/errors.ts';
-import { microsToText } from '../../core/money.ts';
 import { programSettingsOf } from '../../core/program-settings.ts';
 import type { ProgramType } from '../../core/program-types.ts';
 import {
@@ -15,6 +14,7 @@ import {
   localMidnightUtc,
 } from '../../core/report-buckets.ts';
 import { addDays, nowTimestamp } from '../../core/time.ts';
+import type { CsvRows } from '../../db/export-csv.ts';
 import {
   EXPORT_PAGE,
   type ExportCursor,
@@ -35,11 +35,12 @@ import type { ExportName, ExportQuery } from './reports.exports.schemas.ts';
 
 /**
  * Full exports as CSV files (issue 26): one header row, then every row of the list in creation
- * order, written a keyset page at a time (read by the module that owns the rows), each page one
- * chunk of bytes. The stream reads the next page only when the client has taken the last
- * (backpressure), so memory stays at about a page whatever the file's size, and it waits a turn
- * of the event loop between pages, so a long export on SQLite (a synchronous driver) never holds
- * other requests for more than one page.
+ * order, a keyset page at a time (read by the module that owns the rows), each page one chunk of
+ * bytes. The next page is taken only when the destination can take more (backpressure), so
+ * memory stays at a few pages whatever the file's size. Pages read on the server's thread wait a
+ * turn of the event loop between them, so a long export on SQLite (a synchronous driver) never
+ * holds other requests for more than one page; the sales export, each field a stored value, is
+ * written where its pages are read: on a SQLite file, by two reader threads (db/export-csv.ts).
  */
 export interface ExportProgram {
   id: number;
@@ -50,23 +51,27 @@ export interface ExportProgram {
 type Row = ExportRow;
 
 /** A field of text people typed, in a file meant for spreadsheets: never read as a formula. */
-function textField(value: unknown): string {
-  return value === null || value === undefined ? '' : spreadsheetText(String(value));
-}
-
-const amount = (value: unknown) =>
-  value === null || value === undefined ? '' : microsToText(value as bigint);
-
-interface ExportFile {
-  programTypes: readonly ProgramType[];
-  header: readonly string[];
-  record(row: Row, context: RecordContext): string;
-  page(deps: Deps, program: ExportProgram, query: ExportQuery, range: ExportRange): Promise<PageReader>;
-}
+const textField = (value: unknown) => csvValue(value, 'text');
+const amount = (value: unknown) => csvValue(value, 'amount');
 
 type RecordContext = { now: string; autoApprove: boolean; status: string | undefined };
 
-type PageReader = ExportReader;
+/** An export whose records are written here from rows read a page at a time. */
+interface RowsFile {
+  programTypes: readonly ProgramType[];
+  header: readonly string[];
+  record(row: Row, context: RecordContext): string;
+  page(deps: Deps, program: ExportProgram, query: ExportQuery, range: ExportRange): Promise<ExportReader>;
+}
+
+/** An export of millions of rows, each field a stored value: written where its pages are read (db/export-csv.ts). */
+interface ColumnsFile {
+  programTypes: readonly ProgramType[];
+  header: readonly string[];
+  open(deps: Deps, program: ExportProgram, query: ExportQuery, range: ExportRange): Promise<CsvRows>;
+}
+
+type ExportFile = RowsFile | ColumnsFile;
 
 function readerOf<Filter>(
   rows: ExportRows<Filter>,
@@ -74,8 +79,35 @@ function readerOf<Filter>(
   program: ExportProgram,
   filter: Filter,
   range: ExportRange,
-): PageReader {
+): ExportReader {
   return rows.open(deps.database.db, program.id, filter, range);
+}
+
+/** A row reader's pages as records, each page one chunk of bytes, a turn of the event loop between pages. */
+function recordsOf(file: RowsFile, reader: ExportReader, context: RecordContext): CsvRows {
+  return {
+    async *pages() {
+      const chunk = new CsvChunk();
+      let after: ExportCursor | undefined;
+      for (;;) {
+        const page = await reader.read(after);
+        let rows = 0;
+        for (const item of page) {
+          const record = file.record(item, context);
+          if (record.length === 0) continue;
+          rows++;
+          chunk.add(record);
+        }
+        const bytes = chunk.take();
+        if (bytes.length > 0) yield { bytes, rows };
+        const last = page.at(-1);
+        if (page.length < EXPORT_PAGE || !last) return;
+        after = { createdAt: last.created_at, id: Number(last.id) };
+        await nextTurn();
+      }
+    },
+    count: () => reader.count(),
+  };
 }
 
 /** The rows' filters resolved once: another program's partner or customer reads as missing. */
@@ -141,18 +173,23 @@ const files: Record<ExportName, ExportFile> = {
       'product_id',
       'created_at',
     ],
-    record: (row) =>
-      `${textField(row.key)},${textField(row.customer)},${csvField(String(row.partner ?? ''))},${amount(
-        row.amount,
-      )},${csvField(String(row.amount_units ?? ''))},${amount(row.refunded_amount)},${textField(row.product_id)},${row.created_at}\n`,
-    page: async (deps, program, query, range) => {
+    open: async (deps, program, query, range) => {
       const partnerId = await partnerIdOf(deps, program, query.partner);
       const customerId = await customerIdOf(deps, program, query.customer, 'customer');
       const filter = {
         ...(partnerId === undefined ? {} : { partnerId }),
         ...(customerId === undefined ? {} : { customerId }),
       };
-      return readerOf(transactionRows, deps, program, filter, range);
+      return transactionRows.open(deps.database, program.id, filter, range, [
+        { column: 'key', write: 'text' },
+        { column: 'customer_key', write: 'text' },
+        { column: 'partner_id', write: 'field' },
+        { column: 'amount', write: 'amount' },
+        { column: 'amount_units', write: 'field' },
+        { column: 'refunded_amount', write: 'amount' },
+        { column: 'product_id', write: 'text' },
+        { column: 'created_at', write: 'as-is' },
+      ]);
     },
   },
   commissions: {
@@ -212,8 +249,23 @@ function rangeOf(query: ExportQuery, zone: string): ExportRange {
   };
 }
 
+/** Whether `out` is still open once it can take more (after a `write` that answered `more`). */
+async function fits(out: Writable, more: boolean): Promise<boolean> {
+  if (!more && !out.destroyed)
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+    });
+  return !out.destroyed;
+}
+
 /**
- * An export as a file: its name and a stream of its text. Filters are checked before the first
+ * An export as a file: its name and a way to write its text. Filters are checked before the first
  * byte, so a bad one is a 422 rather than a broken file.
  */
 export async function exportCsv(deps: Deps, program: ExportProgram, name: ExportName, query: ExportQuery) {
@@ -223,40 +275,34 @@ export async function exportCsv(deps: Deps, program: ExportProgram, name: Export
   const zone =
     typeof settings.timezone === 'string' && isTimeZone(settings.timezone) ? settings.timezone : 'UTC';
   const range = rangeOf(query, zone);
-  const reader = await file.page(deps, program, query, range);
   const context = {
     now: nowTimestamp(deps.clock),
     autoApprove: settings.commission_auto_approve !== false,
     status: name === 'commissions' ? query.status : undefined,
   };
+  const records =
+    'open' in file
+      ? await file.open(deps, program, query, range)
+      : recordsOf(file, await file.page(deps, program, query, range), context);
   let rows = 0;
-  async function* chunks(): AsyncGenerator<Buffer> {
-    const chunk = new CsvChunk();
-    chunk.add(csvRecord(file.header));
-    yield chunk.take();
-    let after: ExportCursor | undefined;
-    for (;;) {
-      const page = await reader.read(after);
-      for (const item of page) {
-        const record = file.record(item, context);
-        if (record.length === 0) continue;
-        rows++;
-        chunk.add(record);
-      }
-      const bytes = chunk.take();
-      if (bytes.length > 0) yield bytes;
-      const last = page.at(-1);
-      if (page.length < EXPORT_PAGE || !last) return;
-      after = { createdAt: last.created_at, id: Number(last.id) };
-      await nextTurn();
-    }
-  }
-  const stream = Readable.from(chunks(), { objectMode: false, highWaterMark: 1 << 20 });
   const day = nowTimestamp(deps.clock).slice(0, 10);
   return {
     filename: `${name}-${program.publicId}-${day}.csv`,
-    stream,
+    /**
+     * Writes the file to `out`, a page at a time: the next page is taken only once `out` can
+     * take more (backpressure), each page handed back to its reader once `out` has flushed it,
+     * and writing stops when `out` closes (a client gone). `written` is told after each page.
+     */
+    async writeTo(out: Writable, written?: () => void): Promise<void> {
+      if (!(await fits(out, out.write(csvRecord(file.header))))) return;
+      for await (const page of records.pages()) {
+        rows += page.rows;
+        const more = out.write(page.bytes, () => page.release?.());
+        written?.();
+        if (!(await fits(out, more))) return;
+      }
+    },
     rowsWritten: () => rows,
-    countRows: () => reader.count(),
+    countRows: () => records.count(),
   };
 }

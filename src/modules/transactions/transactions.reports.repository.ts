@@ -1,7 +1,5 @@
 import { type Expression, type Kysely, sql } from 'kysely';
-import { exportTuples } from '../../db/export-pages.ts';
-import { namesById } from '../../db/names-by-id.ts';
-import { definePreparedListQuery } from '../../db/prepared.ts';
+import { csvTable } from '../../db/export-csv.ts';
 import {
   type CountRow,
   type MoneyRow,
@@ -107,92 +105,19 @@ export async function topSaleOwners(
   return topRanked(db, ranked, limit);
 }
 
-/** A sale as the export writes it (reports.exports.service.ts). */
-export type SaleExportRow = {
-  id: number;
-  created_at: string;
-  key: string;
-  /** The buyer's key. */
-  customer: string;
-  /** The partner's public id. */
-  partner: string | null;
-  amount: number | bigint;
-  amount_units: string | null;
-  refunded_amount: number | bigint | null;
-  product_id: string | null;
-};
-
-type SaleExportTuple = [
-  id: number,
-  created_at: string,
-  key: string,
-  customer: string,
-  partner_id: number | null,
-  amount: number | bigint,
-  amount_units: string | null,
-  refunded_amount: number | bigint | null,
-  product_id: string | null,
-];
-
-const selectPartnerPublicIds = definePreparedListQuery<
-  { id: number; public_id: string },
-  { programId: number },
-  number
->((db, param, ids) =>
-  db
-    .selectFrom('partners')
-    .select(['id', 'public_id'])
-    .where('program_id', '=', param('programId'))
-    .where('id', 'in', ids),
-);
-
 /**
- * Every sale of the program, in creation order, without a join (ADR 0142): the buyer's key is
- * the sale's own copy (migration 0043), and the partners' public ids are looked up for those a
- * page names and earlier pages did not (db/names-by-id.ts), a few look-ups per page instead of
- * one per row.
+ * Every sale of the program, in creation order, as the transactions export writes it: without a
+ * join (ADR 0142), as the buyer's key is the sale's own copy (migration 0043) and the partners'
+ * public ids are looked up once per export and partner (db/export-csv.ts).
  */
-export const transactionRows = exportTuples(
-  'transactions',
-  (db, programId, filter: { partnerId?: number; customerId?: number }) => {
-    let query = db
-      .selectFrom('transactions')
-      .select([
-        'transactions.id',
-        'transactions.created_at',
-        'transactions.key',
-        'transactions.customer_key',
-        'transactions.partner_id',
-        'transactions.amount',
-        'transactions.amount_units',
-        'transactions.refunded_amount',
-        'transactions.product_id',
-      ])
-      .where('transactions.program_id', '=', programId)
-      .where('transactions.archived_at', 'is', null);
-    if (filter.partnerId !== undefined) query = query.where('transactions.partner_id', '=', filter.partnerId);
+export const transactionRows = csvTable({
+  table: 'transactions',
+  names: { partner_id: { table: 'partners', column: 'public_id' } },
+  where: (query, filter: { partnerId?: number; customerId?: number }) => {
+    let rows = query.where('transactions.archived_at', 'is', null);
+    if (filter.partnerId !== undefined) rows = rows.where('transactions.partner_id', '=', filter.partnerId);
     if (filter.customerId !== undefined)
-      query = query.where('transactions.customer_id', '=', filter.customerId);
-    return query;
+      rows = rows.where('transactions.customer_id', '=', filter.customerId);
+    return rows;
   },
-  (db, programId) => {
-    const partners = namesById(async (ids) =>
-      (await selectPartnerPublicIds(db, { programId }, ids)).map((row) => [row.id, row.public_id] as const),
-    );
-    return async (page: readonly SaleExportTuple[]): Promise<SaleExportRow[]> => {
-      const publicIds = await partners.namesOf(page.map((tuple) => tuple[4]));
-      // Indexed reads: destructuring each tuple went through the array iterator.
-      return page.map((tuple, i) => ({
-        id: tuple[0],
-        created_at: tuple[1],
-        key: tuple[2],
-        customer: tuple[3],
-        partner: publicIds[i] ?? null,
-        amount: tuple[5],
-        amount_units: tuple[6],
-        refunded_amount: tuple[7],
-        product_id: tuple[8],
-      }));
-    };
-  },
-);
+});
