@@ -6,9 +6,9 @@ import type { DB } from './tables.ts';
  * Keyset pages of the rows full exports write (issue 26): in creation order `(created_at, id)`,
  * each page after the last row of the one before, on the index every list has
  * (`program_id, created_at, id`), so a page costs the same at the start and at the millionth row.
- * Each module that owns a table exports its rows with `exportRows` or `exportTuples`
- * (`<module>.reports.repository.ts`):
- * read-only, scoped by program id, each page read as the columns its file writes.
+ * Each module that owns a table exports its rows with `exportRows` (`<module>.reports.repository.ts`):
+ * read-only, scoped by program id, each page read as the columns its file writes. An export of
+ * millions of rows, each field a stored value, is a `csvTable` instead (db/export-csv.ts).
  */
 export interface ExportCursor {
   createdAt: string;

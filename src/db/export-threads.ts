@@ -22,7 +22,7 @@ const AHEAD = 2 * READERS;
 /** Each reader's SQLite page cache: pages are read once, in order. */
 const READER_CACHE_KIB = 2048;
 /** A reader's garbage is a page's rows and strings: a small young generation holds it (ADR 0145). */
-const READER_SEMI_SPACE_MB = 16;
+const READER_SEMI_SPACE_MB = 4;
 
 export interface ReaderStart {
   file: string;
