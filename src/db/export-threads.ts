@@ -169,6 +169,7 @@ export async function* pagesInThreads(file: string, plan: PagePlan): AsyncGenera
       taken++;
       ask();
       if (page.bytes.length > 0) yield page;
+      else page.release?.();
     }
   } finally {
     listeners.delete(exportId);
