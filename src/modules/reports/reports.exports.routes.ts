@@ -52,11 +52,6 @@ export async function exportsRoutes(fastify: FastifyInstance) {
         for (const [header, value] of Object.entries(reply.getHeaders()))
           if (value !== undefined) reply.raw.setHeader(header, value);
         reply.raw.writeHead(200);
-        // A HEAD request has its headers: no file is read for a body it would not send.
-        if (request.method === 'HEAD') {
-          reply.raw.end();
-          return;
-        }
         try {
           await file.writeTo(reply.raw);
           reply.raw.end();
