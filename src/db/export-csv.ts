@@ -119,14 +119,17 @@ export function csvTable<T extends ProgramTable, Filter extends object>(
       programId,
     );
 
-  /** The statements and fields of one export, as the thread that reads its pages needs them. */
+  /**
+   * The statements and fields of one export, as the thread that reads its pages needs them, and
+   * the statement that counts its rows.
+   */
   const planOf = (
     database: Database,
     programId: number,
     filter: Filter,
     range: ExportRange,
     fields: readonly CsvColumn<ColumnOf<T>>[],
-  ): PagePlan => {
+  ): { plan: PagePlan; count: StatementTemplate } => {
     const { db } = database;
     const template = (build: (db: Kysely<DB>, param: ParamOf<Key>) => SelectQueryBuilder<DB, T, object>) => {
       const { template } = compileNamed<unknown, Key>(db, build);
@@ -160,7 +163,7 @@ export function csvTable<T extends ProgramTable, Filter extends object>(
     const names = lookUps.map(({ of }) =>
       namesTemplate(db, database.dialect, programId, of.table, of.column),
     );
-    return {
+    const plan: PagePlan = {
       pageSize: EXPORT_PAGE,
       // The range is bound, not written into the statements: their own texts become literals
       // on SQLite (db/sqlite-constants.ts), and the range differs from one export to the next.
@@ -182,12 +185,18 @@ export function csvTable<T extends ProgramTable, Filter extends object>(
         };
       }),
     };
+    const count = template((db, param) =>
+      inRange(definition.where(rowsOf(db, programId), filter), range, param, {})
+        .clearOrderBy()
+        .select(sql<number>`count(*)`.as('n')),
+    );
+    return { plan, count };
   };
 
   return {
     open(database, programId, filter, range, fields) {
       const { db } = database;
-      const plan = planOf(database, programId, filter, range, fields);
+      const { plan, count } = planOf(database, programId, filter, range, fields);
       // Reader threads take a whole program's rows (no filter but the dates), the exports of
       // millions: their pages end where the program's index says, so a filter's pages would be
       // mostly empty. With one core, a second reader would only take turns with the first.
@@ -198,21 +207,19 @@ export function csvTable<T extends ProgramTable, Filter extends object>(
             ? pagesInThreads(database.file, plan)
             : pagesHere(db, database.dialect, plan),
         count: async () => {
-          const query = inRange(
-            definition.where(rowsOf(db, programId), filter),
-            range,
-            (name) => range[name as 'from'] as never,
-            {},
-          )
-            .clearOrderBy()
-            .select(sql<number>`count(*)`.as('n'));
-          const row = (await query.executeTakeFirst()) as { n: number | string } | undefined;
-          return Number(row?.n ?? 0);
+          const [row] = await runOn(db)(count.sql, bindTemplate(count, plan.bound));
+          return Number(row?.[0] ?? 0);
         },
       };
     },
   };
 }
+
+/** Runs a compiled statement on the server's thread, its rows as arrays. */
+const runOn =
+  (db: Kysely<DB>): RunRows =>
+  async (text, parameters) =>
+    (await db.executeQuery<unknown[]>(CompiledQuery.raw(text, [...parameters]))).rows;
 
 /** `id, <column>` of the rows of `table` whose ids are `ids` (a JSON array on SQLite, an array on PostgreSQL). */
 function namesTemplate(
@@ -243,8 +250,7 @@ async function* pagesHere(
   dialect: Database['dialect'],
   plan: PagePlan,
 ): AsyncGenerator<CsvPage> {
-  const run: RunRows = async (text, parameters) =>
-    (await db.executeQuery<unknown[]>(CompiledQuery.raw(text, [...parameters]))).rows;
+  const run = runOn(db);
   const names = namesOfExport(plan, run, (ids) => (dialect === 'sqlite' ? JSON.stringify(ids) : ids));
   const chunk = new CsvChunk();
   let lo: RowKey | undefined;
