@@ -3,6 +3,7 @@ import type { BillingProvider } from '../../core/billing.ts';
 import { nextId } from '../../db/next-id.ts';
 import {
   type BoundStatement,
+  definePreparedListQuery,
   definePreparedQuery,
   defineRowsInsert,
   type PreparedQuery,
@@ -155,11 +156,21 @@ export const refsInsert = rowsInsertSkippingTaken<RefRow>(
   ['program_id', 'provider', 'ref'],
 );
 
-/** Refunds waiting for one of `refs`, by number of refs. */
-const waitingSelects = new Map<
-  number,
-  PreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>
->();
+/** Refunds of the program waiting for one of `refs`, oldest first. */
+const selectWaitingFor = definePreparedListQuery<
+  { id: number; awaits: string },
+  { programId: number; provider: BillingProvider },
+  string
+>((db, param, refs) =>
+  db
+    .selectFrom('billing_events')
+    .select(['id', 'awaits'])
+    .where('program_id', '=', param('programId'))
+    .where('provider', '=', param('provider'))
+    .where('awaits', 'in', refs)
+    .where('status', '=', 'pending')
+    .orderBy('id'),
+);
 
 export function selectWaiting(
   db: Kysely<DB>,
@@ -167,26 +178,7 @@ export function selectWaiting(
   provider: BillingProvider,
   refs: readonly string[],
 ) {
-  let select = waitingSelects.get(refs.length);
-  if (!select) {
-    select = definePreparedQuery<{ id: number; awaits: string }, Record<string, unknown>>(
-      (db, param) =>
-        db
-          .selectFrom('billing_events')
-          .select(['id', 'awaits'])
-          .where('program_id', '=', param('programId') as number)
-          .where('provider', '=', param('provider') as BillingProvider)
-          .where(
-            'awaits',
-            'in',
-            refs.map((_, i) => param(`ref${i}`) as string),
-          )
-          .where('status', '=', 'pending')
-          .orderBy('id') as never,
-    );
-    waitingSelects.set(refs.length, select);
-  }
-  return select(db, { programId, provider, ...Object.fromEntries(refs.map((ref, i) => [`ref${i}`, ref])) });
+  return selectWaitingFor(db, { programId, provider }, refs);
 }
 
 /** Whether the event is stored already (a redelivery). */
