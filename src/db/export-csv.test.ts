@@ -7,9 +7,10 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
+import { SALE_FIELDS } from '../modules/reports/reports.exports.service.ts';
 import { transactionRows } from '../modules/transactions/transactions.reports.service.ts';
 import { type Database, openDatabase } from './database.ts';
-import type { CsvColumn, CsvRows } from './export-csv.ts';
+import type { CsvRows } from './export-csv.ts';
 import { EXPORT_PAGE } from './export-pages.ts';
 
 /**
@@ -27,16 +28,8 @@ let dir: string;
 let database: Database;
 let programId: number;
 
-const fields = [
-  { column: 'key', write: 'text' },
-  { column: 'customer_key', write: 'text' },
-  { column: 'partner_id', write: 'field' },
-  { column: 'amount', write: 'amount' },
-  { column: 'amount_units', write: 'field' },
-  { column: 'refunded_amount', write: 'amount' },
-  { column: 'product_id', write: 'text' },
-  { column: 'created_at', write: 'as-is' },
-] as const satisfies readonly CsvColumn<string>[];
+/** The columns the sales export writes, as it writes them. */
+const fields = SALE_FIELDS;
 
 async function text(rows: CsvRows, stopAfter = Number.POSITIVE_INFINITY): Promise<string> {
   const pages: Buffer[] = [];

@@ -14,7 +14,7 @@ import {
   localMidnightUtc,
 } from '../../core/report-buckets.ts';
 import { addDays, nowTimestamp } from '../../core/time.ts';
-import type { CsvRows } from '../../db/export-csv.ts';
+import type { CsvColumn, CsvRows } from '../../db/export-csv.ts';
 import {
   EXPORT_PAGE,
   type ExportCursor,
@@ -53,6 +53,21 @@ type Row = ExportRow;
 /** A field of text people typed, in a file meant for spreadsheets: never read as a formula. */
 const textField = (value: unknown) => csvValue(value, 'text');
 const amount = (value: unknown) => csvValue(value, 'amount');
+
+/**
+ * The sales export's fields, one per header column: the buyer's key, the partner's public id
+ * (its `partner_id` looked up, db/export-csv.ts), amounts exact.
+ */
+export const SALE_FIELDS = [
+  { column: 'key', write: 'text' },
+  { column: 'customer_key', write: 'text' },
+  { column: 'partner_id', write: 'field' },
+  { column: 'amount', write: 'amount' },
+  { column: 'amount_units', write: 'field' },
+  { column: 'refunded_amount', write: 'amount' },
+  { column: 'product_id', write: 'text' },
+  { column: 'created_at', write: 'as-is' },
+] as const satisfies readonly CsvColumn<string>[];
 
 type RecordContext = { now: string; autoApprove: boolean; status: string | undefined };
 
@@ -180,16 +195,7 @@ const files: Record<ExportName, ExportFile> = {
         ...(partnerId === undefined ? {} : { partnerId }),
         ...(customerId === undefined ? {} : { customerId }),
       };
-      return transactionRows.open(deps.database, program.id, filter, range, [
-        { column: 'key', write: 'text' },
-        { column: 'customer_key', write: 'text' },
-        { column: 'partner_id', write: 'field' },
-        { column: 'amount', write: 'amount' },
-        { column: 'amount_units', write: 'field' },
-        { column: 'refunded_amount', write: 'amount' },
-        { column: 'product_id', write: 'text' },
-        { column: 'created_at', write: 'as-is' },
-      ]);
+      return transactionRows.open(deps.database, program.id, filter, range, SALE_FIELDS);
     },
   },
   commissions: {
