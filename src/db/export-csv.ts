@@ -29,6 +29,15 @@ import type { DB } from './tables.ts';
  * otherwise a page at a time here, a turn of the event loop between pages.
  */
 
+/**
+ * The rows of a table the caller names at run time. Kysely's types follow a table named in the
+ * code, not one of a union: its rows are typed as that table's, with their columns named by the
+ * caller (`sql.ref`).
+ */
+function from<T extends ProgramTable>(db: Kysely<DB>, table: T) {
+  return db.selectFrom(table) as unknown as SelectQueryBuilder<DB, T, object>;
+}
+
 /** Tables with rows of one program in creation order. */
 type ProgramTable = {
   [T in keyof DB & string]: DB[T] extends { program_id: unknown; created_at: unknown; id: unknown }
@@ -113,11 +122,7 @@ export function csvTable<T extends ProgramTable, Filter extends object>(
     return ranged.orderBy(ref('created_at')).orderBy(ref('id'));
   };
   const rowsOf = (db: Kysely<DB>, programId: number) =>
-    (db.selectFrom(table) as unknown as SelectQueryBuilder<DB, T, object>).where(
-      ref('program_id'),
-      '=',
-      programId,
-    );
+    from(db, table).where(ref('program_id'), '=', programId);
 
   /**
    * The statements and fields of one export, as the thread that reads its pages needs them, and
@@ -235,16 +240,15 @@ function namesTemplate(
   column: string,
 ): StatementTemplate {
   const id = sql.ref(`${table}.id`);
-  type Rows = SelectQueryBuilder<DB, ProgramTable, object>;
-  const { template } = compileNamed<unknown, { ids: unknown }>(db, (db, param) => {
+  const { template } = compileNamed<unknown, { ids: string | readonly number[] }>(db, (db, param) => {
     const matching =
       dialect === 'sqlite'
         ? (
             db
               .selectFrom(sql<{ value: number }>`json_each(${param('ids')})`.as('wanted'))
-              .crossJoin(table) as unknown as Rows
+              .crossJoin(table) as unknown as SelectQueryBuilder<DB, ProgramTable, object>
           ).where(sql<boolean>`${id} = wanted.value`)
-        : (db.selectFrom(table) as unknown as Rows).where(sql<boolean>`${id} = any(${param('ids')})`);
+        : from(db, table).where(sql<boolean>`${id} = any(${param('ids')})`);
     return matching
       .select([id.as('id'), sql.ref(`${table}.${column}`).as('name')])
       .where(sql.ref(`${table}.program_id`), '=', programId);

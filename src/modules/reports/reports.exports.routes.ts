@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { programContext } from '../../http/context.ts';
 import { errorResponses } from '../../http/schemas.ts';
+import { sendFile } from '../../http/send-file.ts';
 import { EXPORT_NAMES, exportColumns, exportQueries } from './reports.exports.schemas.ts';
 import { exportCsv, exportProgramTypes } from './reports.exports.service.ts';
 
@@ -43,23 +44,7 @@ export async function exportsRoutes(fastify: FastifyInstance) {
       handler: async (request, reply) => {
         const ctx = programContext(request);
         const file = await exportCsv(ctx, ctx.program, name, request.query);
-        // Written on the response itself, which says when each page is flushed (exportCsv's
-        // `writeTo`); Fastify still runs the response hooks and logs the request.
-        reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${file.filename}"`)
-          .hijack();
-        for (const [header, value] of Object.entries(reply.getHeaders()))
-          if (value !== undefined) reply.raw.setHeader(header, value);
-        reply.raw.writeHead(200);
-        try {
-          await file.writeTo(reply.raw);
-          reply.raw.end();
-        } catch (error) {
-          // Past the first byte there is no error answer: the file is cut short, and logged.
-          request.log.error({ err: error }, 'export failed while streaming');
-          reply.raw.destroy(error instanceof Error ? error : new Error(String(error)));
-        }
+        await sendFile(request, reply, { type: 'text/csv; charset=utf-8', ...file });
       },
     });
   }
