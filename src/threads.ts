@@ -17,6 +17,7 @@ export function startThread(entry: URL, fromSources: boolean, options: WorkerOpt
 
 /** The `--max-semi-space-size` the process was started with (ADR 0016), if any. */
 const processSemiSpaceMb = (() => {
+  // biome-ignore lint/style/noProcessEnv: NODE_OPTIONS is Node's own setting, not Vouch's.
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   const values = flags.map((flag) => /^--max[-_]semi[-_]space[-_]size=(\d+)$/.exec(flag)?.[1]);
   const last = values.filter((value) => value !== undefined).at(-1);
