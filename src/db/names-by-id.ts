@@ -26,7 +26,8 @@ export function namesById(
         else found[i] = name;
       }
       if (missing.length === 0) return found;
-      const unknown = [...new Set(missing.map((i) => ids[i] ?? 0))];
+      // In id order: the look-up then walks the table's pages in order, each read once.
+      const unknown = [...new Set(missing.map((i) => ids[i] ?? 0))].sort((a, b) => a - b);
       if (names.size + unknown.length > limit) names = new Map();
       for (const [id, name] of await lookUp(unknown)) names.set(id, name);
       for (const i of missing) found[i] = names.get(ids[i] ?? 0) ?? null;
