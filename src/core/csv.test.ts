@@ -95,4 +95,5 @@ test('csvValue writes a stored value as its kind of field', () => {
   ];
   for (const [value, write, expected] of cases)
     assert.equal(csvValue(value, write), expected, `${String(value)} ${write}`);
+  assert.throws(() => csvValue('12', 'amount'), TypeError, 'an amount is stored as an integer');
 });

@@ -103,7 +103,10 @@ export function csvValue(value: unknown, write: CsvWrite): string {
     case 'field':
       return csvField(String(value));
     case 'amount':
-      return microsToText(value as bigint | number);
+      // Amounts are stored as integers of micro-units; anything else is not an amount column.
+      if (typeof value !== 'number' && typeof value !== 'bigint')
+        throw new TypeError(`an amount field holds ${typeof value}`);
+      return microsToText(value);
     case 'as-is':
       return String(value);
   }

@@ -95,10 +95,11 @@ export async function writePage(
   const last = columns.length - 1;
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r] ?? [];
-    for (let c = 0; c < columns.length; c++) {
-      const column = columns[c] as PageColumn;
+    let c = 0;
+    for (const column of columns) {
       const value = column.named === undefined ? row[column.at] : named[column.named]?.[r];
       fields[c] = c === last ? `${csvValue(value, column.write)}\n` : csvValue(value, column.write);
+      c++;
     }
     chunk.add(fields.join(','));
   }
