@@ -95,113 +95,9 @@ type Key = {
 export function csvTable<T extends ProgramTable, Filter extends object>(
   definition: CsvTableDefinition<T, Filter>,
 ): CsvTable<ColumnOf<T>, Filter> {
-  const { table } = definition;
-  const ref = (column: string) => sql.ref(`${table}.${column}`);
-  // Selected under its own name: SQLite's driver reads money columns exactly by name (sqlite-statements.ts).
-  const as = (column: string) => ref(column).as(column);
-  /** The program's rows of `table` in the range, after `lo` and up to `hi` when those are named. */
-  const inRange = <O>(
-    query: SelectQueryBuilder<DB, T, O>,
-    range: ExportRange,
-    param: ParamOf<Key>,
-    bounds: { lo?: true; hi?: true },
-  ) => {
-    let ranged = query;
-    if (range.from !== undefined)
-      ranged = ranged.where(sql<boolean>`${ref('created_at')} >= ${param('from')}`);
-    if (range.until !== undefined)
-      ranged = ranged.where(sql<boolean>`${ref('created_at')} < ${param('until')}`);
-    if (bounds.lo)
-      ranged = ranged.where(
-        sql<boolean>`(${ref('created_at')}, ${ref('id')}) > (${param('loAt')}, ${param('loId')})`,
-      );
-    if (bounds.hi)
-      ranged = ranged.where(
-        sql<boolean>`(${ref('created_at')}, ${ref('id')}) <= (${param('hiAt')}, ${param('hiId')})`,
-      );
-    return ranged.orderBy(ref('created_at')).orderBy(ref('id'));
-  };
-  const rowsOf = (db: Kysely<DB>, programId: number) =>
-    from(db, table).where(ref('program_id'), '=', programId);
-
-  /**
-   * The statements and fields of one export, as the thread that reads its pages needs them, and
-   * the statement that counts its rows.
-   */
-  const planOf = (
-    database: Database,
-    programId: number,
-    filter: Filter,
-    range: ExportRange,
-    fields: readonly CsvColumn<ColumnOf<T>>[],
-  ): { plan: PagePlan; count: StatementTemplate } => {
-    const { db } = database;
-    const template = (build: (db: Kysely<DB>, param: ParamOf<Key>) => SelectQueryBuilder<DB, T, object>) => {
-      const { template } = compileNamed<unknown, Key>(db, build);
-      return { ...template, sql: ARRAY_ROWS + template.sql };
-    };
-    // Every page row is `id, created_at`, then each other column the fields name, once.
-    const selected: ColumnOf<T>[] = [
-      'id',
-      'created_at',
-      ...new Set(
-        fields.map((field) => field.column).filter((column) => column !== 'id' && column !== 'created_at'),
-      ),
-    ];
-    const page = (bounds: { lo?: true; hi?: true }) =>
-      template((db, param) => {
-        const rows = definition.where(rowsOf(db, programId), filter).select(selected.map(as));
-        const ranged = inRange(rows, range, param, bounds);
-        return bounds.hi ? ranged : ranged.limit(EXPORT_PAGE);
-      });
-    // Where a page ends, on the index alone: the program's rows in the range, with no filter.
-    const span = (bounds: { lo?: true }) =>
-      template((db, param) =>
-        inRange(rowsOf(db, programId).select([as('created_at'), as('id')]), range, param, bounds)
-          .limit(1)
-          .offset(param('skip')),
-      );
-    const lookUps = selected.flatMap((column) => {
-      const named = definition.names?.[column];
-      return named ? [{ column, of: named }] : [];
-    });
-    const names = lookUps.map(({ of }) =>
-      namesTemplate(db, database.dialect, programId, of.table, of.column),
-    );
-    const plan: PagePlan = {
-      pageSize: EXPORT_PAGE,
-      // The range is bound, not written into the statements: their own texts become literals
-      // on SQLite (db/sqlite-constants.ts), and the range differs from one export to the next.
-      bound: { ...range },
-      page: {
-        first: page({}),
-        after: page({ lo: true }),
-        firstUntil: page({ hi: true }),
-        between: page({ lo: true, hi: true }),
-      },
-      span: { first: span({}), after: span({ lo: true }) },
-      names,
-      columns: fields.map((field): PageColumn => {
-        const named = lookUps.findIndex((lookUp) => lookUp.column === field.column);
-        return {
-          at: selected.indexOf(field.column),
-          write: field.write,
-          ...(named === -1 ? {} : { named }),
-        };
-      }),
-    };
-    const count = template((db, param) =>
-      inRange(definition.where(rowsOf(db, programId), filter), range, param, {})
-        .clearOrderBy()
-        .select(sql<number>`count(*)`.as('n')),
-    );
-    return { plan, count };
-  };
-
   return {
     open(database, programId, filter, range, fields) {
-      const { db } = database;
-      const { plan, count } = planOf(database, programId, filter, range, fields);
+      const { plan, count } = planOf(definition, database, programId, filter, range, fields);
       // Reader threads take a whole program's rows (no filter but the dates), the exports of
       // millions: their pages end where the program's index says, so a filter's pages would be
       // mostly empty. With one core, a second reader would only take turns with the first.
@@ -210,14 +106,120 @@ export function csvTable<T extends ProgramTable, Filter extends object>(
         pages: () =>
           database.file !== undefined && whole && availableParallelism() >= READERS
             ? pagesInThreads(database.file, plan)
-            : pagesHere(db, database.dialect, plan),
+            : pagesHere(database.db, database.dialect, plan),
         count: async () => {
-          const [row] = await runOn(db)(count.sql, bindTemplate(count, plan.bound));
+          const [row] = await runOn(database.db)(count.sql, bindTemplate(count, plan.bound));
           return Number(row?.[0] ?? 0);
         },
       };
     },
   };
+}
+
+const ref = (table: ProgramTable, column: string) => sql.ref(`${table}.${column}`);
+// Selected under its own name: SQLite's driver reads money columns exactly by name (sqlite-statements.ts).
+const as = (table: ProgramTable, column: string) => ref(table, column).as(column);
+
+/** The program's rows of `table` in the range, after `lo` and up to `hi` when those are named. */
+function inRange<T extends ProgramTable, O>(
+  table: T,
+  query: SelectQueryBuilder<DB, T, O>,
+  range: ExportRange,
+  param: ParamOf<Key>,
+  bounds: { lo?: true; hi?: true },
+) {
+  const createdAt = ref(table, 'created_at');
+  const id = ref(table, 'id');
+  let ranged = query;
+  if (range.from !== undefined) ranged = ranged.where(sql<boolean>`${createdAt} >= ${param('from')}`);
+  if (range.until !== undefined) ranged = ranged.where(sql<boolean>`${createdAt} < ${param('until')}`);
+  if (bounds.lo)
+    ranged = ranged.where(sql<boolean>`(${createdAt}, ${id}) > (${param('loAt')}, ${param('loId')})`);
+  if (bounds.hi)
+    ranged = ranged.where(sql<boolean>`(${createdAt}, ${id}) <= (${param('hiAt')}, ${param('hiId')})`);
+  return ranged.orderBy(createdAt).orderBy(id);
+}
+
+const rowsOf = <T extends ProgramTable>(db: Kysely<DB>, table: T, programId: number) =>
+  from(db, table).where(ref(table, 'program_id'), '=', programId);
+
+/** A statement compiled once per export, its rows read as arrays. */
+function arrayTemplate<T extends ProgramTable>(
+  db: Kysely<DB>,
+  build: (db: Kysely<DB>, param: ParamOf<Key>) => SelectQueryBuilder<DB, T, object>,
+): StatementTemplate {
+  const { template } = compileNamed<unknown, Key>(db, build);
+  return { ...template, sql: ARRAY_ROWS + template.sql };
+}
+
+/**
+ * The statements and fields of one export, as the thread that reads its pages needs them, and
+ * the statement that counts its rows.
+ */
+function planOf<T extends ProgramTable, Filter>(
+  definition: CsvTableDefinition<T, Filter>,
+  database: Database,
+  programId: number,
+  filter: Filter,
+  range: ExportRange,
+  fields: readonly CsvColumn<ColumnOf<T>>[],
+): { plan: PagePlan; count: StatementTemplate } {
+  const { db } = database;
+  const { table } = definition;
+  // Every page row is `id, created_at`, then each other column the fields name, once.
+  const selected: ColumnOf<T>[] = [
+    'id',
+    'created_at',
+    ...new Set(
+      fields.map((field) => field.column).filter((column) => column !== 'id' && column !== 'created_at'),
+    ),
+  ];
+  const filtered = (db: Kysely<DB>) => definition.where(rowsOf(db, table, programId), filter);
+  const page = (bounds: { lo?: true; hi?: true }) =>
+    arrayTemplate(db, (db, param) => {
+      const rows = filtered(db).select(selected.map((column) => as(table, column)));
+      const ranged = inRange(table, rows, range, param, bounds);
+      return bounds.hi ? ranged : ranged.limit(EXPORT_PAGE);
+    });
+  // Where a page ends, on the index alone: the program's rows in the range, with no filter.
+  const span = (bounds: { lo?: true }) =>
+    arrayTemplate(db, (db, param) =>
+      inRange(
+        table,
+        rowsOf(db, table, programId).select([as(table, 'created_at'), as(table, 'id')]),
+        range,
+        param,
+        bounds,
+      )
+        .limit(1)
+        .offset(param('skip')),
+    );
+  const lookUps = selected.flatMap((column) => {
+    const named = definition.names?.[column];
+    return named ? [{ column, of: named }] : [];
+  });
+  const plan: PagePlan = {
+    pageSize: EXPORT_PAGE,
+    // The range is bound, not written into the statements: their own texts become literals
+    // on SQLite (db/sqlite-constants.ts), and the range differs from one export to the next.
+    bound: { ...range },
+    page: {
+      first: page({}),
+      after: page({ lo: true }),
+      firstUntil: page({ hi: true }),
+      between: page({ lo: true, hi: true }),
+    },
+    span: { first: span({}), after: span({ lo: true }) },
+    names: lookUps.map(({ of }) => namesTemplate(db, database.dialect, programId, of.table, of.column)),
+    columns: fields.map((field): PageColumn => {
+      const named = lookUps.findIndex((lookUp) => lookUp.column === field.column);
+      return { at: selected.indexOf(field.column), write: field.write, ...(named === -1 ? {} : { named }) };
+    }),
+  };
+  const count = arrayTemplate(db, (db, param) =>
+    inRange(table, filtered(db), range, param, {}).clearOrderBy().select(sql<number>`count(*)`.as('n')),
+  );
+  return { plan, count };
 }
 
 /** Runs a compiled statement on the server's thread, its rows as arrays. */
