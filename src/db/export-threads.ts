@@ -112,68 +112,98 @@ export async function* pagesInThreads(file: string, plan: PagePlan): AsyncGenera
     pools.set(path, pool);
   }
   const { readers, listeners } = pool;
-  const exportId = ++lastExportId;
-  const post = (seq: number, message: ToReader) => readers[seq % readers.length]?.postMessage(message);
-
-  const arrived = new Map<number, CsvPage>();
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  /** The next page to ask for, and where it starts (undefined: not known yet; null: the start). */
-  let next = 0;
-  let nextLo: RowKey | null | undefined = null;
-  /** The page after the last (known when a page with no end found was not full). */
-  let end = Number.POSITIVE_INFINITY;
-  let taken = 0;
-
-  const ask = () => {
-    while (nextLo !== undefined && next < end && next < taken + AHEAD) {
-      post(next, { kind: 'page', exportId, seq: next, lo: nextLo });
-      next++;
-      nextLo = undefined;
-    }
-  };
-  listeners.set(exportId, (message) => {
-    if (message.kind === 'span') {
-      if (message.hi !== null) nextLo = message.hi;
-    } else if (message.kind === 'page') {
-      const { buffer, seq } = message;
-      arrived.set(seq, {
-        bytes: Buffer.from(buffer, 0, message.length),
-        rows: message.rows,
-        release: () =>
-          readers[seq % readers.length]?.postMessage({ kind: 'spare', buffer } satisfies ToReader, [buffer]),
-      });
-      if (message.end?.more) nextLo = message.end.last;
-      else if (message.end) end = message.seq + 1;
-    } else {
-      failure = new Error(`an export page could not be read: ${message.message}`);
-    }
-    ask();
-    wake?.();
-  });
+  const pages = new ExportPages(++lastExportId, readers);
+  listeners.set(pages.exportId, (message) => pages.receive(message));
   for (const reader of readers) reader.ref();
   try {
-    for (let seq = 0; seq < readers.length; seq++) post(seq, { kind: 'open', exportId, plan });
-    ask();
-    while (taken < end) {
-      if (failure) throw failure;
-      const page = arrived.get(taken);
+    yield* pages.inOrder(plan);
+  } finally {
+    listeners.delete(pages.exportId);
+    pages.close();
+    if (listeners.size === 0) for (const reader of readers) reader.unref();
+  }
+}
+
+/**
+ * One export's pages: asked of the readers in turn, each as soon as where it starts is known
+ * (the page before's end) and at most `AHEAD` past the one the client takes next; given back in
+ * order as they arrive.
+ */
+class ExportPages {
+  readonly #arrived = new Map<number, CsvPage>();
+  #failure: Error | undefined;
+  #wake: (() => void) | undefined;
+  /** The next page to ask for, and where it starts (undefined: not known yet; null: the start). */
+  #next = 0;
+  #nextLo: RowKey | null | undefined = null;
+  /** The page after the last (known when a page with no end found was not full). */
+  #end = Number.POSITIVE_INFINITY;
+  #taken = 0;
+
+  constructor(
+    readonly exportId: number,
+    private readonly readers: readonly Worker[],
+  ) {}
+
+  async *inOrder(plan: PagePlan): AsyncGenerator<CsvPage> {
+    for (let seq = 0; seq < this.readers.length; seq++)
+      this.#post(seq, { kind: 'open', exportId: this.exportId, plan });
+    this.#ask();
+    while (this.#taken < this.#end) {
+      if (this.#failure) throw this.#failure;
+      const page = this.#arrived.get(this.#taken);
       if (!page) {
         await new Promise<void>((resolve) => {
-          wake = resolve;
+          this.#wake = resolve;
         });
-        wake = undefined;
+        this.#wake = undefined;
         continue;
       }
-      arrived.delete(taken);
-      taken++;
-      ask();
+      this.#arrived.delete(this.#taken);
+      this.#taken++;
+      this.#ask();
       if (page.bytes.length > 0) yield page;
       else page.release?.();
     }
-  } finally {
-    listeners.delete(exportId);
-    for (let seq = 0; seq < readers.length; seq++) post(seq, { kind: 'close', exportId });
-    if (listeners.size === 0) for (const reader of readers) reader.unref();
+  }
+
+  receive(message: FromReader): void {
+    if (message.kind === 'span') {
+      if (message.hi !== null) this.#nextLo = message.hi;
+    } else if (message.kind === 'page') {
+      const { buffer, seq } = message;
+      this.#arrived.set(seq, {
+        bytes: Buffer.from(buffer, 0, message.length),
+        rows: message.rows,
+        release: () =>
+          this.#readerOf(seq)?.postMessage({ kind: 'spare', buffer } satisfies ToReader, [buffer]),
+      });
+      if (message.end?.more) this.#nextLo = message.end.last;
+      else if (message.end) this.#end = message.seq + 1;
+    } else {
+      this.#failure = new Error(`an export page could not be read: ${message.message}`);
+    }
+    this.#ask();
+    this.#wake?.();
+  }
+
+  /** Tells every reader the export is over (finished, failed or left by its client). */
+  close(): void {
+    for (let seq = 0; seq < this.readers.length; seq++)
+      this.#post(seq, { kind: 'close', exportId: this.exportId });
+  }
+
+  #readerOf = (seq: number) => this.readers[seq % this.readers.length];
+
+  #post(seq: number, message: ToReader): void {
+    this.#readerOf(seq)?.postMessage(message);
+  }
+
+  #ask(): void {
+    while (this.#nextLo !== undefined && this.#next < this.#end && this.#next < this.#taken + AHEAD) {
+      this.#post(this.#next, { kind: 'page', exportId: this.exportId, seq: this.#next, lo: this.#nextLo });
+      this.#next++;
+      this.#nextLo = undefined;
+    }
   }
 }
